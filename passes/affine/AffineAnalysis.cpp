@@ -1,0 +1,1790 @@
+//===- affine/AffineAnalysis.cpp - Classifying kernel values --------------===//
+//
+// Structure:
+//  - KernelContext: state shared by all functions analysed for one kernel
+//    (memoized callee results, the collected report, the read-only objects).
+//  - FunctionAnalyzer: one function body in one calling context: reaching
+//    definitions over the CFG to a fixed point, with sync dependence at join
+//    blocks of divergent branches and temporal divergence at the exits of
+//    divergent loops; an outer fixed point adds branches found divergent.
+//  - The expression evaluator (FunctionAnalyzer::eval and friends) computes an
+//    AffineValue for an expression against the variable state, applying the
+//    definitions it contains.
+//
+//===----------------------------------------------------------------------===//
+
+#include "affine/AffineAnalysis.h"
+#include "affine/JoinBlocks.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
+#include <set>
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+Position toPosition(const SourceManager &SM, SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return {};
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return {};
+  return {P.getLine(), P.getColumn()};
+}
+
+AffineValue KernelAnalysis::valueOf(const Expr *E) const {
+  auto It = Values.find(E);
+  return It == Values.end() ? AffineValue::nonAffine() : It->second;
+}
+
+AffineValue KernelAnalysis::addressOf(const Expr *E) const {
+  auto It = Addresses.find(E);
+  return It == Addresses.end() ? AffineValue::nonAffine() : It->second;
+}
+
+namespace {
+
+/// Calls deeper than this (or recursive ones) give nonaffine results.
+constexpr unsigned MaxCallDepth = 8;
+
+//===----------------------------------------------------------------------===//
+// Facts about CUDA names
+//===----------------------------------------------------------------------===//
+
+/// threadIdx/blockIdx/blockDim/gridDim member reads: clang's CUDA headers
+/// spell them as MS properties (`__declspec(property)`).
+struct BuiltinRead {
+  StringRef Var;
+  unsigned Dim;
+};
+
+std::optional<BuiltinRead> builtinRead(const Expr *E) {
+  const auto *POE = dyn_cast<PseudoObjectExpr>(E->IgnoreParens());
+  if (!POE)
+    return std::nullopt;
+  const auto *Prop =
+      dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
+  if (!Prop)
+    return std::nullopt;
+  const Expr *Base = Prop->getBaseExpr()->IgnoreParens();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+    Base = OVE->getSourceExpr()->IgnoreParens();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  if (!DRE || !DRE->getDecl()->getIdentifier())
+    return std::nullopt;
+  StringRef Var = DRE->getDecl()->getName();
+  if (Var != "threadIdx" && Var != "blockIdx" && Var != "blockDim" &&
+      Var != "gridDim")
+    return std::nullopt;
+  StringRef Member = Prop->getPropertyDecl()->getName();
+  unsigned Dim = StringSwitch<unsigned>(Member).Case("x", 0).Case("y", 1).Case("z", 2).Default(3);
+  if (Dim > 2)
+    return std::nullopt;
+  return BuiltinRead{Var, Dim};
+}
+
+bool isAtomicFunction(StringRef Name) {
+  static const StringSet<> Bases = {
+      "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
+      "atomicInc", "atomicDec", "atomicCAS",  "atomicAnd", "atomicOr",
+      "atomicXor"};
+  Name.consume_back("_block") || Name.consume_back("_system");
+  return Bases.contains(Name);
+}
+
+enum class CallKind { Pure, MinMax, Divergent, Void, Expect, Other };
+
+/// How calls to functions of these names behave, independent of any body
+/// the CUDA headers give them.
+CallKind classifyCallee(StringRef Name) {
+  static const StringSet<> MinMax = {"min",   "max",   "umin",   "umax",
+                                     "llmin", "llmax", "ullmin", "ullmax",
+                                     "fminf", "fmaxf", "fmin",   "fmax"};
+  static const StringSet<> Pure = {
+      "abs",      "labs",       "llabs",     "fabs",      "fabsf",
+      "sqrt",     "sqrtf",      "rsqrt",     "rsqrtf",    "cbrt",
+      "cbrtf",    "exp",        "expf",      "exp2",      "exp2f",
+      "log",      "logf",       "log2",      "log2f",     "log10",
+      "log10f",   "sin",        "sinf",      "cos",       "cosf",
+      "tan",      "tanf",       "pow",       "powf",      "floor",
+      "floorf",   "ceil",       "ceilf",     "trunc",     "truncf",
+      "round",    "roundf",     "fma",       "fmaf",      "__popc",
+      "__popcll", "__clz",      "__clzll",   "__ffs",     "__ffsll",
+      "__brev",   "__brevll",   "__mul24",   "__umul24",  "__mulhi",
+      "__umulhi", "__float2int_rn", "__float2int_rz", "__int2float_rn",
+      "__fdividef", "__expf",   "__logf",    "__sinf",    "__cosf",
+      "__powf",   "__saturatef", "__sad",    "__usad",    "ilogb",
+      "copysign", "copysignf"};
+  static const StringSet<> Void = {
+      "__syncthreads", "__syncwarp",         "__threadfence",
+      "__threadfence_block", "__threadfence_system", "__trap",
+      "__nanosleep", "printf", "assert", "__assertfail", "__brkpt",
+      "__prof_trigger"};
+  if (MinMax.contains(Name))
+    return CallKind::MinMax;
+  if (Pure.contains(Name))
+    return CallKind::Pure;
+  if (Void.contains(Name))
+    return CallKind::Void;
+  if (Name == "__builtin_expect")
+    return CallKind::Expect;
+  // Warp-level and per-thread sources: never uniform over a block.
+  if (Name.starts_with("__shfl") || Name.starts_with("__ballot") ||
+      Name.starts_with("__any") || Name.starts_with("__all") ||
+      Name.starts_with("__match") || Name.starts_with("__reduce") ||
+      Name.starts_with("__activemask") || Name.starts_with("__nvvm_") ||
+      Name.starts_with("__vote") || Name == "clock" || Name == "clock64" ||
+      Name.starts_with("__lane") || Name.starts_with("__globaltimer") ||
+      Name.starts_with("curand"))
+    return CallKind::Divergent;
+  return CallKind::Other;
+}
+
+AddressSpace spaceOf(const ValueDecl *Root) {
+  if (!Root)
+    return AddressSpace::Unknown;
+  if (Root->hasAttr<CUDASharedAttr>())
+    return AddressSpace::Shared;
+  if (Root->hasAttr<CUDAConstantAttr>())
+    return AddressSpace::Global;
+  if (const auto *P = dyn_cast<ParmVarDecl>(Root)) {
+    // Parameters of kernels (and whatever they carry) live in or point to
+    // global memory; a parameter seen as a root elsewhere was address-taken.
+    if (const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext()))
+      if (FD->hasAttr<CUDAGlobalAttr>())
+        return AddressSpace::Global;
+    return AddressSpace::Local;
+  }
+  if (const auto *V = dyn_cast<VarDecl>(Root)) {
+    if (V->hasGlobalStorage())
+      return AddressSpace::Global;
+    return AddressSpace::Local;
+  }
+  return AddressSpace::Unknown;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel-wide state
+//===----------------------------------------------------------------------===//
+
+struct AccessRecord {
+  const Expr *E;
+  AccessKind Kind;
+  AffineValue Address;
+  const FunctionDecl *Function;
+};
+
+struct ClassRecord {
+  AffineValue Value;
+  const FunctionDecl *Function;
+};
+
+struct KernelContext {
+  ASTContext &Ctx;
+  const FunctionDecl *Kernel;
+  KernelAnalysis &Out;
+
+  // Objects of which loads at scalar addresses are scalar (second round).
+  SmallPtrSet<const ValueDecl *, 8> ReadOnly;
+  // Collected in every round: what the kernel writes.
+  SmallPtrSet<const ValueDecl *, 8> Written;
+  bool WritesUnknown = false;
+  bool WritesGlobal = false;
+
+  // Records of the round that builds the report.
+  std::map<std::pair<const Expr *, AccessKind>, AccessRecord> Accesses;
+  std::map<const Expr *, ClassRecord> Branches;
+  std::map<const VarDecl *, ClassRecord> Variables;
+
+  // Callee results by context.
+  std::map<std::string, AffineValue> Memo;
+  std::set<std::string> Recorded;
+  std::set<std::string> InProgress;
+
+  KernelContext(ASTContext &Ctx, const FunctionDecl *Kernel, KernelAnalysis &Out)
+      : Ctx(Ctx), Kernel(Kernel), Out(Out) {}
+
+  void noteWrite(const AffineValue &Address) {
+    if (!Address.root()) {
+      WritesUnknown = true;
+      return;
+    }
+    Written.insert(Address.root());
+    if (spaceOf(Address.root()) == AddressSpace::Global)
+      WritesGlobal = true;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Per-function analysis
+//===----------------------------------------------------------------------===//
+
+/// Definitions reaching a point, by the statement (or declaration) that made
+/// them, sorted.
+using DefSet = SmallVector<const void *, 2>;
+
+struct VarState {
+  AffineValue Value;
+  DefSet Defs;
+  friend bool operator==(const VarState &A, const VarState &B) {
+    return A.Value == B.Value && A.Defs == B.Defs;
+  }
+};
+
+/// Keyed by VarDecl, or by the FunctionDecl for its return value.
+using State = std::map<const Decl *, VarState>;
+
+DefSet unionDefs(const DefSet &A, const DefSet &B) {
+  DefSet R;
+  std::set_union(A.begin(), A.end(), B.begin(), B.end(), std::back_inserter(R));
+  return R;
+}
+
+class FunctionAnalyzer {
+public:
+  FunctionAnalyzer(KernelContext &K, const FunctionDecl *FD,
+                   std::vector<AffineValue> Params, unsigned Depth, bool Record)
+      : K(K), Ctx(K.Ctx), FD(FD), Params(std::move(Params)), Depth(Depth),
+        Record(Record) {}
+
+  /// Analyses the body; returns the class of the return value.
+  AffineValue run();
+
+private:
+  KernelContext &K;
+  ASTContext &Ctx;
+  const FunctionDecl *FD;
+  std::vector<AffineValue> Params;
+  unsigned Depth;
+  bool Record;
+
+  std::unique_ptr<CFG> Graph;
+  std::unique_ptr<ParentMap> Parents;
+  std::unique_ptr<ControlStructure> Control;
+  SmallPtrSet<const VarDecl *, 16> Tracked;
+  SmallPtrSet<const Stmt *, 32> TopLevel;
+
+  std::vector<State> In, Out;
+  std::vector<bool> Reached;
+  DenseMap<const void *, unsigned> DefBlock;
+  // Divergent branches: block ID -> tag (the condition expression).
+  std::map<unsigned, const Stmt *> Divergent;
+  // Per block: the divergent branches it joins (their block and tag).
+  struct JoinOf {
+    const CFGBlock *Branch;
+    const Stmt *Tag;
+  };
+  std::vector<SmallVector<JoinOf, 2>> JoinsOf;
+  std::vector<bool> ExitsDivergentLoop;
+  std::vector<BitVector> ExitedLoopSets; // per block: union of exited loops
+
+  bool Recording = false;     // inside the final pass
+  unsigned CurrentBlock = 0;
+
+  // Setup.
+  void findTracked();
+  void findTopLevel();
+  bool escapes(const DeclRefExpr *DRE);
+
+  // Fixed point.
+  void dataflow();
+  State entryState(const CFGBlock *B);
+  void transfer(const CFGBlock *B, State &S);
+  void processElement(const Stmt *St, State &S);
+  bool updateDivergence();
+  const Stmt *conditionTag(const CFGBlock *B);
+  void finalPass();
+
+  // Evaluation.
+  AffineValue eval(const Expr *E, State &S);
+  AffineValue evalUncached(const Expr *E, State &S);
+  AffineValue evalCast(const CastExpr *E, State &S);
+  AffineValue evalUnary(const UnaryOperator *E, State &S);
+  AffineValue evalBinary(const BinaryOperator *E, State &S);
+  /// How the arms of `c ? a : b` are evaluated: as values, as lvalues that
+  /// are read (each arm records its own load), or as addresses.
+  enum class ArmMode { Value, Read, Address };
+  AffineValue evalConditional(const AbstractConditionalOperator *E, State &S,
+                              ArmMode Mode);
+  AffineValue evalCall(const CallExpr *E, State &S);
+  AffineValue evalRead(const Expr *LValue, State &S);
+  AffineValue evalAddress(const Expr *LValue, State &S);
+  AffineValue loadValue(const AffineValue &Address);
+  bool isReportedMemoryLocal(const VarDecl *VD) const;
+  const VarDecl *trackedVar(const Expr *LValue);
+  /// The address a reference variable is bound to: known for reference
+  /// parameters (from the call), unknown otherwise.
+  AffineValue referenceAddress(const VarDecl *VD);
+  void define(const Decl *Key, AffineValue V, const void *Site, State &S,
+              bool Weak = false);
+  AffineValue readVar(const VarDecl *VD, State &S, const Expr *Use);
+  void merge(State &Into, const State &Other, const Stmt *Cond);
+
+  // Recording.
+  void recordAccess(const Expr *E, AccessKind Kind, const AffineValue &Address);
+  void recordBranch(const Expr *Cond, const AffineValue &V);
+  void recordVariable(const VarDecl *VD, const AffineValue &V);
+  const FunctionDecl *reportedFunction() const {
+    return FD == K.Kernel ? nullptr : FD;
+  }
+  std::optional<int64_t> sizeOfPointee(QualType PtrTy);
+};
+
+//===----------------------------------------------------------------------===//
+// Setup
+//===----------------------------------------------------------------------===//
+
+bool isTrackableType(QualType T) {
+  T = T.getCanonicalType();
+  if (T->isReferenceType() || T->isArrayType())
+    return false;
+  return T->isScalarType() || T->isRecordType();
+}
+
+/// A use of a variable that only reads or writes its value keeps it in a
+/// register; anything else (address taken, bound to a reference, method
+/// call) makes it memory.
+bool FunctionAnalyzer::escapes(const DeclRefExpr *DRE) {
+  const Stmt *Child = DRE;
+  const Stmt *P = Parents->getParent(Child);
+  // Through an lvalue `c ? x : y` only a read keeps x in a register.
+  bool ThroughConditional = false;
+  while (P) {
+    if (isa<ParenExpr>(P) ||
+        (isa<MemberExpr>(P) && !cast<MemberExpr>(P)->isArrow())) {
+      Child = P;
+      P = Parents->getParent(P);
+      continue;
+    }
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      if (CO->getCond() == Child || !CO->isGLValue())
+        return CO->getCond() != Child; // a prvalue ?: copies its arms
+      ThroughConditional = true;
+      Child = P;
+      P = Parents->getParent(P);
+      continue;
+    }
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(P)) {
+      if (ICE->getCastKind() == CK_LValueToRValue)
+        return false;
+      if (ICE->getCastKind() == CK_NoOp) {
+        Child = P;
+        P = Parents->getParent(P);
+        continue;
+      }
+      return true;
+    }
+    if (ThroughConditional)
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      return !(BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Child);
+    if (const auto *UO = dyn_cast<UnaryOperator>(P))
+      return !UO->isIncrementDecrementOp();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
+      return !(CE->getConstructor()->isCopyOrMoveConstructor() &&
+               CE->getConstructor()->isTrivial());
+    if (isa<MaterializeTemporaryExpr>(P)) {
+      // Bound to a const reference parameter: read only.
+      return !cast<Expr>(Child)->getType().isConstQualified() &&
+             !cast<Expr>(P)->getType().isConstQualified();
+    }
+    return true;
+  }
+  return false;
+}
+
+void FunctionAnalyzer::findTracked() {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    FunctionAnalyzer &A;
+    SmallPtrSet<const VarDecl *, 16> Escaped;
+    std::vector<const VarDecl *> Locals;
+    explicit Finder(FunctionAnalyzer &A) : A(A) {}
+    bool VisitVarDecl(VarDecl *VD) {
+      if (VD->isLocalVarDeclOrParm() && !VD->isStaticLocal() &&
+          !VD->hasAttr<CUDASharedAttr>())
+        Locals.push_back(VD);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (A.escapes(DRE))
+          Escaped.insert(VD);
+      return true;
+    }
+    bool VisitLambdaExpr(LambdaExpr *L) {
+      for (const LambdaCapture &C : L->captures())
+        if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+          if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+            Escaped.insert(VD);
+      return true;
+    }
+  } F(*this);
+  F.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+  for (const ParmVarDecl *P : FD->parameters())
+    F.Locals.push_back(P);
+  for (const VarDecl *VD : F.Locals) {
+    QualType T = VD->getType();
+    bool ConstRefParam = isa<ParmVarDecl>(VD) && T->isReferenceType() &&
+                         T.getNonReferenceType().isConstQualified();
+    if ((isTrackableType(T) || ConstRefParam) && !F.Escaped.count(VD))
+      Tracked.insert(VD);
+  }
+}
+
+/// The statements the CFG lists that are not part of another listed
+/// statement: each is evaluated once, as a whole, in its block.
+void FunctionAnalyzer::findTopLevel() {
+  SmallPtrSet<const Stmt *, 32> Elements;
+  SmallPtrSet<const VarDecl *, 16> DeclaredByElement;
+  for (const CFGBlock *B : *Graph)
+    for (const CFGElement &E : *B)
+      if (std::optional<CFGStmt> S = E.getAs<CFGStmt>()) {
+        Elements.insert(S->getStmt());
+        if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
+          for (const Decl *D : DS->decls())
+            if (const auto *VD = dyn_cast<VarDecl>(D))
+              DeclaredByElement.insert(VD);
+      }
+  for (const Stmt *S : Elements) {
+    bool Covered = false;
+    const Stmt *Child = S;
+    for (const Stmt *P = Parents->getParent(S); P; P = Parents->getParent(P)) {
+      if (isa<Expr>(P)) {
+        if (Elements.count(P)) {
+          Covered = true;
+          break;
+        }
+        Child = P;
+        continue;
+      }
+      if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D))
+            if (VD->getInit() == Child && DeclaredByElement.count(VD))
+              Covered = true;
+      } else if (isa<ReturnStmt>(P)) {
+        Covered = Elements.count(P);
+      }
+      break;
+    }
+    if (!Covered)
+      TopLevel.insert(S);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Fixed point
+//===----------------------------------------------------------------------===//
+
+AffineValue FunctionAnalyzer::run() {
+  CFG::BuildOptions Options;
+  Options.AddImplicitDtors = false;
+  Options.AddTemporaryDtors = false;
+  Options.AddInitializers = false;
+  Graph = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options);
+  if (!Graph)
+    return AffineValue::nonAffine();
+  Parents = std::make_unique<ParentMap>(FD->getBody());
+  Control = std::make_unique<ControlStructure>(*Graph);
+  findTracked();
+  findTopLevel();
+
+  unsigned N = Graph->getNumBlockIDs();
+  JoinsOf.assign(N, {});
+  ExitedLoopSets.assign(N, BitVector());
+  // Branches found divergent only ever add joins and exits, so the outer
+  // iteration ends after at most one round per branch.
+  do
+    dataflow();
+  while (updateDivergence());
+
+  if (Record)
+    finalPass();
+
+  const State &Exit = In[Graph->getExit().getBlockID()];
+  auto It = Exit.find(FD);
+  if (It == Exit.end())
+    return FD->getReturnType()->isVoidType() ? AffineValue::scalar()
+                                             : AffineValue::bottom();
+  return It->second.Value;
+}
+
+void FunctionAnalyzer::dataflow() {
+  unsigned N = Graph->getNumBlockIDs();
+  In.assign(N, State());
+  Out.assign(N, State());
+  Reached.assign(N, false);
+  const auto &Order = Control->reversePostOrder();
+  // Bounded: each value only rises in a finite lattice; the bound guards
+  // against a transfer that is not monotone through some corner of C++.
+  for (unsigned Round = 0; Round < 64 + 4 * N; ++Round) {
+    bool Changed = false;
+    for (const CFGBlock *B : Order) {
+      unsigned ID = B->getBlockID();
+      State S = entryState(B);
+      In[ID] = S;
+      CurrentBlock = ID;
+      transfer(B, S);
+      if (!Reached[ID] || S != Out[ID]) {
+        Out[ID] = std::move(S);
+        Reached[ID] = true;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      return;
+  }
+}
+
+State FunctionAnalyzer::entryState(const CFGBlock *B) {
+  State S;
+  unsigned ID = B->getBlockID();
+  if (B == &Graph->getEntry()) {
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      const ParmVarDecl *P = FD->getParamDecl(I);
+      if (!Tracked.count(P))
+        continue;
+      AffineValue V = I < Params.size() ? Params[I] : AffineValue::nonAffine();
+      S[P] = {V, {P}};
+      DefBlock[P] = ID;
+    }
+    return S;
+  }
+  std::vector<const State *> Incoming;
+  std::vector<const CFGBlock *> IncomingBlocks;
+  for (const CFGBlock::AdjacentBlock &AB : B->preds()) {
+    const CFGBlock *P = AB.getReachableBlock();
+    if (!P || !Reached[P->getBlockID()])
+      continue;
+    Incoming.push_back(&Out[P->getBlockID()]);
+    IncomingBlocks.push_back(P);
+  }
+  for (const State *PS : Incoming)
+    for (const auto &[Key, VS] : *PS) {
+      auto [It, New] = S.try_emplace(Key, VS);
+      if (!New) {
+        It->second.Value = AffineValue::join(It->second.Value, VS.Value);
+        It->second.Defs = unionDefs(It->second.Defs, VS.Defs);
+      }
+    }
+  if (Incoming.size() < 2 && ExitedLoopSets[ID].none())
+    return S;
+
+  for (auto &[Key, VS] : S) {
+    // Sync dependence: the incoming definitions differ at a join of a
+    // divergent branch.
+    // Only predecessors on the branch's own paths count: the others bring
+    // values some other (maybe scalar) branch chose. Paths on which the
+    // variable has no definition yet (declared without initializer, or not
+    // in scope) are ignored, as LLVM ignores undef incoming values.
+    for (const JoinOf &J : JoinsOf[ID]) {
+      const BitVector &Paths = Control->pathBlocks(J.Branch);
+      bool Differ = false;
+      const DefSet *First = nullptr;
+      for (size_t I = 0; I < Incoming.size(); ++I) {
+        const CFGBlock *P = IncomingBlocks[I];
+        if (P != J.Branch && !Paths.test(P->getBlockID()))
+          continue;
+        auto It = Incoming[I]->find(Key);
+        if (It == Incoming[I]->end() || It->second.Defs.empty())
+          continue;
+        if (!First)
+          First = &It->second.Defs;
+        else if (*First != It->second.Defs)
+          Differ = true;
+      }
+      if (Differ)
+        VS.Value.addCondition(J.Tag);
+    }
+    // Temporal divergence: a definition made inside a loop that threads
+    // leave at different iterations.
+    if (ExitedLoopSets[ID].any()) {
+      for (size_t I = 0; I < Incoming.size(); ++I) {
+        auto It = Incoming[I]->find(Key);
+        if (It == Incoming[I]->end())
+          continue;
+        for (const void *Def : It->second.Defs) {
+          auto DB = DefBlock.find(Def);
+          if (DB == DefBlock.end())
+            continue;
+          for (unsigned L : ExitedLoopSets[ID].set_bits())
+            if (Control->loopBlocks(L).test(DB->second) &&
+                Control->loopBlocks(L).test(IncomingBlocks[I]->getBlockID()))
+              VS.Value = AffineValue::join(VS.Value, AffineValue::nonAffine());
+        }
+      }
+    }
+  }
+  return S;
+}
+
+void FunctionAnalyzer::transfer(const CFGBlock *B, State &S) {
+  for (const CFGElement &E : *B)
+    if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
+      if (TopLevel.count(CS->getStmt()))
+        processElement(CS->getStmt(), S);
+}
+
+void FunctionAnalyzer::processElement(const Stmt *St, State &S) {
+  if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD)
+        continue;
+      if (Tracked.count(VD)) {
+        if (VD->getInit()) {
+          define(VD, eval(VD->getInit(), S), VD, S);
+        } else if (VD->getType()->isRecordType()) {
+          define(VD, AffineValue::scalar(), VD, S); // default-constructed
+        } else {
+          // Uninitialized: no definition reaches yet (reading it is
+          // undefined behaviour, like LLVM's undef).
+          S[VD] = VarState{AffineValue::bottom(), {}};
+        }
+      } else if (const Expr *Init = VD->getInit()) {
+        AffineValue V = eval(Init, S);
+        if (isReportedMemoryLocal(VD))
+          recordVariable(VD, V);
+      }
+    }
+    return;
+  }
+  if (const auto *Asm = dyn_cast<AsmStmt>(St)) {
+    // Inline assembly: its inputs are read; its outputs are written with
+    // values nothing here can classify.
+    for (const Expr *In : Asm->inputs())
+      eval(In, S);
+    for (const Expr *Out : Asm->outputs()) {
+      if (const VarDecl *VD = trackedVar(Out)) {
+        define(VD, AffineValue::nonAffine(), Out, S);
+        continue;
+      }
+      K.noteWrite(evalAddress(Out, S));
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Out->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (isReportedMemoryLocal(VD))
+            recordVariable(VD, AffineValue::nonAffine());
+    }
+    return;
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
+    AffineValue V = RS->getRetValue() ? eval(RS->getRetValue(), S)
+                                      : AffineValue::scalar();
+    define(FD, V, RS, S);
+    return;
+  }
+  if (const auto *E = dyn_cast<Expr>(St))
+    eval(E, S);
+}
+
+const Stmt *FunctionAnalyzer::conditionTag(const CFGBlock *B) {
+  const Stmt *T = B->getTerminatorStmt();
+  if (!T)
+    return nullptr;
+  if (const auto *I = dyn_cast<IfStmt>(T))
+    return I->getCond();
+  if (const auto *W = dyn_cast<WhileStmt>(T))
+    return W->getCond();
+  if (const auto *F = dyn_cast<ForStmt>(T))
+    return F->getCond() ? F->getCond() : T;
+  if (const auto *D = dyn_cast<DoStmt>(T))
+    return D->getCond();
+  if (const auto *S = dyn_cast<SwitchStmt>(T))
+    return S->getCond();
+  if (const auto *R = dyn_cast<CXXForRangeStmt>(T))
+    return R->getCond();
+  if (isa<BinaryOperator>(T)) {
+    // A short-circuit inside a condition: the whole condition decides, so
+    // `if (a && b)` counts as one divergent condition, not two.
+    const Stmt *Outer = T;
+    for (const Stmt *P = Parents->getParent(Outer); P; P = Parents->getParent(P)) {
+      const auto *BO = dyn_cast<BinaryOperator>(P);
+      const auto *UO = dyn_cast<UnaryOperator>(P);
+      if (!isa<ParenExpr, ImplicitCastExpr>(P) && !(BO && BO->isLogicalOp()) &&
+          !(UO && UO->getOpcode() == UO_LNot))
+        break;
+      Outer = P;
+    }
+    return Outer;
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(T))
+    return CO->getCond();
+  return T;
+}
+
+bool FunctionAnalyzer::updateDivergence() {
+  bool Changed = false;
+  for (const CFGBlock *B : Control->reversePostOrder()) {
+    unsigned ID = B->getBlockID();
+    if (Divergent.count(ID))
+      continue;
+    SmallPtrSet<const CFGBlock *, 4> Succs;
+    for (const CFGBlock::AdjacentBlock &AB : B->succs())
+      if (const CFGBlock *S = AB.getReachableBlock())
+        Succs.insert(S);
+    if (Succs.size() < 2)
+      continue;
+    bool IsDivergent = true; // computed gotos and unknown terminators
+    if (const auto *Cond = dyn_cast_or_null<Expr>(
+            B->getTerminatorCondition(/*StripParens=*/false))) {
+      State Copy = Out[ID];
+      IsDivergent = !eval(Cond, Copy).isUniform();
+    }
+    if (!IsDivergent)
+      continue;
+    const Stmt *Tag = conditionTag(B);
+    Divergent[ID] = Tag ? Tag : B->getTerminatorStmt();
+    Changed = true;
+    const BitVector &Joins = Control->joinBlocks(B);
+    for (unsigned J : Joins.set_bits())
+      JoinsOf[J].push_back({B, Divergent[ID]});
+    for (unsigned L : Control->loopsDivergedBy(B)) {
+      const BitVector &Loop = Control->loopBlocks(L);
+      for (const CFGBlock *X : Control->reversePostOrder()) {
+        if (Loop.test(X->getBlockID()))
+          continue;
+        for (const CFGBlock::AdjacentBlock &P : X->preds())
+          if (P.getReachableBlock() && Loop.test(P.getReachableBlock()->getBlockID())) {
+            BitVector &Set = ExitedLoopSets[X->getBlockID()];
+            if (Set.size() < Control->numLoops())
+              Set.resize(Control->numLoops());
+            Set.set(L);
+          }
+      }
+    }
+  }
+  return Changed;
+}
+
+void FunctionAnalyzer::finalPass() {
+  Recording = true;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    AffineValue V = Tracked.count(P) && I < Params.size()
+                        ? Params[I]
+                        : AffineValue::nonAffine();
+    recordVariable(P, V);
+  }
+  for (const CFGBlock *B : Control->reversePostOrder()) {
+    unsigned ID = B->getBlockID();
+    if (!Reached[ID])
+      continue;
+    State S = In[ID];
+    CurrentBlock = ID;
+    transfer(B, S);
+    // Source-level branch conditions ending this block.
+    const Stmt *T = B->getTerminatorStmt();
+    const Expr *Cond = nullptr;
+    if (const auto *I = dyn_cast_or_null<IfStmt>(T))
+      Cond = I->getCond();
+    else if (const auto *W = dyn_cast_or_null<WhileStmt>(T))
+      Cond = W->getCond();
+    else if (const auto *F = dyn_cast_or_null<ForStmt>(T))
+      Cond = F->getCond();
+    else if (const auto *D = dyn_cast_or_null<DoStmt>(T))
+      Cond = D->getCond();
+    else if (const auto *Sw = dyn_cast_or_null<SwitchStmt>(T))
+      Cond = Sw->getCond();
+    if (Cond) {
+      State Copy = S;
+      bool Saved = Recording;
+      Recording = false; // the condition's parts were recorded in place
+      AffineValue V = eval(Cond, Copy);
+      Recording = Saved;
+      recordBranch(Cond, V);
+    }
+  }
+  Recording = false;
+}
+
+//===----------------------------------------------------------------------===//
+// State updates
+//===----------------------------------------------------------------------===//
+
+void FunctionAnalyzer::define(const Decl *Key, AffineValue V, const void *Site,
+                              State &S, bool Weak) {
+  VarState &VS = S[Key];
+  if (Weak) {
+    VS.Value = AffineValue::join(VS.Value, V);
+    VS.Defs = unionDefs(VS.Defs, DefSet{Site});
+  } else {
+    VS.Value = V;
+    VS.Defs = DefSet{Site};
+  }
+  DefBlock[Site] = CurrentBlock;
+  if (const auto *VD = dyn_cast<VarDecl>(Key))
+    recordVariable(VD, VS.Value);
+}
+
+AffineValue FunctionAnalyzer::readVar(const VarDecl *VD, State &S,
+                                      const Expr *Use) {
+  auto It = S.find(VD);
+  AffineValue V = It == S.end() ? AffineValue::bottom() : It->second.Value;
+  recordVariable(VD, V);
+  return V;
+}
+
+void FunctionAnalyzer::merge(State &Into, const State &Other, const Stmt *Cond) {
+  for (const auto &[Key, VS] : Other) {
+    auto [It, New] = Into.try_emplace(Key, VS);
+    if (New) {
+      if (Cond)
+        It->second.Value.addCondition(Cond);
+      continue;
+    }
+    bool Differ = It->second.Defs != VS.Defs;
+    It->second.Value = AffineValue::join(It->second.Value, VS.Value);
+    It->second.Defs = unionDefs(It->second.Defs, VS.Defs);
+    if (Differ && Cond)
+      It->second.Value.addCondition(Cond);
+  }
+}
+
+AffineValue FunctionAnalyzer::referenceAddress(const VarDecl *VD) {
+  for (unsigned I = 0; I < FD->getNumParams() && I < Params.size(); ++I)
+    if (FD->getParamDecl(I) == VD && !Tracked.count(VD))
+      return Params[I];
+  return AffineValue::nonAffine().setRootUnknown();
+}
+
+const VarDecl *FunctionAnalyzer::trackedVar(const Expr *LValue) {
+  const Expr *E = LValue->IgnoreParens();
+  while (true) {
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return nullptr;
+      E = ME->getBase()->IgnoreParens();
+      continue;
+    }
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+      if (ICE->getCastKind() == CK_NoOp) {
+        E = ICE->getSubExpr()->IgnoreParens();
+        continue;
+      }
+    break;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (Tracked.count(VD))
+        return VD;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Recording
+//===----------------------------------------------------------------------===//
+
+void FunctionAnalyzer::recordAccess(const Expr *E, AccessKind Kind,
+                                    const AffineValue &Address) {
+  if (Kind != AccessKind::Load)
+    K.noteWrite(Address);
+  if (!Recording)
+    return;
+  auto Key = std::make_pair(E, Kind);
+  auto [It, New] = K.Accesses.try_emplace(
+      Key, AccessRecord{E, Kind, Address, reportedFunction()});
+  if (!New)
+    It->second.Address = AffineValue::join(It->second.Address, Address);
+  AffineValue &A = K.Out.Addresses[E];
+  A = AffineValue::join(A, Address);
+}
+
+void FunctionAnalyzer::recordBranch(const Expr *Cond, const AffineValue &V) {
+  if (!Recording)
+    return;
+  auto [It, New] = K.Branches.try_emplace(Cond, ClassRecord{V, reportedFunction()});
+  if (!New)
+    It->second.Value = AffineValue::join(It->second.Value, V);
+  AffineValue &C = K.Out.Conditions[Cond];
+  C = AffineValue::join(C, V);
+}
+
+void FunctionAnalyzer::recordVariable(const VarDecl *VD, const AffineValue &V) {
+  if (!Recording)
+    return;
+  auto [It, New] = K.Variables.try_emplace(VD, ClassRecord{V, reportedFunction()});
+  if (!New)
+    It->second.Value = AffineValue::join(It->second.Value, V);
+}
+
+std::optional<int64_t> FunctionAnalyzer::sizeOfPointee(QualType PtrTy) {
+  QualType Pointee;
+  if (const auto *PT = PtrTy->getAs<PointerType>())
+    Pointee = PT->getPointeeType();
+  else if (const auto *AT = Ctx.getAsArrayType(PtrTy))
+    Pointee = AT->getElementType();
+  else
+    return std::nullopt;
+  if (Pointee->isVoidType())
+    return 1; // GNU arithmetic on void*
+  if (Pointee->isIncompleteType() || Pointee->isDependentType() ||
+      !Pointee->isConstantSizeType())
+    return std::nullopt;
+  return Ctx.getTypeSizeInChars(Pointee).getQuantity();
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+AffineValue FunctionAnalyzer::eval(const Expr *E, State &S) {
+  AffineValue V = evalUncached(E, S);
+  if (Recording) {
+    AffineValue &Slot = K.Out.Values[E];
+    Slot = AffineValue::join(Slot, V);
+  }
+  return V;
+}
+
+AffineValue FunctionAnalyzer::evalUncached(const Expr *E, State &S) {
+  // Integer constant expressions (literals, sizeof, constexpr, warpSize).
+  if (!E->isValueDependent() && E->isPRValue() &&
+      E->getType()->isIntegralOrEnumerationType() && !E->HasSideEffects(Ctx)) {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ctx) && R.Val.getInt().getSignificantBits() <= 64)
+      return AffineValue::scalar(R.Val.getInt().getExtValue());
+  }
+  if (std::optional<BuiltinRead> B = builtinRead(E)) {
+    if (B->Var == "threadIdx")
+      return AffineValue::threadIndex(B->Dim);
+    return AffineValue::scalar();
+  }
+
+  switch (E->getStmtClass()) {
+  case Stmt::ParenExprClass:
+    return eval(cast<ParenExpr>(E)->getSubExpr(), S);
+  case Stmt::IntegerLiteralClass:
+  case Stmt::CharacterLiteralClass:
+  case Stmt::FloatingLiteralClass:
+  case Stmt::CXXBoolLiteralExprClass:
+  case Stmt::CXXNullPtrLiteralExprClass:
+  case Stmt::GNUNullExprClass:
+  case Stmt::UnaryExprOrTypeTraitExprClass:
+  case Stmt::SizeOfPackExprClass:
+  case Stmt::LambdaExprClass:
+  case Stmt::ImplicitValueInitExprClass:
+  case Stmt::CXXScalarValueInitExprClass:
+    return AffineValue::scalar();
+  case Stmt::StringLiteralClass:
+    return AffineValue::scalar().setRootUnknown();
+  case Stmt::DeclRefExprClass: {
+    const ValueDecl *D = cast<DeclRefExpr>(E)->getDecl();
+    if (const auto *VD = dyn_cast<VarDecl>(D)) {
+      if (Tracked.count(VD))
+        return readVar(VD, S, E);
+      return AffineValue::nonAffine().setRootUnknown();
+    }
+    if (isa<EnumConstantDecl, FunctionDecl>(D))
+      return AffineValue::scalar();
+    return AffineValue::nonAffine();
+  }
+  case Stmt::ConstantExprClass:
+    return eval(cast<ConstantExpr>(E)->getSubExpr(), S);
+  case Stmt::ExprWithCleanupsClass:
+    return eval(cast<ExprWithCleanups>(E)->getSubExpr(), S);
+  case Stmt::MaterializeTemporaryExprClass:
+    return eval(cast<MaterializeTemporaryExpr>(E)->getSubExpr(), S);
+  case Stmt::CXXBindTemporaryExprClass:
+    return eval(cast<CXXBindTemporaryExpr>(E)->getSubExpr(), S);
+  case Stmt::CXXDefaultArgExprClass:
+    return eval(cast<CXXDefaultArgExpr>(E)->getExpr(), S);
+  case Stmt::CXXDefaultInitExprClass:
+    return eval(cast<CXXDefaultInitExpr>(E)->getExpr(), S);
+  case Stmt::PseudoObjectExprClass:
+    return eval(cast<PseudoObjectExpr>(E)->getResultExpr(), S);
+  case Stmt::OpaqueValueExprClass:
+    if (const Expr *Src = cast<OpaqueValueExpr>(E)->getSourceExpr())
+      return eval(Src, S);
+    return AffineValue::nonAffine();
+  case Stmt::ImplicitCastExprClass:
+  case Stmt::CStyleCastExprClass:
+  case Stmt::CXXStaticCastExprClass:
+  case Stmt::CXXFunctionalCastExprClass:
+  case Stmt::CXXReinterpretCastExprClass:
+  case Stmt::CXXConstCastExprClass:
+    return evalCast(cast<CastExpr>(E), S);
+  case Stmt::UnaryOperatorClass:
+    return evalUnary(cast<UnaryOperator>(E), S);
+  case Stmt::BinaryOperatorClass:
+  case Stmt::CompoundAssignOperatorClass:
+    return evalBinary(cast<BinaryOperator>(E), S);
+  case Stmt::ConditionalOperatorClass:
+  case Stmt::BinaryConditionalOperatorClass:
+    return evalConditional(cast<AbstractConditionalOperator>(E), S,
+                           E->isGLValue() ? ArmMode::Read : ArmMode::Value);
+  case Stmt::CallExprClass:
+    return evalCall(cast<CallExpr>(E), S);
+  case Stmt::InitListExprClass: {
+    AffineValue V = AffineValue::bottom();
+    bool Any = false;
+    for (const Expr *Init : cast<InitListExpr>(E)->inits()) {
+      V = AffineValue::join(V, eval(Init, S));
+      Any = true;
+    }
+    return Any ? V : AffineValue::scalar();
+  }
+  case Stmt::CXXConstructExprClass:
+  case Stmt::CXXTemporaryObjectExprClass: {
+    const auto *CE = cast<CXXConstructExpr>(E);
+    if (CE->getConstructor()->isCopyOrMoveConstructor() && CE->getNumArgs() == 1)
+      return evalRead(CE->getArg(0), S);
+    // Field-insensitive: an object built from these values.
+    AffineValue V = AffineValue::scalar();
+    for (const Expr *Arg : CE->arguments())
+      V = AffineValue::join(V, eval(Arg, S));
+    return V;
+  }
+  case Stmt::ArraySubscriptExprClass:
+  case Stmt::MemberExprClass:
+    // An lvalue evaluated for its value outside an lvalue-to-rvalue
+    // conversion (e.g. a record copied by a constructor).
+    return evalRead(E, S);
+  default:
+    break;
+  }
+  // Anything else: its sub-expressions may define variables or access
+  // memory; its value is unknown.
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      eval(CE, S);
+  return AffineValue::nonAffine().setRootUnknown();
+}
+
+AffineValue FunctionAnalyzer::evalCast(const CastExpr *E, State &S) {
+  const Expr *Sub = E->getSubExpr();
+  switch (E->getCastKind()) {
+  case CK_LValueToRValue:
+    return evalRead(Sub, S);
+  case CK_ArrayToPointerDecay:
+    return evalAddress(Sub, S);
+  case CK_FunctionToPointerDecay:
+  case CK_NullToPointer:
+  case CK_BuiltinFnToFnPtr:
+    return AffineValue::scalar();
+  case CK_IntegralToBoolean:
+  case CK_PointerToBoolean:
+  case CK_FloatingToBoolean:
+  case CK_MemberPointerToBoolean: {
+    AffineValue V = eval(Sub, S);
+    std::optional<int64_t> Fold;
+    if (V.constant())
+      Fold = *V.constant() != 0;
+    return AffineValue::predicate(V, AffineValue::scalar(0), Fold);
+  }
+  case CK_FloatingToIntegral:
+    return AffineValue::opaqueConversion(eval(Sub, S));
+  case CK_IntegralCast:
+  case CK_NoOp:
+  case CK_BitCast:
+  case CK_IntegralToPointer:
+  case CK_PointerToIntegral:
+  case CK_IntegralToFloating:
+  case CK_FloatingCast:
+  case CK_DerivedToBase:
+  case CK_UncheckedDerivedToBase:
+  case CK_BaseToDerived:
+  case CK_AddressSpaceConversion:
+  case CK_ConstructorConversion:
+  case CK_UserDefinedConversion:
+  case CK_ToVoid:
+  case CK_BooleanToSignedIntegral:
+  case CK_LValueBitCast:
+    return eval(Sub, S);
+  default:
+    return AffineValue::opaqueConversion(eval(Sub, S));
+  }
+}
+
+AffineValue FunctionAnalyzer::evalUnary(const UnaryOperator *E, State &S) {
+  const Expr *Sub = E->getSubExpr();
+  switch (E->getOpcode()) {
+  case UO_AddrOf:
+    return evalAddress(Sub, S);
+  case UO_Deref:
+    return evalRead(E, S);
+  case UO_Plus:
+  case UO_Extension:
+    return eval(Sub, S);
+  case UO_Minus:
+    return AffineValue::neg(eval(Sub, S));
+  case UO_Not: {
+    AffineValue V = eval(Sub, S);
+    std::optional<int64_t> Fold;
+    if (V.constant())
+      Fold = ~*V.constant();
+    return AffineValue::scalarOnly(V, AffineValue::scalar(), Fold);
+  }
+  case UO_LNot: {
+    AffineValue V = eval(Sub, S);
+    std::optional<int64_t> Fold;
+    if (V.constant())
+      Fold = *V.constant() == 0;
+    return AffineValue::predicate(V, AffineValue::scalar(), Fold);
+  }
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec: {
+    int64_t Step = E->isIncrementOp() ? 1 : -1;
+    if (const VarDecl *VD = trackedVar(Sub)) {
+      AffineValue Old = readVar(VD, S, Sub);
+      AffineValue New =
+          Sub->getType()->isPointerType()
+              ? AffineValue::pointerAdd(Old, AffineValue::scalar(Step),
+                                        sizeOfPointee(Sub->getType()), false)
+              : AffineValue::add(Old, AffineValue::scalar(Step));
+      bool Member = isa<MemberExpr>(Sub->IgnoreParens());
+      define(VD, New, E, S, /*Weak=*/Member);
+      return E->isPrefix() ? New : Old;
+    }
+    AffineValue Address = evalAddress(Sub, S);
+    recordAccess(Sub, AccessKind::Load, Address);
+    recordAccess(Sub, AccessKind::Store, Address);
+    return loadValue(Address);
+  }
+  default:
+    eval(Sub, S);
+    return AffineValue::nonAffine();
+  }
+}
+
+AffineValue FunctionAnalyzer::evalBinary(const BinaryOperator *E, State &S) {
+  BinaryOperatorKind Op = E->getOpcode();
+  const Expr *LHS = E->getLHS(), *RHS = E->getRHS();
+
+  if (Op == BO_Comma) {
+    eval(LHS, S);
+    return eval(RHS, S);
+  }
+  if (Op == BO_LAnd || Op == BO_LOr) {
+    AffineValue L = eval(LHS, S);
+    AffineValue R;
+    if (RHS->HasSideEffects(Ctx)) {
+      State Taken = S;
+      R = eval(RHS, Taken);
+      merge(S, Taken, L.isUniform() ? nullptr : LHS);
+    } else {
+      R = eval(RHS, S);
+    }
+    std::optional<int64_t> Fold;
+    if (L.constant() && R.constant())
+      Fold = Op == BO_LAnd ? (*L.constant() && *R.constant())
+                           : (*L.constant() || *R.constant());
+    return AffineValue::predicate(L, R, Fold);
+  }
+
+  auto Arith = [&](BinaryOperatorKind K, const AffineValue &L,
+                   const AffineValue &R, QualType LT, QualType RT) {
+    std::optional<int64_t> A = L.constant(), B = R.constant();
+    auto Fold = [&](auto F) -> std::optional<int64_t> {
+      if (A && B)
+        return std::optional<int64_t>(F(*A, *B));
+      return std::nullopt;
+    };
+    switch (K) {
+    case BO_Add:
+    case BO_Sub: {
+      bool LP = LT->isPointerType() || LT->isArrayType();
+      bool RP = RT->isPointerType() || RT->isArrayType();
+      if (LP && RP) {
+        // Pointer difference: bytes over element size.
+        AffineValue D = AffineValue::sub(L, R);
+        std::optional<int64_t> Size = sizeOfPointee(LT);
+        if (D.isUniform())
+          return AffineValue::scalar();
+        if (D.isNonAffine() || !Size || *Size == 0)
+          return AffineValue::nonAffine();
+        return AffineValue::exactDivide(D, *Size);
+      }
+      if (LP)
+        return AffineValue::pointerAdd(L, R, sizeOfPointee(LT), K == BO_Sub);
+      if (RP)
+        return AffineValue::pointerAdd(R, L, sizeOfPointee(RT), false);
+      AffineValue V = K == BO_Add ? AffineValue::add(L, R) : AffineValue::sub(L, R);
+      return V;
+    }
+    case BO_Mul:
+      return AffineValue::mul(L, R);
+    case BO_Shl:
+      return AffineValue::shl(L, R);
+    case BO_Div:
+      return AffineValue::scalarOnly(
+          L, R, Fold([](int64_t X, int64_t Y) -> std::optional<int64_t> {
+            return Y ? std::optional<int64_t>(X / Y) : std::nullopt;
+          }));
+    case BO_Rem:
+      return AffineValue::scalarOnly(
+          L, R, Fold([](int64_t X, int64_t Y) -> std::optional<int64_t> {
+            return Y ? std::optional<int64_t>(X % Y) : std::nullopt;
+          }));
+    case BO_Shr:
+      return AffineValue::scalarOnly(
+          L, R, Fold([](int64_t X, int64_t Y) -> std::optional<int64_t> {
+            return Y >= 0 && Y < 63 ? std::optional<int64_t>(X >> Y) : std::nullopt;
+          }));
+    case BO_And:
+      return AffineValue::scalarOnly(L, R, Fold([](int64_t X, int64_t Y) { return X & Y; }));
+    case BO_Or:
+      return AffineValue::scalarOnly(L, R, Fold([](int64_t X, int64_t Y) { return X | Y; }));
+    case BO_Xor:
+      return AffineValue::scalarOnly(L, R, Fold([](int64_t X, int64_t Y) { return X ^ Y; }));
+    case BO_LT:
+      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X < Y); }));
+    case BO_GT:
+      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X > Y); }));
+    case BO_LE:
+      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X <= Y); }));
+    case BO_GE:
+      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X >= Y); }));
+    case BO_EQ:
+      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X == Y); }));
+    case BO_NE:
+      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X != Y); }));
+    case BO_Cmp:
+      return AffineValue::predicate(L, R, std::nullopt);
+    default:
+      return AffineValue::nonAffine();
+    }
+  };
+
+  if (E->isAssignmentOp()) {
+    AffineValue R = eval(RHS, S);
+    const VarDecl *VD = trackedVar(LHS);
+    bool Member = VD && isa<MemberExpr>(LHS->IgnoreParens());
+    if (VD) {
+      AffineValue New = R;
+      if (const auto *CAO = dyn_cast<CompoundAssignOperator>(E)) {
+        AffineValue Old = readVar(VD, S, LHS);
+        New = Arith(BinaryOperator::getOpForCompoundAssignment(Op), Old, R,
+                    CAO->getComputationLHSType(), RHS->getType());
+      }
+      define(VD, New, E, S, /*Weak=*/Member);
+      return New;
+    }
+    AffineValue Address = evalAddress(LHS, S);
+    if (Op != BO_Assign)
+      recordAccess(LHS, AccessKind::Load, Address);
+    recordAccess(LHS, AccessKind::Store, Address);
+    if (Op == BO_Assign)
+      return R;
+    return Arith(BinaryOperator::getOpForCompoundAssignment(Op),
+                 loadValue(Address), R, LHS->getType(), RHS->getType());
+  }
+
+  AffineValue L = eval(LHS, S);
+  AffineValue R = eval(RHS, S);
+  return Arith(Op, L, R, LHS->getType(), RHS->getType());
+}
+
+AffineValue
+FunctionAnalyzer::evalConditional(const AbstractConditionalOperator *E,
+                                  State &S, ArmMode Mode) {
+  const Expr *CondE = E->getCond();
+  AffineValue C = eval(CondE, S);
+  recordBranch(CondE, C);
+  const Expr *TrueE = E->getTrueExpr(), *FalseE = E->getFalseExpr();
+  auto Arm = [&](const Expr *X, State &St) {
+    switch (Mode) {
+    case ArmMode::Value:
+      return eval(X, St);
+    case ArmMode::Read:
+      return evalRead(X, St);
+    case ArmMode::Address:
+      return evalAddress(X, St);
+    }
+    llvm_unreachable("bad mode");
+  };
+  AffineValue A, B;
+  const Stmt *Tag = C.isUniform() ? nullptr : CondE;
+  if (TrueE->HasSideEffects(Ctx) || FalseE->HasSideEffects(Ctx)) {
+    State Other = S;
+    A = Arm(TrueE, S);
+    B = Arm(FalseE, Other);
+    merge(S, Other, Tag);
+  } else {
+    A = Arm(TrueE, S);
+    B = Arm(FalseE, S);
+  }
+  AffineValue V = AffineValue::join(A, B);
+  if (Tag)
+    V.addCondition(Tag);
+  return V;
+}
+
+AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
+  const FunctionDecl *Callee = E->getDirectCallee();
+  std::vector<AffineValue> Args;
+  for (const Expr *Arg : E->arguments())
+    Args.push_back(eval(Arg, S));
+
+  auto WritesThroughPointers = [&] {
+    for (unsigned I = 0; I < E->getNumArgs(); ++I) {
+      QualType T = E->getArg(I)->getType();
+      if (T->isPointerType() && !T->getPointeeType().isConstQualified())
+        K.noteWrite(Args[I]);
+    }
+  };
+
+  if (!Callee || !Callee->getIdentifier()) {
+    WritesThroughPointers();
+    return AffineValue::nonAffine().setRootUnknown();
+  }
+  StringRef Name = Callee->getName();
+
+  if (isAtomicFunction(Name) && !Args.empty()) {
+    recordAccess(E, AccessKind::Atomic, Args[0]);
+    return AffineValue::nonAffine().setRootUnknown();
+  }
+  if (Name == "__ldg" && !Args.empty()) {
+    recordAccess(E, AccessKind::Load, Args[0]);
+    return loadValue(Args[0]);
+  }
+
+  auto AllUniform = [&] {
+    return llvm::all_of(Args, [](const AffineValue &V) { return V.isUniform(); });
+  };
+  switch (classifyCallee(Name)) {
+  case CallKind::Void:
+    return AffineValue::scalar();
+  case CallKind::Expect:
+    return Args.empty() ? AffineValue::scalar() : Args[0];
+  case CallKind::Pure:
+    return AllUniform() ? AffineValue::scalar() : AffineValue::nonAffine();
+  case CallKind::Divergent:
+    return AffineValue::nonAffine();
+  case CallKind::MinMax: {
+    if (Args.size() != 2)
+      return AffineValue::nonAffine();
+    if (AllUniform()) {
+      std::optional<int64_t> A = Args[0].constant(), B = Args[1].constant();
+      std::optional<int64_t> Fold;
+      if (A && B && E->getType()->isIntegerType())
+        Fold = Name.contains("min") ? std::min(*A, *B) : std::max(*A, *B);
+      return AffineValue::scalar(Fold);
+    }
+    // min(a, b) is a < b ? a : b: a tuple chosen by the comparison.
+    AffineValue V = AffineValue::join(Args[0], Args[1]);
+    V.addCondition(E);
+    return V;
+  }
+  case CallKind::Other:
+    break;
+  }
+
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def) {
+    WritesThroughPointers();
+    if (Callee->getBuiltinID() && AllUniform())
+      return AffineValue::scalar();
+    return AffineValue::nonAffine().setRootUnknown();
+  }
+
+  // A __device__ function with a body: analyse it for these arguments.
+  // A value for each parameter; for a non-const reference, the address of
+  // the object it is bound to (the callee reads and writes through it).
+  std::vector<AffineValue> ParamValues;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    AffineValue V = I < Args.size() ? Args[I] : AffineValue::nonAffine();
+    QualType PT = Def->getParamDecl(I)->getType();
+    if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified()) {
+      if (I < E->getNumArgs()) {
+        State Scratch = S;
+        bool Saved = Recording;
+        Recording = false; // evaluated above already
+        V = evalAddress(E->getArg(I), Scratch);
+        Recording = Saved;
+      } else {
+        V = AffineValue::nonAffine().setRootUnknown();
+      }
+    }
+    ParamValues.push_back(V);
+  }
+  std::string Key = std::to_string(reinterpret_cast<uintptr_t>(Def)) + "(";
+  for (const AffineValue &V : ParamValues)
+    Key += V.key() + ";";
+  Key += ")";
+  if (Depth + 1 > MaxCallDepth || K.InProgress.count(Key))
+    return AffineValue::nonAffine().setRootUnknown();
+  bool NeedRecord = Recording && !K.Recorded.count(Key);
+  auto Memo = K.Memo.find(Key);
+  if (Memo != K.Memo.end() && !NeedRecord)
+    return Memo->second;
+  K.InProgress.insert(Key);
+  FunctionAnalyzer Callee2(K, Def, ParamValues, Depth + 1, NeedRecord);
+  AffineValue Result = Callee2.run();
+  K.InProgress.erase(Key);
+  K.Memo[Key] = Result;
+  if (NeedRecord)
+    K.Recorded.insert(Key);
+  return Result;
+}
+
+AffineValue FunctionAnalyzer::loadValue(const AffineValue &Address) {
+  const ValueDecl *Root = Address.root();
+  if (Address.isUniform() && !Address.isBottom() && Root &&
+      K.ReadOnly.count(Root))
+    return AffineValue::scalar().setRootUnknown();
+  if (Address.isBottom())
+    return AffineValue::bottom();
+  return AffineValue::nonAffine().setRootUnknown();
+}
+
+AffineValue FunctionAnalyzer::evalRead(const Expr *LValue, State &S) {
+  const Expr *L = LValue->IgnoreParens();
+  if (const VarDecl *VD = trackedVar(L))
+    return readVar(VD, S, L);
+  if (builtinRead(L))
+    return eval(L, S);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
+    if (isa<EnumConstantDecl, FunctionDecl>(DRE->getDecl()))
+      return eval(L, S);
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      // A reference: a load through the address it is bound to.
+      if (VD->getType()->isReferenceType()) {
+        AffineValue Address = referenceAddress(VD);
+        recordAccess(L, AccessKind::Load, Address);
+        return loadValue(Address);
+      }
+    }
+  }
+  if (isa<PseudoObjectExpr, CallExpr, CXXMemberCallExpr, CXXOperatorCallExpr,
+          MaterializeTemporaryExpr, CompoundLiteralExpr>(L))
+    return eval(L, S);
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(L))
+    return evalConditional(CO, S, ArmMode::Read);
+  AffineValue Address = evalAddress(L, S);
+  recordAccess(L, AccessKind::Load, Address);
+  AffineValue V = loadValue(Address);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(L))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (isReportedMemoryLocal(VD))
+        recordVariable(VD, V);
+  return V;
+}
+
+bool FunctionAnalyzer::isReportedMemoryLocal(const VarDecl *VD) const {
+  // Locals kept in memory (address taken, passed by reference) are still
+  // variables of the function; arrays and __shared__ objects are not.
+  return VD->isLocalVarDeclOrParm() && !VD->isStaticLocal() &&
+         !VD->hasAttr<CUDASharedAttr>() && !VD->getType()->isArrayType() &&
+         !VD->getType()->isReferenceType() && !Tracked.count(VD);
+}
+
+AffineValue FunctionAnalyzer::evalAddress(const Expr *LValue, State &S) {
+  const Expr *L = LValue->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (VD->getType()->isReferenceType())
+        return referenceAddress(VD);
+      return AffineValue::scalar().setRoot(VD);
+    }
+    return AffineValue::scalar().setRootUnknown();
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(L)) {
+    AffineValue Base = eval(ASE->getBase(), S);
+    AffineValue Index = eval(ASE->getIdx(), S);
+    return AffineValue::pointerAdd(Base, Index,
+                                   sizeOfPointee(ASE->getBase()->getType()),
+                                   false);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(L)) {
+    if (UO->getOpcode() == UO_Deref)
+      return eval(UO->getSubExpr(), S);
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(L)) {
+    AffineValue Base = ME->isArrow() ? eval(ME->getBase(), S)
+                                     : evalAddress(ME->getBase(), S);
+    std::optional<int64_t> Offset;
+    if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      if (!Field->isBitField() && !Field->getParent()->isDependentType())
+        Offset = Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Field)).getQuantity();
+    return AffineValue::pointerAdd(Base, AffineValue::scalar(Offset), 1, false);
+  }
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(L))
+    if (ICE->getCastKind() == CK_NoOp || ICE->getCastKind() == CK_DerivedToBase ||
+        ICE->getCastKind() == CK_UncheckedDerivedToBase)
+      return evalAddress(ICE->getSubExpr(), S);
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(L))
+    return evalConditional(CO, S, ArmMode::Address);
+  if (isa<clang::StringLiteral, CompoundLiteralExpr>(L))
+    return AffineValue::scalar().setRootUnknown();
+  // A call returning a reference, a temporary, ...: evaluate for effects.
+  eval(L, S);
+  return AffineValue::nonAffine().setRootUnknown();
+}
+
+//===----------------------------------------------------------------------===//
+// Driving the analysis of one kernel
+//===----------------------------------------------------------------------===//
+
+std::string sourceText(const SourceManager &SM, const LangOptions &LO,
+                       const Expr *E) {
+  CharSourceRange Range = CharSourceRange::getTokenRange(
+      SM.getExpansionLoc(E->getBeginLoc()), SM.getExpansionLoc(E->getEndLoc()));
+  std::string Text = Lexer::getSourceText(Range, SM, LO).str();
+  // One line, short.
+  std::string Flat;
+  bool Space = false;
+  for (char C : Text) {
+    if (C == '\n' || C == '\t' || C == ' ') {
+      Space = true;
+      continue;
+    }
+    if (Space && !Flat.empty())
+      Flat += ' ';
+    Space = false;
+    Flat += C;
+  }
+  if (Flat.size() > 60)
+    Flat = Flat.substr(0, 57) + "...";
+  return Flat;
+}
+
+template <typename Entry>
+void fillClassified(Entry &Out, const AffineValue &V, const FunctionDecl *Fn,
+                    const SourceManager &SM) {
+  Out.Class = V.valueClass();
+  if (Out.Class == ValueClass::Affine && V.conditions().empty() &&
+      !V.isPredicate())
+    Out.StrideValues = V.strides();
+  std::vector<Position> Conds;
+  for (const Stmt *C : V.conditions())
+    Conds.push_back(toPosition(SM, C->getBeginLoc()));
+  llvm::sort(Conds);
+  Out.DivergentConditions = std::move(Conds);
+  if (Fn)
+    Out.Function = Fn->getNameAsString();
+}
+
+void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
+                 std::set<std::pair<unsigned, std::string>> &Emitted) {
+  const SourceManager &SM = K.Ctx.getSourceManager();
+  const LangOptions &LO = K.Ctx.getLangOpts();
+  KernelReport &R = K.Out.Report;
+  std::string Name;
+  llvm::raw_string_ostream NameOS(Name);
+  K.Kernel->getNameForDiagnostic(NameOS, K.Ctx.getPrintingPolicy(), false);
+  R.Name = Name;
+  R.Pos = toPosition(SM, K.Kernel->getLocation());
+
+  struct PendingRemark {
+    SourceLocation Loc;
+    std::string Text;
+  };
+  std::vector<PendingRemark> Pending;
+  auto Describe = [](const AffineValue &V, StringRef StrideUnit) {
+    std::string S = toString(V.valueClass()).str();
+    if (V.valueClass() != ValueClass::Affine)
+      return S;
+    if (!V.conditions().empty())
+      return S + " (a divergent tuple on " + std::to_string(V.conditions().size()) +
+             (V.conditions().size() == 1 ? " condition)" : " conditions)");
+    if (StrideUnit.empty() || V.isPredicate())
+      return S;
+    std::optional<int64_t> X = V.strides()[0];
+    return S + ", stride " + (X ? std::to_string(*X) : std::string("unknown")) +
+           " " + StrideUnit.str();
+  };
+
+  for (const auto &[Key, A] : K.Accesses) {
+    AccessEntry E;
+    fillClassified(E, A.Address, A.Function, SM);
+    E.Pos = toPosition(SM, A.E->getBeginLoc());
+    E.Kind = A.Kind;
+    E.Space = spaceOf(A.Address.root());
+    E.Text = sourceText(SM, LO, A.E);
+    R.Accesses.push_back(E);
+    if (Remarks) {
+      std::string Text;
+      if (A.Kind == AccessKind::Atomic)
+        Text = "atomic on " + toString(E.Space).str() + " memory";
+      else
+        Text = (A.Kind == AccessKind::Load ? "load from " : "store to ") +
+               toString(E.Space).str() + " memory";
+      Pending.push_back({A.E->getBeginLoc(),
+                         Text + " is " + Describe(A.Address, "bytes")});
+    }
+  }
+  for (const auto &[Cond, B] : K.Branches) {
+    BranchEntry E;
+    fillClassified(E, B.Value, B.Function, SM);
+    E.StrideValues.reset();
+    E.Pos = toPosition(SM, Cond->getBeginLoc());
+    E.Text = sourceText(SM, LO, Cond);
+    R.Branches.push_back(E);
+    if (Remarks)
+      Pending.push_back({Cond->getBeginLoc(),
+                         "branch condition is " + Describe(B.Value, "")});
+  }
+  for (const auto &[VD, V] : K.Variables) {
+    VariableEntry E;
+    fillClassified(E, V.Value, V.Function, SM);
+    E.Name = VD->getNameAsString();
+    E.Pos = toPosition(SM, VD->getBeginLoc());
+    E.Line = E.Pos.Line;
+    R.Variables.push_back(E);
+  }
+  // Total orders (std::stable_sort trips a deprecation in libstdc++ 12
+  // under clang 22): position, then what tells entries at one position apart.
+  llvm::sort(R.Accesses, [](const AccessEntry &X, const AccessEntry &Y) {
+    return std::tie(X.Pos.Line, X.Pos.Column, X.Kind, X.Text, X.Function) <
+           std::tie(Y.Pos.Line, Y.Pos.Column, Y.Kind, Y.Text, Y.Function);
+  });
+  llvm::sort(R.Branches, [](const BranchEntry &X, const BranchEntry &Y) {
+    return std::tie(X.Pos.Line, X.Pos.Column, X.Text, X.Function) <
+           std::tie(Y.Pos.Line, Y.Pos.Column, Y.Text, Y.Function);
+  });
+  llvm::sort(R.Variables, [](const VariableEntry &X, const VariableEntry &Y) {
+    return std::tie(X.Pos.Line, X.Pos.Column, X.Name, X.Function) <
+           std::tie(Y.Pos.Line, Y.Pos.Column, Y.Name, Y.Function);
+  });
+
+  if (Remarks) {
+    llvm::sort(Pending, [&](const PendingRemark &X, const PendingRemark &Y) {
+      SourceLocation A = SM.getExpansionLoc(X.Loc), B = SM.getExpansionLoc(Y.Loc);
+      if (A != B)
+        return SM.isBeforeInTranslationUnit(A, B);
+      return X.Text < Y.Text;
+    });
+    unsigned ID = Remarks->getCustomDiagID(DiagnosticsEngine::Remark,
+                                           "%0 [-Rdecoupler-affine]");
+    for (const PendingRemark &P : Pending) {
+      SourceLocation Loc = SM.getExpansionLoc(P.Loc);
+      if (!Emitted.insert({Loc.getRawEncoding(), P.Text}).second)
+        continue;
+      Remarks->Report(Loc, ID) << P.Text;
+    }
+  }
+}
+
+void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
+                   KernelAnalysis &Out, DiagnosticsEngine *Remarks,
+                   std::set<std::pair<unsigned, std::string>> &Emitted) {
+  std::vector<AffineValue> Params;
+  for (const ParmVarDecl *P : Kernel->parameters())
+    Params.push_back(AffineValue::scalar().setRoot(P));
+
+  // Round one finds what the kernel writes; round two knows which objects
+  // are read-only and builds the report.
+  KernelContext First(Ctx, Kernel, Out);
+  FunctionAnalyzer(First, Kernel, Params, 0, /*Record=*/false).run();
+
+  KernelContext Second(Ctx, Kernel, Out);
+  if (!First.WritesUnknown) {
+    SmallPtrSet<const ValueDecl *, 8> Candidates;
+    // Every object named in the kernel or in a function it calls.
+    struct Collector : RecursiveASTVisitor<Collector> {
+      SmallPtrSet<const ValueDecl *, 8> &C;
+      SmallPtrSet<const FunctionDecl *, 8> Seen;
+      explicit Collector(SmallPtrSet<const ValueDecl *, 8> &C) : C(C) {}
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          C.insert(VD);
+        return true;
+      }
+      bool VisitCallExpr(CallExpr *CE) {
+        const FunctionDecl *Def = nullptr;
+        if (const FunctionDecl *F = CE->getDirectCallee())
+          if (F->hasBody(Def) && Def && Seen.insert(Def).second)
+            TraverseStmt(Def->getBody());
+        return true;
+      }
+    } Collect(Candidates);
+    Collect.TraverseStmt(const_cast<Stmt *>(Kernel->getBody()));
+    for (const ParmVarDecl *P : Kernel->parameters())
+      Candidates.insert(P);
+    for (const ValueDecl *D : Candidates) {
+      if (First.Written.count(D))
+        continue;
+      QualType T = D->getType();
+      bool Constant = D->hasAttr<CUDAConstantAttr>();
+      bool Restrict = T.isRestrictQualified();
+      bool ConstPointee = T->isPointerType() && T->getPointeeType().isConstQualified();
+      // A __device__ variable written by no one in the kernel is reached by
+      // a pointer only through cudaGetSymbolAddress: taken as read-only.
+      const auto *VD = dyn_cast<VarDecl>(D);
+      bool NamedGlobal = VD && !isa<ParmVarDecl>(VD) && VD->hasGlobalStorage();
+      // A non-const global object may be written through another pointer to
+      // it: trust it only while the kernel writes no global memory. Data
+      // behind a const or __restrict__ pointer is taken at its word, as nvcc
+      // does for __ldg.
+      if (spaceOf(D) == AddressSpace::Global && !Constant && !Restrict &&
+          !ConstPointee && !NamedGlobal && First.WritesGlobal)
+        continue;
+      Second.ReadOnly.insert(D);
+    }
+  } else {
+    // A store through an unknown pointer may hit anything but constant memory.
+    struct Collector : RecursiveASTVisitor<Collector> {
+      SmallPtrSet<const ValueDecl *, 8> &C;
+      explicit Collector(SmallPtrSet<const ValueDecl *, 8> &C) : C(C) {}
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (DRE->getDecl()->hasAttr<CUDAConstantAttr>())
+          C.insert(DRE->getDecl());
+        return true;
+      }
+    } Collect(Second.ReadOnly);
+    Collect.TraverseStmt(const_cast<Stmt *>(Kernel->getBody()));
+  }
+  FunctionAnalyzer(Second, Kernel, Params, 0, /*Record=*/true).run();
+  buildReport(Second, Remarks, Emitted);
+}
+
+} // namespace
+
+std::vector<std::unique_ptr<KernelAnalysis>>
+analyzeKernels(ASTContext &Ctx, DiagnosticsEngine *Remarks) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<const FunctionDecl *> Kernels;
+  auto Consider = [&](const FunctionDecl *FD) {
+    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
+        FD->isDependentContext())
+      return;
+    if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      return;
+    Kernels.push_back(FD);
+  };
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      Consider(FD);
+    else if (const auto *TD = dyn_cast<FunctionTemplateDecl>(D))
+      for (const FunctionDecl *Spec : TD->specializations())
+        Consider(Spec);
+  }
+  // Also kernels in namespaces.
+  struct NamespaceWalker : RecursiveASTVisitor<NamespaceWalker> {
+    std::function<void(const FunctionDecl *)> F;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (!FD->getDeclContext()->isTranslationUnit())
+        F(FD);
+      return true;
+    }
+  } Walker;
+  Walker.F = Consider;
+  Walker.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  std::set<std::pair<unsigned, std::string>> Emitted;
+  std::vector<std::unique_ptr<KernelAnalysis>> Result;
+  for (const FunctionDecl *K : Kernels) {
+    auto A = std::make_unique<KernelAnalysis>();
+    A->Kernel = K;
+    analyzeKernel(Ctx, K, *A, Remarks, Emitted);
+    Result.push_back(std::move(A));
+  }
+  return Result;
+}
+
+} // namespace decoupler

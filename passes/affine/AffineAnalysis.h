@@ -1,0 +1,58 @@
+//===- affine/AffineAnalysis.h - Classifying kernel values ------*- C++ -*-===//
+//
+// The analysis every pass starts from (docs/analysis.md): for each kernel of
+// the main file, the class (scalar / affine / nonaffine) of every value,
+// memory access and branch condition, by reaching definitions over Clang's
+// CFG to a fixed point, with sync dependence at the join blocks of divergent
+// branches, temporal divergence at the exits of divergent loops, and
+// context-sensitive analysis of the __device__ functions it calls.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_AFFINE_AFFINEANALYSIS_H
+#define DECOUPLER_AFFINE_AFFINEANALYSIS_H
+
+#include "affine/AffineValue.h"
+#include "affine/Report.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace clang {
+class DiagnosticsEngine;
+class Expr;
+class FunctionDecl;
+} // namespace clang
+
+namespace decoupler {
+
+/// The analysis of one kernel, for the passes: classes keyed by AST node.
+struct KernelAnalysis {
+  const clang::FunctionDecl *Kernel = nullptr;
+  KernelReport Report;
+  /// Address of every memory access expression (lvalue, atomic call), joined
+  /// over all contexts it was reached in.
+  llvm::DenseMap<const clang::Expr *, AffineValue> Addresses;
+  /// Value of every expression evaluated (joined over contexts).
+  llvm::DenseMap<const clang::Expr *, AffineValue> Values;
+  /// Class of every branch condition (if/loop/switch conditions, ?:).
+  llvm::DenseMap<const clang::Expr *, AffineValue> Conditions;
+
+  /// The class of \p E, or nonaffine when the analysis never reached it.
+  AffineValue valueOf(const clang::Expr *E) const;
+  AffineValue addressOf(const clang::Expr *E) const;
+};
+
+/// Analyses every kernel (a `__global__` function defined in the main file;
+/// for templates, every instantiation). When \p Remarks is non-null, reports
+/// each access and branch as a remark (-Rdecoupler-affine).
+std::vector<std::unique_ptr<KernelAnalysis>>
+analyzeKernels(clang::ASTContext &Ctx, clang::DiagnosticsEngine *Remarks);
+
+/// Converts a source location to a report position (expansion location).
+Position toPosition(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
+} // namespace decoupler
+
+#endif // DECOUPLER_AFFINE_AFFINEANALYSIS_H

@@ -1,0 +1,65 @@
+//===- affine/JoinBlocks.h - Where divergent paths meet ---------*- C++ -*-===//
+//
+// Control structure of one function's CFG needed for sync dependence:
+//  - the join blocks of a branch: blocks reached from two different
+//    successors of the branch by paths that meet first there (LLVM's
+//    SyncDependenceAnalysis computes the same set by label propagation);
+//  - the loops (natural loops, plus the strongly connected region of every
+//    irreducible cycle) and which loops a branch can leave.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_AFFINE_JOINBLOCKS_H
+#define DECOUPLER_AFFINE_JOINBLOCKS_H
+
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include <vector>
+
+namespace decoupler {
+
+class ControlStructure {
+public:
+  explicit ControlStructure(const clang::CFG &G);
+
+  /// Blocks reachable from the entry, in reverse post-order.
+  const std::vector<const clang::CFGBlock *> &reversePostOrder() const {
+    return RPO;
+  }
+  bool isReachable(const clang::CFGBlock *B) const {
+    return Reachable.test(B->getBlockID());
+  }
+
+  /// Join blocks of the branch ending block \p Branch (cached).
+  const llvm::BitVector &joinBlocks(const clang::CFGBlock *Branch);
+  /// Blocks on paths from the branch: reachable from one of its successors
+  /// without passing through it again (cached with the joins). At a join,
+  /// only predecessors in this set bring values that the branch chose.
+  const llvm::BitVector &pathBlocks(const clang::CFGBlock *Branch);
+
+  /// Loops (as block sets) in which \p Branch, when divergent, makes threads
+  /// leave after different numbers of iterations: it leads out of the loop
+  /// directly, or its sides reach an exit of the loop with different labels
+  /// (the loop header hands the label it receives to the loop's exits).
+  std::vector<unsigned> loopsDivergedBy(const clang::CFGBlock *Branch);
+  const llvm::BitVector &loopBlocks(unsigned Loop) const { return Loops[Loop]; }
+  unsigned numLoops() const { return Loops.size(); }
+
+private:
+  const clang::CFG &G;
+  unsigned N;
+  llvm::BitVector Reachable;
+  std::vector<const clang::CFGBlock *> RPO;
+  std::vector<llvm::BitVector> Loops;
+  std::vector<llvm::BitVector> Headers; // per loop: its entry blocks
+  std::vector<bool> Natural;            // per loop: one header dominates it
+  llvm::DenseMap<unsigned, llvm::BitVector> JoinCache;
+  llvm::DenseMap<unsigned, llvm::BitVector> PathCache;
+
+  void computeOrder();
+  void computeLoops();
+};
+
+} // namespace decoupler
+
+#endif // DECOUPLER_AFFINE_JOINBLOCKS_H

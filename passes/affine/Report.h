@@ -1,0 +1,116 @@
+//===- affine/Report.h - The analysis report of one file ------------------===//
+//
+// Plain data (no AST pointers) so that reports outlive their translation unit
+// and the driver can print many files' reports in input order. The JSON form
+// is a stable interface: docs/analysis.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_AFFINE_REPORT_H
+#define DECOUPLER_AFFINE_REPORT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/raw_ostream.h"
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace decoupler {
+
+/// The lattice of docs/analysis.md, ordered scalar < affine < nonaffine.
+enum class ValueClass : uint8_t { Scalar, Affine, NonAffine };
+
+enum class AccessKind : uint8_t { Load, Store, Atomic };
+enum class AddressSpace : uint8_t { Global, Shared, Local, Unknown };
+
+llvm::StringRef toString(ValueClass C);
+llvm::StringRef toString(AccessKind K);
+llvm::StringRef toString(AddressSpace S);
+
+/// A source position after macro expansion, 1-based.
+struct Position {
+  unsigned Line = 0;
+  unsigned Column = 0;
+  friend bool operator<(const Position &A, const Position &B) {
+    return std::make_pair(A.Line, A.Column) < std::make_pair(B.Line, B.Column);
+  }
+  friend bool operator==(const Position &A, const Position &B) {
+    return A.Line == B.Line && A.Column == B.Column;
+  }
+};
+
+/// Strides per thread dimension (x, y, z); std::nullopt: a scalar not known at
+/// compile time.
+using Strides = std::array<std::optional<int64_t>, 3>;
+
+/// What every classified item carries.
+struct Classified {
+  ValueClass Class = ValueClass::Scalar;
+  /// For affine values with a single tuple.
+  std::optional<Strides> StrideValues;
+  /// Positions of the divergent conditions selecting between tuples.
+  std::vector<Position> DivergentConditions;
+  /// The device function holding the item; empty for the kernel itself.
+  std::string Function;
+};
+
+struct AccessEntry : Classified {
+  Position Pos;
+  AccessKind Kind = AccessKind::Load;
+  AddressSpace Space = AddressSpace::Unknown;
+  /// The source text of the access, for the text report.
+  std::string Text;
+};
+
+struct BranchEntry : Classified {
+  Position Pos;
+  std::string Text;
+};
+
+struct VariableEntry : Classified {
+  std::string Name;
+  unsigned Line = 0;
+  Position Pos; // declaration begin, for ordering
+};
+
+struct KernelReport {
+  std::string Name;
+  Position Pos;
+  std::vector<AccessEntry> Accesses;
+  std::vector<BranchEntry> Branches;
+  std::vector<VariableEntry> Variables;
+};
+
+struct AnnotationEntry {
+  std::string Directive; // decouple, delegate, atomic, monotonic
+  Position Pos;
+  std::string Function;  // enclosing function, empty at file scope
+  std::string Target;    // kernel, loop, statement
+  Position TargetPos;
+  /// Clause name -> value; integers for servers/locks/depth, a word for
+  /// atomic's variant (stored under "variant").
+  std::vector<std::pair<std::string, std::string>> Clauses;
+};
+
+struct FileReport {
+  std::string File;
+  std::vector<KernelReport> Kernels;
+  std::vector<AnnotationEntry> Annotations;
+};
+
+/// The x stride of an access in bytes as the JSON reports it: 0 for scalar,
+/// none when not affine, unknown, or a divergent tuple.
+std::optional<int64_t> strideBytesX(const Classified &C);
+
+/// Human-readable report.
+void printText(const FileReport &Report, llvm::raw_ostream &OS);
+/// The JSON of docs/analysis.md: an object for one report, an array for
+/// several.
+void printJSON(llvm::ArrayRef<FileReport> Reports, llvm::raw_ostream &OS);
+
+} // namespace decoupler
+
+#endif // DECOUPLER_AFFINE_REPORT_H

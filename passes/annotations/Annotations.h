@@ -1,0 +1,86 @@
+//===- annotations/Annotations.h - `#pragma dd` directives ------*- C++ -*-===//
+//
+// decoupler's annotations: `#pragma dd <directive> [clauses]`, or
+// `DD_PRAGMA(<directive> [clauses])` from <dd/annotate.h>. The preprocessor
+// hands each pragma to a handler that parses it (errors with a caret at the
+// offending token); after parsing, every annotation is attached to the kernel
+// or statement that follows it (an error when nothing suitable follows).
+// Passes then ask "is this loop / kernel / statement annotated?".
+//
+// Directives (docs/annotations.md):
+//   decouple [depth(N)]              before a loop or a kernel
+//   delegate [servers(N)] [locks(N)] before a loop (a try-lock loop)
+//   atomic(sr|vr|ss|none)            before a statement holding an atomic
+//   monotonic                        before a kernel
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_ANNOTATIONS_ANNOTATIONS_H
+#define DECOUPLER_ANNOTATIONS_ANNOTATIONS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <vector>
+
+namespace decoupler {
+
+enum class Directive { Decouple, Delegate, Atomic, Monotonic };
+enum class AtomicVariant { SR, VR, SS, None };
+
+llvm::StringRef toString(Directive D);
+llvm::StringRef toString(AtomicVariant V);
+
+/// One parsed `#pragma dd`.
+struct Annotation {
+  Directive Kind = Directive::Decouple;
+  /// Where the directive name is written (the caret of every diagnostic about
+  /// this annotation), after macro expansion.
+  clang::SourceLocation Loc;
+  /// decouple depth(N): stages of the producer/consumer ring.
+  std::optional<unsigned> Depth;
+  /// delegate servers(N): server thread blocks.
+  std::optional<unsigned> Servers;
+  /// delegate locks(N): locks in each server's shared-memory lock table.
+  std::optional<unsigned> Locks;
+  /// atomic(...): the forced variant.
+  AtomicVariant Variant = AtomicVariant::None;
+
+  /// Set by AnnotationSet::attach: exactly one of the two targets.
+  const clang::FunctionDecl *TargetFunction = nullptr;
+  const clang::Stmt *TargetStmt = nullptr;
+  /// The function whose body holds the pragma (null at file scope).
+  const clang::FunctionDecl *Enclosing = nullptr;
+};
+
+/// All annotations of one translation unit.
+class AnnotationSet {
+public:
+  /// Installs the `#pragma dd` handler; must be called before parsing.
+  /// The set must outlive the preprocessor.
+  void registerPragmaHandler(clang::Preprocessor &PP);
+
+  /// Attaches every parsed annotation to what follows it. Reports an error
+  /// (with a caret at the directive) for each that annotates nothing
+  /// suitable; returns false if any error was reported.
+  bool attach(clang::ASTContext &Ctx);
+
+  llvm::ArrayRef<Annotation> all() const { return Annotations; }
+
+  /// The annotation of \p Kind attached to \p S (looking through labels and
+  /// attributes), if any.
+  const Annotation *find(Directive Kind, const clang::Stmt *S) const;
+  /// The annotation of \p Kind attached to kernel \p FD, if any.
+  const Annotation *find(Directive Kind, const clang::FunctionDecl *FD) const;
+
+  /// Called by the pragma handler.
+  void add(Annotation A) { Annotations.push_back(std::move(A)); }
+
+private:
+  std::vector<Annotation> Annotations;
+};
+
+} // namespace decoupler
+
+#endif // DECOUPLER_ANNOTATIONS_ANNOTATIONS_H

@@ -1,0 +1,141 @@
+//===- pipeline/FileAction.cpp - Everything decoupler does to one file ----===//
+
+#include "pipeline/FileAction.h"
+#include "affine/AffineAnalysis.h"
+#include "annotations/Annotations.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Decl.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+namespace {
+
+/// The names `--passes=` accepts: the three rewrites of DESIGN.md.
+constexpr StringRef KnownPasses[] = {"split", "delegate", "atomics"};
+
+std::string targetKind(const Annotation &A) {
+  if (A.TargetFunction)
+    return "kernel";
+  const Stmt *S = A.TargetStmt;
+  while (const auto *L = dyn_cast<LabelStmt>(S))
+    S = L->getSubStmt();
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    return "loop";
+  return "statement";
+}
+
+AnnotationEntry toEntry(const Annotation &A, const SourceManager &SM) {
+  AnnotationEntry E;
+  E.Directive = toString(A.Kind).str();
+  E.Pos = toPosition(SM, A.Loc);
+  if (A.Enclosing)
+    E.Function = A.Enclosing->getNameAsString();
+  E.Target = targetKind(A);
+  E.TargetPos = toPosition(SM, A.TargetFunction ? A.TargetFunction->getLocation()
+                                                : A.TargetStmt->getBeginLoc());
+  if (A.Depth)
+    E.Clauses.push_back({"depth", std::to_string(*A.Depth)});
+  if (A.Servers)
+    E.Clauses.push_back({"servers", std::to_string(*A.Servers)});
+  if (A.Locks)
+    E.Clauses.push_back({"locks", std::to_string(*A.Locks)});
+  if (A.Kind == Directive::Atomic)
+    E.Clauses.push_back({"variant", toString(A.Variant).str()});
+  return E;
+}
+
+class FileConsumer : public ASTConsumer {
+public:
+  FileConsumer(const RunOptions &Options, FileResult &Result,
+               AnnotationSet &Annotations)
+      : Options(Options), Result(Result), Annotations(Annotations) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+    if (Diags.hasErrorOccurred())
+      return;
+    if (!Annotations.attach(Ctx))
+      return;
+
+    const SourceManager &SM = Ctx.getSourceManager();
+    bool Remarks = Options.RemarkAffine || Options.RemarkAll;
+    std::vector<std::unique_ptr<KernelAnalysis>> Kernels =
+        analyzeKernels(Ctx, Remarks ? &Diags : nullptr);
+
+    if (Options.Analyze) {
+      FileReport &Report = Result.Report;
+      if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+        Report.File = Main->getName().str();
+      for (const std::unique_ptr<KernelAnalysis> &K : Kernels)
+        Report.Kernels.push_back(K->Report);
+      for (const Annotation &A : Annotations.all())
+        Report.Annotations.push_back(toEntry(A, SM));
+    } else {
+      // No rewrite pass is implemented in this version: the output is the
+      // input, byte for byte.
+      Result.Rewritten = SM.getBufferData(SM.getMainFileID()).str();
+      Result.Changed = false;
+    }
+    Result.Success = !Diags.hasErrorOccurred();
+  }
+
+private:
+  const RunOptions &Options;
+  FileResult &Result;
+  AnnotationSet &Annotations;
+};
+
+class FileAction : public ASTFrontendAction {
+public:
+  FileAction(const RunOptions &Options, FileResult &Result)
+      : Options(Options), Result(Result) {}
+
+protected:
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    Result = FileResult();
+    Annotations.registerPragmaHandler(CI.getPreprocessor());
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    return std::make_unique<FileConsumer>(Options, Result, Annotations);
+  }
+
+  void EndSourceFileAction() override {
+    if (getCompilerInstance().getDiagnostics().hasErrorOccurred())
+      Result.Success = false;
+  }
+
+private:
+  const RunOptions &Options;
+  FileResult &Result;
+  AnnotationSet Annotations;
+};
+
+} // namespace
+
+const std::vector<std::string> &availablePasses() {
+  static const std::vector<std::string> Available;
+  return Available;
+}
+
+bool isKnownPass(StringRef Name) {
+  return llvm::is_contained(KnownPasses, Name);
+}
+
+bool isAvailablePass(StringRef Name) {
+  return llvm::is_contained(availablePasses(), Name.str());
+}
+
+std::unique_ptr<FrontendAction> createFileAction(const RunOptions &Options,
+                                                 FileResult &Result) {
+  return std::make_unique<FileAction>(Options, Result);
+}
+
+} // namespace decoupler

@@ -1,0 +1,65 @@
+//===- pipeline/FileAction.h - Everything decoupler does to one file ------===//
+//
+// The one entry point the tool (and tests) use: a clang FrontendAction that
+// parses one CUDA translation unit host side, collects the `#pragma dd`
+// annotations, runs the affine analysis and then either produces the analysis
+// report or runs the rewrite passes and produces the rewritten main file.
+//
+// The action never writes files and never prints: results come back in a
+// FileResult so the driver can decide (atomically, in input order) what to
+// write. Diagnostics go to the CompilerInstance's DiagnosticsEngine.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_PIPELINE_FILEACTION_H
+#define DECOUPLER_PIPELINE_FILEACTION_H
+
+#include "affine/Report.h"
+#include "clang/Frontend/FrontendAction.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace decoupler {
+
+/// What to do with each file.
+struct RunOptions {
+  /// --analyze: produce the classification report; rewrite nothing.
+  bool Analyze = false;
+  /// -Rdecoupler-affine (or -Rdecoupler): a remark per classified access and
+  /// branch.
+  bool RemarkAffine = false;
+  /// -Rdecoupler: remarks of every pass.
+  bool RemarkAll = false;
+  /// Rewrite passes to run, by name (`--passes=`); empty means every pass
+  /// that applies. Names are validated by the driver with isKnownPass().
+  std::vector<std::string> Passes;
+};
+
+/// What came out of one file.
+struct FileResult {
+  /// False when the file did not compile or an annotation/pass error was
+  /// reported; the driver then writes nothing for this file.
+  bool Success = false;
+  /// The analysis report (filled when RunOptions::Analyze).
+  FileReport Report;
+  /// The full text of the main file after rewriting (filled when not
+  /// RunOptions::Analyze); identical to the input when no pass applied.
+  std::string Rewritten;
+  /// Whether any pass changed the file.
+  bool Changed = false;
+};
+
+/// Rewrite passes of this build, in the order they run.
+const std::vector<std::string> &availablePasses();
+/// Pass names the tool accepts in `--passes=` (available or planned).
+bool isKnownPass(llvm::StringRef Name);
+/// True when the pass is implemented in this build.
+bool isAvailablePass(llvm::StringRef Name);
+
+/// Creates the action for one file. \p Result must outlive the action.
+std::unique_ptr<clang::FrontendAction>
+createFileAction(const RunOptions &Options, FileResult &Result);
+
+} // namespace decoupler
+
+#endif // DECOUPLER_PIPELINE_FILEACTION_H

@@ -1,0 +1,1 @@
+int host() { return 0; }

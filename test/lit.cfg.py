@@ -1,0 +1,70 @@
+# -*- Python -*-
+# lit configuration for decoupler. Substitutions:
+#   %decoupler  the tool under test
+#   %nvcc       nvcc for sm_90 with the runtime headers on the include path
+#   %runtime    runtime/include
+#   %shared     the ../shared folder beside the checkout (graphs, papers)
+# Features: `nvcc` when a CUDA toolkit is found, `cuda-gpu` when a GPU answers.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "decoupler"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu", ".test"]
+config.excludes = ["Inputs", "unit", "corpus", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+
+src_root = config.decoupler_src_root
+tools_dir = config.decoupler_tools_dir
+llvm_tools = config.llvm_tools_dir
+
+config.environment["PATH"] = os.pathsep.join(
+    [tools_dir, llvm_tools, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# Colour codes would defeat FileCheck.
+config.environment["TERM"] = "dumb"
+for var in ("CUDA_PATH", "HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+def tool(name):
+    path = os.path.join(llvm_tools, name)
+    if not os.path.exists(path):
+        lit_config.fatal("cannot find %s in %s (install llvm-22-tools)" % (name, llvm_tools))
+    return path
+
+config.substitutions.append(("%decoupler", os.path.join(tools_dir, "decoupler")))
+config.substitutions.append(("%runtime", os.path.join(src_root, "runtime", "include")))
+config.substitutions.append(("%shared", os.path.join(os.path.dirname(src_root), "shared")))
+# FileCheck and not come from LLVM 22 explicitly, whatever else is on PATH.
+config.substitutions.append((r"\bFileCheck\b", tool("FileCheck")))
+# (?<!-): leave FileCheck's --implicit-check-not alone.
+config.substitutions.append((r"(?<!-)\bnot\b", tool("not")))
+
+cuda_path = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+nvcc = os.path.join(cuda_path, "bin", "nvcc")
+if os.path.exists(nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(
+        ("%nvcc", "%s -arch=sm_90 -std=c++17 -I%s" % (nvcc, os.path.join(src_root, "runtime", "include"))))
+
+# Graph reader fuzzers (test/fuzz), built when clang's libFuzzer runtime links.
+fuzz_bin = os.path.join(config.decoupler_obj_root, "test", "fuzz")
+config.substitutions.append(("%fuzzbin", fuzz_bin))
+if os.path.exists(os.path.join(fuzz_bin, "graph-gr-fuzzer")):
+    config.available_features.add("libfuzzer")
+
+def gpu_present():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+if gpu_present():
+    config.available_features.add("cuda-gpu")

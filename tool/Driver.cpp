@@ -1,0 +1,309 @@
+//===- Driver.cpp - The decoupler executable ------------------------------===//
+//
+// decoupler [options] <file.cu>... [-- <compiler args>]
+// decoupler [options] -p <build dir> [<file.cu>...]
+//
+// Checks everything that can be checked before parsing (options, inputs,
+// outputs, the CUDA installation, clang's resource directory), runs the
+// pipeline on every file (in parallel with -j) and then, strictly in input
+// order, prints each file's diagnostics and report or writes its rewritten
+// source. A file that fails gets nothing written and makes the exit status 1;
+// the other files are still processed.
+//
+//===----------------------------------------------------------------------===//
+#include "CompileCommands.h"
+#include "CudaPath.h"
+#include "FileRunner.h"
+#include "Options.h"
+#include "OutputWriter.h"
+#include "ResourceDir.h"
+#include "RuntimeHeaders.h"
+#include "UnifiedDiff.h"
+
+#include "affine/Report.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace decoupler;
+using namespace decoupler::tool;
+
+namespace {
+
+void printError(const Twine &Message) {
+  WithColor::error(errs(), "decoupler") << Message << "\n";
+}
+
+/// Prints \p E unless llvm::cl already did (an empty message).
+void printError(Error E) {
+  std::string Message = toString(std::move(E));
+  if (!Message.empty())
+    printError(Message);
+}
+
+/// The compile commands: `--`, -p, or none.
+Expected<CompileCommands>
+selectCompileCommands(const ToolOptions &Opts,
+                      std::optional<CompileCommands> Fixed) {
+  if (Fixed) {
+    if (!Opts.BuildPath.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "-p cannot be combined with '--' (use "
+                               "--extra-arg to add arguments to the "
+                               "database's commands)");
+    return std::move(*Fixed);
+  }
+  if (!Opts.BuildPath.empty())
+    return CompileCommands::fromBuildPath(Opts.BuildPath);
+  return CompileCommands();
+}
+
+/// Checks that every input is a file; reports each one that is not.
+bool checkInputs(ArrayRef<std::string> Inputs) {
+  bool Ok = true;
+  for (const std::string &Input : Inputs) {
+    sys::fs::file_status Status;
+    if (sys::fs::status(Input, Status) || !sys::fs::exists(Status)) {
+      printError("no such file: '" + Input + "'");
+      Ok = false;
+    } else if (sys::fs::is_directory(Status)) {
+      printError("'" + Input + "' is a directory, not a source file");
+      Ok = false;
+    }
+  }
+  return Ok;
+}
+
+/// Finds the CUDA installation, clang's resource directory and the runtime
+/// headers.
+Expected<ParseSettings> findInstallation(const ToolOptions &Opts,
+                                         const char *Argv0) {
+  static int AddressInExecutable;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &AddressInExecutable);
+  StringRef ExeDir = sys::path::parent_path(Exe);
+
+  ParseSettings Settings;
+  Expected<std::string> Cuda = findCudaPath(Opts.CudaPath);
+  if (!Cuda)
+    return Cuda.takeError();
+  Settings.CudaPath = std::move(*Cuda);
+  Expected<std::string> ResourceDir = findResourceDir(ExeDir);
+  if (!ResourceDir)
+    return ResourceDir.takeError();
+  Settings.ResourceDir = std::move(*ResourceDir);
+  Settings.RuntimeIncludeDir = findRuntimeIncludeDir(ExeDir);
+  if (!Settings.RuntimeIncludeDir)
+    WithColor::warning(errs(), "decoupler")
+        << "cannot find the dd runtime headers (dd/annotate.h) next to the "
+           "executable or in the source tree; <dd/...> includes will fail\n";
+  Settings.CudaGpuArch = Opts.CudaGpuArch;
+  Settings.ExtraArgsBefore = Opts.ExtraArgsBefore;
+  Settings.ExtraArgs = Opts.ExtraArgs;
+  return Settings;
+}
+
+/// Turns each file's outcome, in input order, into output: diagnostics, the
+/// report, the diff or the rewritten file.
+class OutcomeHandler {
+public:
+  OutcomeHandler(const ToolOptions &Opts, ArrayRef<std::string> Inputs,
+                 ArrayRef<std::string> Outputs,
+                 ArrayRef<clang::tooling::CompileCommand> Commands)
+      : Opts(Opts), Inputs(Inputs), Outputs(Outputs), Commands(Commands),
+        Progress(Inputs.size() > 1 && sys::Process::StandardErrIsDisplayed()),
+        TextReportStream(TextReports) {}
+
+  void handle(size_t I, FileOutcome &Outcome);
+  /// Prints or writes what is written once for all files (JSON, -o reports).
+  void finish();
+  bool failed() const { return Failed; }
+
+private:
+  void report(FileReport &Report);
+  void diff(size_t I, const FileResult &Result);
+  void write(size_t I, const FileResult &Result);
+
+  const ToolOptions &Opts;
+  ArrayRef<std::string> Inputs;
+  ArrayRef<std::string> Outputs;
+  ArrayRef<clang::tooling::CompileCommand> Commands;
+  const bool Progress;
+  bool Failed = false;
+  std::vector<FileReport> JSONReports;
+  std::string TextReports;
+  raw_string_ostream TextReportStream;
+};
+
+void OutcomeHandler::handle(size_t I, FileOutcome &Outcome) {
+  const std::string &Input = Inputs[I];
+  if (Progress)
+    errs() << "[" << I + 1 << "/" << Inputs.size() << "] " << Input << "\n";
+  if (Opts.PrintCommands)
+    errs() << "decoupler: command for '" << Input << "' (in "
+           << Commands[I].Directory
+           << "): " << formatCommandLine(Commands[I].CommandLine) << "\n";
+  errs() << Outcome.Diagnostics;
+  if (!Outcome.Succeeded) {
+    if (Outcome.Diagnostics.empty())
+      printError("processing '" + Input + "' failed");
+    Failed = true;
+    return;
+  }
+  if (Opts.Run.Analyze)
+    report(Outcome.Result.Report);
+  else if (Opts.Diff)
+    diff(I, Outcome.Result);
+  else
+    write(I, Outcome.Result);
+}
+
+void OutcomeHandler::report(FileReport &Report) {
+  if (Opts.Report == ReportFormat::JSON) {
+    // One JSON document for all files, printed by finish().
+    JSONReports.push_back(std::move(Report));
+  } else if (!Opts.OutputFile.empty()) {
+    printText(Report, TextReportStream);
+  } else {
+    printText(Report, outs());
+    outs().flush();
+  }
+}
+
+void OutcomeHandler::diff(size_t I, const FileResult &Result) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Original =
+      MemoryBuffer::getFile(Inputs[I], /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Original) {
+    printError("cannot read '" + Inputs[I] +
+               "': " + Original.getError().message());
+    Failed = true;
+    return;
+  }
+  outs() << unifiedDiff((*Original)->getBuffer(), Result.Rewritten,
+                        diffLabel(Inputs[I]));
+  outs().flush();
+}
+
+void OutcomeHandler::write(size_t I, const FileResult &Result) {
+  std::optional<sys::fs::perms> Permissions;
+  if (Opts.InPlace) {
+    // Leaving an unchanged file alone keeps its timestamp for the build.
+    if (!Result.Changed)
+      return;
+    if (ErrorOr<sys::fs::perms> Perms = sys::fs::getPermissions(Outputs[I]))
+      Permissions = *Perms;
+  }
+  if (Error E =
+          writeFileAtomically(Outputs[I], Result.Rewritten, Permissions)) {
+    printError(std::move(E));
+    Failed = true;
+  }
+}
+
+void OutcomeHandler::finish() {
+  if (!Opts.Run.Analyze)
+    return;
+  std::string JSON;
+  if (!JSONReports.empty()) {
+    raw_string_ostream JSONStream(JSON);
+    printJSON(JSONReports, JSONStream);
+  }
+  if (Opts.OutputFile.empty()) {
+    outs() << JSON;
+    outs().flush();
+    return;
+  }
+  // Nothing compiled, nothing to write.
+  const std::string &Report =
+      Opts.Report == ReportFormat::JSON ? JSON : TextReports;
+  if (!Report.empty())
+    if (Error E = writeFileAtomically(Opts.OutputFile, Report)) {
+      printError(std::move(E));
+      Failed = true;
+    }
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  InitLLVM Init(Argc, Argv);
+
+  // `--` must come off before llvm::cl sees the arguments; its errors wait
+  // until --help and --version had their chance.
+  Expected<std::optional<CompileCommands>> FixedCommands =
+      CompileCommands::fromCommandLine(Argc, Argv);
+  Expected<ToolOptions> ParsedOpts = parseCommandLine(Argc, Argv);
+  if (!ParsedOpts) {
+    consumeError(FixedCommands.takeError());
+    printError(ParsedOpts.takeError());
+    return 1;
+  }
+  const ToolOptions &Opts = *ParsedOpts;
+  if (!FixedCommands) {
+    printError(FixedCommands.takeError());
+    return 1;
+  }
+  Expected<CompileCommands> Commands =
+      selectCompileCommands(Opts, std::move(*FixedCommands));
+  if (!Commands) {
+    printError(Commands.takeError());
+    return 1;
+  }
+
+  std::vector<std::string> Inputs = Opts.InputFiles;
+  if (Inputs.empty()) {
+    if (Opts.BuildPath.empty()) {
+      printError("no input files");
+      errs() << usageLine() << "\n";
+      return 1;
+    }
+    Inputs = Commands->cudaFiles();
+    if (Inputs.empty()) {
+      printError("no .cu files in the compilation database of -p '" +
+                 Opts.BuildPath + "'");
+      return 1;
+    }
+  }
+  const bool Rewriting = !Opts.Run.Analyze && !Opts.Diff;
+  if (Rewriting && !Opts.OutputFile.empty() && Inputs.size() > 1) {
+    printError("-o names one output file but there are " +
+               Twine(Inputs.size()) + " input files (use --out-dir)");
+    return 1;
+  }
+  if (!checkInputs(Inputs))
+    return 1;
+  std::vector<std::string> Outputs;
+  if (Rewriting) {
+    Expected<std::vector<std::string>> Planned = planOutputs(
+        Inputs, OutputChoice{Opts.OutputFile, Opts.OutDir, Opts.InPlace});
+    if (!Planned) {
+      printError(Planned.takeError());
+      return 1;
+    }
+    Outputs = std::move(*Planned);
+  }
+  Expected<ParseSettings> Settings = findInstallation(Opts, Argv[0]);
+  if (!Settings) {
+    printError(Settings.takeError());
+    return 1;
+  }
+
+  // Commands are computed up front: database lookups then need no locking.
+  std::vector<clang::tooling::CompileCommand> FileCommands;
+  for (const std::string &Input : Inputs)
+    FileCommands.push_back(Commands->commandFor(Input, *Settings));
+
+  OutcomeHandler Handler(Opts, Inputs, Outputs, FileCommands);
+  runOnFiles(FileCommands, Opts.Run, Opts.Jobs,
+             sys::Process::StandardErrHasColors(),
+             [&](size_t I, FileOutcome &Outcome) {
+               Handler.handle(I, Outcome);
+             });
+  Handler.finish();
+  return Handler.failed() ? 1 : 0;
+}

@@ -1,0 +1,146 @@
+//===- FileRunner.cpp - Running the pipeline on one file ------------------===//
+#include "FileRunner.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+using namespace llvm;
+
+namespace decoupler::tool {
+namespace {
+
+/// Clang's text printer, naming the tool in messages that have no source
+/// location (driver errors such as an unknown argument), as clang does.
+class ToolDiagnosticPrinter : public clang::TextDiagnosticPrinter {
+public:
+  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    setPrefix(Info.getLocation().isValid() ? "" : "decoupler");
+    TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
+  }
+};
+
+/// Runs the pipeline's FrontendAction like clang::tooling's own factory
+/// does, but with the compiler's verbose output (the "N errors generated"
+/// summary) going to the file's diagnostic stream instead of stderr.
+class PipelineToolAction : public clang::tooling::ToolAction {
+public:
+  PipelineToolAction(const RunOptions &Options, FileResult &Result,
+                     raw_ostream &VerboseOS)
+      : Options(Options), Result(Result), VerboseOS(VerboseOS) {}
+
+  bool
+  runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,
+                clang::FileManager *Files,
+                std::shared_ptr<clang::PCHContainerOperations> PCHContainerOps,
+                clang::DiagnosticConsumer *DiagConsumer) override {
+    clang::CompilerInstance Compiler(std::move(Invocation),
+                                     std::move(PCHContainerOps));
+    Compiler.setVirtualFileSystem(Files->getVirtualFileSystemPtr());
+    Compiler.setFileManager(Files);
+    Compiler.setVerboseOutputStream(VerboseOS);
+    // Destroyed before the compiler instance, which it may refer to.
+    std::unique_ptr<clang::FrontendAction> Action =
+        createFileAction(Options, Result);
+    Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
+    if (!Compiler.hasDiagnostics())
+      return false;
+    Compiler.createSourceManager();
+    bool Success = Compiler.ExecuteAction(*Action);
+    Files->clearStatCache();
+    return Success;
+  }
+
+private:
+  const RunOptions &Options;
+  FileResult &Result;
+  raw_ostream &VerboseOS;
+};
+
+} // namespace
+
+void runOnFile(const clang::tooling::CompileCommand &Command,
+               const RunOptions &Options, bool Colors, FileOutcome &Outcome) {
+  raw_string_ostream DiagStream(Outcome.Diagnostics);
+  std::vector<const char *> Argv;
+  for (const std::string &Arg : Command.CommandLine)
+    Argv.push_back(Arg.c_str());
+  // The printer honours the command's diagnostic flags (-fno-caret-
+  // diagnostics, ...) but colours only where the driver allows them.
+  std::unique_ptr<clang::DiagnosticOptions> DiagOpts =
+      clang::CreateAndPopulateDiagOpts(Argv);
+  DiagOpts->ShowColors = DiagOpts->ShowColors && Colors;
+  DiagStream.enable_colors(DiagOpts->ShowColors);
+  ToolDiagnosticPrinter Printer(DiagStream, *DiagOpts);
+
+  // A physical file system of our own: its working directory is the
+  // command's without changing the process's, which other threads share.
+  IntrusiveRefCntPtr<vfs::FileSystem> FS(vfs::createPhysicalFileSystem());
+  if (std::error_code EC = FS->setCurrentWorkingDirectory(Command.Directory)) {
+    Outcome.Diagnostics += "decoupler: error: cannot enter directory '" +
+                           Command.Directory + "': " + EC.message() + "\n";
+    return;
+  }
+  IntrusiveRefCntPtr<clang::FileManager> Files(
+      new clang::FileManager(clang::FileSystemOptions(), FS));
+
+  PipelineToolAction Action(Options, Outcome.Result, DiagStream);
+  clang::tooling::ToolInvocation Invocation(
+      Command.CommandLine, &Action, Files.get(),
+      std::make_shared<clang::PCHContainerOperations>());
+  Invocation.setDiagnosticConsumer(&Printer);
+  Invocation.setDiagnosticOptions(DiagOpts.get());
+  bool Compiled = Invocation.run();
+  Outcome.Succeeded = Compiled && Outcome.Result.Success &&
+                      Printer.getNumErrors() == 0;
+}
+
+void runOnFiles(ArrayRef<clang::tooling::CompileCommand> Commands,
+                const RunOptions &Options, unsigned Jobs, bool Colors,
+                function_ref<void(size_t, FileOutcome &)> Emit) {
+  const size_t N = Commands.size();
+  std::vector<std::unique_ptr<FileOutcome>> Outcomes(N);
+  std::mutex Mutex;
+  std::condition_variable Ready;
+  std::atomic<size_t> Next{0};
+  auto Work = [&] {
+    for (size_t I; (I = Next++) < N;) {
+      auto Outcome = std::make_unique<FileOutcome>();
+      runOnFile(Commands[I], Options, Colors, *Outcome);
+      {
+        std::lock_guard<std::mutex> Lock(Mutex);
+        Outcomes[I] = std::move(Outcome);
+      }
+      Ready.notify_all();
+    }
+  };
+  std::vector<std::thread> Workers;
+  for (size_t T = 0, E = std::min<size_t>(std::max(Jobs, 1u), N); T < E; ++T)
+    Workers.emplace_back(Work);
+  for (size_t I = 0; I < N; ++I) {
+    std::unique_ptr<FileOutcome> Outcome;
+    {
+      std::unique_lock<std::mutex> Lock(Mutex);
+      Ready.wait(Lock, [&] { return Outcomes[I] != nullptr; });
+      Outcome = std::move(Outcomes[I]);
+    }
+    // Outside the lock: emitting writes files while the workers go on.
+    Emit(I, *Outcome);
+  }
+  for (std::thread &Worker : Workers)
+    Worker.join();
+}
+
+} // namespace decoupler::tool

@@ -1,0 +1,33 @@
+//===- NvccCommand.h - Translating nvcc compile commands --------*- C++ -*-===//
+//
+// Compilation databases written for CUDA by CMake hold nvcc command lines
+// (`nvcc -forward-unknown-to-host-compiler --generate-code=... -x cu -c f.cu
+// -o f.o`, `--options-file`, `-Xcompiler`, ...), which clang does not
+// understand. Only what changes how the file parses survives the translation:
+// include paths, macros, the language standard and forced includes; every
+// other option (and its value) is dropped.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_TOOL_NVCCCOMMAND_H
+#define DECOUPLER_TOOL_NVCCCOMMAND_H
+
+#include "clang/Tooling/CompilationDatabase.h"
+
+namespace decoupler::tool {
+
+/// True when \p CommandLine runs nvcc (argv[0] is `nvcc` or a path to it).
+bool isNvccCommand(llvm::ArrayRef<std::string> CommandLine);
+
+/// Translates an nvcc command into `clang++ <kept options> <file>`, keeping
+///   -I, -isystem, -D, -U, -std, -include, -iquote, -idirafter
+/// in their joined (`-Idir`), separate (`-I dir`) and `=` (`-isystem=dir`)
+/// forms and nvcc's long names (--include-path, --system-include,
+/// --define-macro, --undefine-macro, --std, --pre-include). Those options are
+/// also taken from the lists of -Xcompiler/--compiler-options and from
+/// --options-file/-optf files (relative to the command's directory).
+clang::tooling::CompileCommand
+translateNvccCommand(const clang::tooling::CompileCommand &Command);
+
+} // namespace decoupler::tool
+
+#endif // DECOUPLER_TOOL_NVCCCOMMAND_H

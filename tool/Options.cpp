@@ -1,0 +1,314 @@
+//===- Options.cpp - decoupler's command-line options ---------------------===//
+//
+// llvm::cl options in a few categories; LLVM's own options are hidden so that
+// `--help` shows only what decoupler understands. The text of `--help` is the
+// user's first documentation: every option says what it does and what it
+// conflicts with.
+//
+//===----------------------------------------------------------------------===//
+#include "Options.h"
+
+#include "clang/Basic/OffloadArch.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace decoupler::tool {
+namespace {
+
+// llvm::cl lists categories by name; these names sort into a useful order.
+cl::OptionCategory ModeCategory("Analysis and rewriting");
+cl::OptionCategory CompileCategory("Compile commands");
+cl::OptionCategory OutputCategory("Output files");
+
+const char Overview[] =
+    "source-to-source compiler for CUDA (decoupled delegate)\n"
+    "\n"
+    "  Takes work that all threads of a kernel repeat or fight over (address\n"
+    "  arithmetic, lock-protected critical sections, contended atomics) away\n"
+    "  from the data-parallel threads and hands it to a few delegate threads.\n"
+    "  Each file is parsed once, host side, by clang as CUDA; by default the\n"
+    "  rewritten source is written to <name>.dd.cu next to the input, and a\n"
+    "  file to which no pass applies is copied unchanged.\n";
+
+// Help texts are wrapped for an 80-column terminal: llvm::cl indents them by
+// the width of the longest option name.
+cl::list<std::string> InputFiles(cl::Positional,
+                                 cl::desc("<file.cu>... [-- <compiler args>]"));
+
+cl::opt<bool> Analyze(
+    "analyze",
+    cl::desc("Print the classification report (scalar, affine\n"
+             "or nonaffine for each access, branch and variable\n"
+             "of each kernel) instead of rewriting; writes no\n"
+             "source. Format: docs/analysis.md"),
+    cl::cat(ModeCategory));
+
+cl::opt<ReportFormat> Report(
+    "report", cl::desc("Format of the --analyze report"),
+    cl::value_desc("format"),
+    cl::values(clEnumValN(ReportFormat::Text, "text",
+                          "readable, one block per file (default)"),
+               clEnumValN(ReportFormat::JSON, "json",
+                          "JSON of docs/analysis.md; array for 2+ files")),
+    cl::init(ReportFormat::Text), cl::cat(ModeCategory));
+
+cl::opt<bool> Diff(
+    "diff",
+    cl::desc("Print a unified diff (--- a/<file>, +++ b/<file>,\n"
+             "3 lines of context) of what the rewrite changes\n"
+             "instead of writing; nothing for unchanged files"),
+    cl::cat(ModeCategory));
+
+cl::list<std::string> Passes(
+    "passes",
+    cl::desc("Run only these rewrite passes (comma-separated,\n"
+             "may be repeated; default: every pass that\n"
+             "applies): split, delegate, atomics"),
+    cl::value_desc("pass,..."), cl::CommaSeparated, cl::cat(ModeCategory));
+
+cl::opt<unsigned> Jobs(
+    "j",
+    cl::desc("Process N files in parallel (default 1; 0: one\n"
+             "per hardware thread); output stays in input order"),
+    cl::value_desc("N"), cl::init(1), cl::Prefix, cl::cat(ModeCategory));
+
+// Spelled with one dash like clang's -R remark flags; llvm::cl would list
+// them with two, so they are described in the REMARKS section instead.
+cl::opt<bool> RemarkAll("Rdecoupler", cl::desc("See REMARKS below"),
+                        cl::Hidden, cl::cat(ModeCategory));
+cl::opt<bool> RemarkAffine("Rdecoupler-affine",
+                           cl::desc("See REMARKS below"), cl::Hidden,
+                           cl::cat(ModeCategory));
+
+cl::opt<std::string> OutputFile(
+    "o",
+    cl::desc("Write the rewritten source (with --analyze: the\n"
+             "report) to <file>; '-' is standard output. One\n"
+             "input when rewriting; never the input itself"),
+    cl::value_desc("file"), cl::cat(OutputCategory));
+
+cl::opt<std::string> OutDir(
+    "out-dir",
+    cl::desc("Write <dir>/<stem>.dd.cu instead of <stem>.dd.cu\n"
+             "next to each input; <dir> is created if missing"),
+    cl::value_desc("dir"), cl::cat(OutputCategory));
+
+cl::opt<bool> InPlace(
+    "in-place",
+    cl::desc("Overwrite each input with its rewritten source\n"
+             "(left untouched when no pass changed it)"),
+    cl::cat(OutputCategory));
+
+cl::opt<std::string> BuildPath(
+    "p",
+    cl::desc("Build directory with compile_commands.json\n"
+             "(also searched in its parents), or that file.\n"
+             "nvcc commands are translated; files missing from\n"
+             "it get a command inferred from similar files.\n"
+             "No input files: every .cu file of the database"),
+    cl::value_desc("build-path"), cl::cat(CompileCategory));
+
+cl::list<std::string> ExtraArgs(
+    "extra-arg",
+    cl::desc("Compiler argument to append to each command"),
+    cl::value_desc("arg"), cl::cat(CompileCategory));
+
+cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before",
+    cl::desc("Compiler argument to prepend to each command"),
+    cl::value_desc("arg"), cl::cat(CompileCategory));
+
+cl::opt<std::string> CudaPath(
+    "cuda-path",
+    cl::desc("CUDA installation to parse against (the one with\n"
+             "include/cuda_runtime.h). Default: $CUDA_PATH,\n"
+             "then /usr/local/cuda"),
+    cl::value_desc("dir"), cl::cat(CompileCategory));
+
+cl::opt<std::string> CudaGpuArch(
+    "cuda-gpu-arch",
+    cl::desc("GPU architecture to parse for (default sm_90)"),
+    cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(CompileCategory));
+
+cl::opt<bool> PrintCommands(
+    "print-commands",
+    cl::desc("Print each file's final compiler command line\n"
+             "(after nvcc translation and adjustments) to\n"
+             "stderr before its diagnostics"),
+    cl::cat(CompileCategory));
+
+cl::extrahelp Examples(R"(
+REMARKS:
+  Clang remarks at the source position, for FileCheck or for the curious:
+  -Rdecoupler              - What each pass did or did not do, and why
+                             (implies -Rdecoupler-affine)
+  -Rdecoupler-affine       - The class of every memory access and branch
+                             condition
+
+CONFLICTS:
+  -o, --out-dir, --in-place and --diff each say where the result goes: at
+  most one of them. --analyze writes no source (so no --out-dir, --in-place,
+  --diff or --passes) and --report needs it.
+
+EXAMPLES:
+  decoupler kernel.cu
+      Rewrite kernel.cu into kernel.dd.cu (identical when no pass applies).
+  decoupler --diff kernel.cu
+      Show what would change, as a unified diff; write nothing.
+  decoupler --analyze --report=json kernel.cu -- -DN=1024 -Iinclude
+      Print the JSON classification report; compiler arguments after '--'.
+  decoupler -p build --out-dir build/dd -j 0
+      Rewrite every .cu file of build/compile_commands.json into build/dd/,
+      one file per hardware thread.
+  decoupler --passes=delegate -Rdecoupler --in-place src/lock.cu
+      Run only the delegate pass, explain what it did, overwrite the input.
+
+COMPILE COMMANDS:
+  Without -p or '--', a file is parsed with no arguments of its own. Every
+  file is parsed host side as CUDA (-x cuda --cuda-host-only), with
+  __DECOUPLER__ defined, the dd runtime headers on the include path and
+  clang's resource directory found at run time ($DECOUPLER_RESOURCE_DIR
+  overrides it). Details: docs/usage.md.
+
+EXIT STATUS:
+  0 when every file was processed; 1 on a usage error, a missing file or
+  installation, or when any file failed to compile or could not be written
+  (the other files are still processed and written).
+)");
+
+void printVersion(raw_ostream &OS) {
+  OS << "decoupler " << DECOUPLER_VERSION << " (LLVM " << LLVM_VERSION_STRING
+     << ")\n";
+}
+
+Error usageError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+/// Options that cannot be used together, checked in a fixed order so the
+/// message names the first conflict.
+Error checkConflicts(bool HaveOutputFile) {
+  struct Flag {
+    const char *Name;
+    bool Given;
+  };
+  const Flag OFlag{"-o", HaveOutputFile};
+  const Flag OutDirFlag{"--out-dir", !OutDir.empty()};
+  const Flag InPlaceFlag{"--in-place", InPlace};
+  const Flag DiffFlag{"--diff", Diff};
+  const Flag AnalyzeFlag{"--analyze", Analyze};
+  const std::pair<Flag, Flag> Conflicts[] = {
+      {InPlaceFlag, OFlag},      {InPlaceFlag, OutDirFlag},
+      {InPlaceFlag, DiffFlag},   {InPlaceFlag, AnalyzeFlag},
+      {DiffFlag, OFlag},         {DiffFlag, OutDirFlag},
+      {DiffFlag, AnalyzeFlag},   {OFlag, OutDirFlag},
+      {AnalyzeFlag, OutDirFlag},
+  };
+  for (const auto &[A, B] : Conflicts)
+    if (A.Given && B.Given)
+      return usageError(Twine(A.Name) + " cannot be combined with " + B.Name);
+  return Error::success();
+}
+
+/// The passes of docs/DESIGN.md, to name them in messages; the pipeline's
+/// isKnownPass() has the last word.
+constexpr StringRef DesignedPasses[] = {"split", "delegate", "atomics"};
+
+Error checkPasses() {
+  if (Passes.getNumOccurrences() && Analyze)
+    return usageError("--passes selects rewrite passes; it has no effect with "
+                      "--analyze");
+  if (is_contained(Passes, ""))
+    return usageError("--passes: empty pass name");
+  for (const std::string &Name : Passes) {
+    if (!isKnownPass(Name)) {
+      std::string Known;
+      for (StringRef Candidate : DesignedPasses)
+        if (isKnownPass(Candidate))
+          Known += (Known.empty() ? "" : ", ") + Candidate.str();
+      return usageError("--passes: unknown pass '" + Name + "'" +
+                        (Known.empty() ? "" : " (passes: " + Known + ")"));
+    }
+    if (!isAvailablePass(Name))
+      return usageError("--passes: pass '" + Name +
+                        "' is not implemented in this version of decoupler");
+  }
+  return Error::success();
+}
+
+Error checkGpuArch() {
+  clang::OffloadArch Arch = clang::StringToOffloadArch(CudaGpuArch);
+  if (Arch == clang::OffloadArch::UNKNOWN ||
+      !clang::IsNVIDIAOffloadArch(Arch))
+    return usageError("--cuda-gpu-arch: '" + CudaGpuArch +
+                      "' is not an NVIDIA GPU architecture (e.g. sm_90)");
+  return Error::success();
+}
+
+} // namespace
+
+StringRef usageLine() {
+  return "USAGE: decoupler [options] <file.cu>... [-- <compiler args>]\n"
+         "       decoupler [options] -p <build dir> [<file.cu>...]\n"
+         "Run 'decoupler --help' for the options.";
+}
+
+Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
+  cl::HideUnrelatedOptions({&ModeCategory, &OutputCategory, &CompileCategory});
+  cl::SetVersionPrinter(printVersion);
+  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
+    return usageError(""); // llvm::cl printed why.
+
+  // cl::opt<std::string> cannot tell `-o ''` from no -o.
+  bool HaveOutputFile = OutputFile.getNumOccurrences() > 0;
+  if (HaveOutputFile && OutputFile.empty())
+    return usageError("-o: empty file name");
+  if (OutDir.getNumOccurrences() && OutDir.empty())
+    return usageError("--out-dir: empty directory name");
+  if (BuildPath.getNumOccurrences() && BuildPath.empty())
+    return usageError("-p: empty build path");
+  if (CudaPath.getNumOccurrences() && CudaPath.empty())
+    return usageError("--cuda-path: empty directory name");
+  if (Report.getNumOccurrences() && !Analyze)
+    return usageError("--report needs --analyze");
+  if (Error E = checkConflicts(HaveOutputFile))
+    return std::move(E);
+  if (Error E = checkPasses())
+    return std::move(E);
+  if (Error E = checkGpuArch())
+    return std::move(E);
+
+  ToolOptions Opts;
+  Opts.InputFiles.assign(InputFiles.begin(), InputFiles.end());
+  Opts.BuildPath = BuildPath;
+  Opts.Report = Report;
+  Opts.OutputFile = OutputFile;
+  Opts.OutDir = OutDir;
+  Opts.InPlace = InPlace;
+  Opts.Diff = Diff;
+  Opts.Jobs = Jobs == 0 ? hardware_concurrency().compute_thread_count()
+                        : static_cast<unsigned>(Jobs);
+  Opts.Jobs = std::max(Opts.Jobs, 1u);
+  Opts.PrintCommands = PrintCommands;
+  Opts.CudaPath = CudaPath;
+  Opts.CudaGpuArch = CudaGpuArch;
+  Opts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+
+  Opts.Run.Analyze = Analyze;
+  Opts.Run.RemarkAll = RemarkAll;
+  Opts.Run.RemarkAffine = RemarkAffine || RemarkAll;
+  // Keep the user's order but drop repeats: each pass runs at most once.
+  StringSet<> Seen;
+  for (const std::string &Name : Passes)
+    if (Seen.insert(Name).second)
+      Opts.Run.Passes.push_back(Name);
+  return Opts;
+}
+
+} // namespace decoupler::tool

@@ -1,0 +1,50 @@
+//===- OutputWriter.h - Where outputs go and how they are written -*- C++ -*-===//
+//
+// decoupler never leaves a partial file behind: every output is written to a
+// temporary file in its destination directory and renamed over the
+// destination, so a reader (or a build) sees the old file or the new one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_TOOL_OUTPUTWRITER_H
+#define DECOUPLER_TOOL_OUTPUTWRITER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace decoupler::tool {
+
+/// Where rewriting writes.
+struct OutputChoice {
+  /// -o: one file for the one input ("-" is standard output).
+  std::string OutputFile;
+  /// --out-dir: <dir>/<stem>.dd.cu (created when missing).
+  std::string OutDir;
+  /// --in-place: the input itself (the file a link points to).
+  bool InPlace = false;
+};
+
+/// The output path of each input, checked before anything is parsed: without
+/// --in-place no output may be an input (also through a link), and no two
+/// inputs may share an output.
+llvm::Expected<std::vector<std::string>>
+planOutputs(llvm::ArrayRef<std::string> Inputs, const OutputChoice &Choice);
+
+/// `<dir>/<stem>.dd.cu` for \p Input, where <dir> is \p OutDir, or the input's
+/// own directory when \p OutDir is empty.
+std::string rewrittenPathFor(llvm::StringRef Input, llvm::StringRef OutDir);
+
+/// Writes \p Contents to \p Path atomically; `-` is standard output. A new
+/// file gets \p Permissions when given, else the usual 0666 less the umask.
+llvm::Error
+writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents,
+                    std::optional<llvm::sys::fs::perms> Permissions =
+                        std::nullopt);
+
+} // namespace decoupler::tool
+
+#endif // DECOUPLER_TOOL_OUTPUTWRITER_H

@@ -1,0 +1,99 @@
+//===- NvccCommandTest.cpp - Tests of the nvcc command translation --------===//
+#include "NvccCommand.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+using clang::tooling::CompileCommand;
+using decoupler::tool::isNvccCommand;
+using decoupler::tool::translateNvccCommand;
+using testing::ElementsAre;
+
+namespace {
+
+std::vector<std::string> translate(std::vector<std::string> CommandLine,
+                                   llvm::StringRef Directory = "/build") {
+  CompileCommand Command(Directory, "/src/f.cu", std::move(CommandLine),
+                         "f.o");
+  return translateNvccCommand(Command).CommandLine;
+}
+
+TEST(NvccCommand, RecognizesNvcc) {
+  EXPECT_TRUE(isNvccCommand({"/usr/local/cuda/bin/nvcc", "-c", "f.cu"}));
+  EXPECT_TRUE(isNvccCommand({"nvcc"}));
+  EXPECT_FALSE(isNvccCommand({"/usr/bin/clang++", "-c", "f.cu"}));
+  EXPECT_FALSE(isNvccCommand({}));
+}
+
+TEST(NvccCommand, CMakeCommand) {
+  // What CMake 3.2x writes for a CUDA target.
+  EXPECT_THAT(
+      translate({"/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler",
+                 "-DNEEDED=1", "-DSTR=\"a b\"", "-I/src/inc",
+                 "-isystem=/usr/include/sys",
+                 "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
+                 "-Xcompiler=-fPIC", "-Xcompiler=-Wall,-DFROMX=1",
+                 "--expt-relaxed-constexpr", "-std=c++17", "-x", "cu", "-c",
+                 "/src/f.cu", "-o", "CMakeFiles/k.dir/f.cu.o"}),
+      ElementsAre("clang++", "-DNEEDED=1", "-DSTR=\"a b\"", "-I/src/inc",
+                  "-isystem", "/usr/include/sys", "-DFROMX=1", "-std=c++17",
+                  "/src/f.cu"));
+}
+
+TEST(NvccCommand, SeparateJoinedAndLongForms) {
+  EXPECT_THAT(
+      translate({"nvcc", "-I", "a", "--include-path", "b", "--include-path=c",
+                 "-D", "X", "--define-macro=Y=2", "-U", "Z",
+                 "--undefine-macro", "W", "--std", "c++20", "-include",
+                 "p.h", "--pre-include=q.h", "-isystem", "s",
+                 "--system-include=t", "-iquote", "u", "/src/f.cu"}),
+      ElementsAre("clang++", "-Ia", "-Ib", "-Ic", "-DX", "-DY=2", "-UZ", "-UW",
+                  "-std=c++20", "-include", "p.h", "-include", "q.h",
+                  "-isystem", "s", "-isystem", "t", "-iquote", "u",
+                  "/src/f.cu"));
+}
+
+TEST(NvccCommand, DropsOptionsWithTheirValues) {
+  EXPECT_THAT(translate({"nvcc", "-ccbin", "/usr/bin/g++", "-gencode",
+                         "arch=compute_90,code=sm_90", "-Xptxas", "-v",
+                         "-arch", "sm_90", "-rdc", "true", "-O3", "-G",
+                         "-lineinfo", "--threads", "4", "-MF", "f.d",
+                         "-Werror", "all-warnings", "-DKEPT", "/src/f.cu"}),
+              ElementsAre("clang++", "-DKEPT", "/src/f.cu"));
+}
+
+TEST(NvccCommand, HostCompilerOptions) {
+  EXPECT_THAT(translate({"nvcc", "-Xcompiler", "-fPIC,-DHOST=1,-isystem,/hs",
+                         "--compiler-options=-I/hi,-O2", "-Xcompiler",
+                         "-I=/not-nvcc", "/src/f.cu"}),
+              ElementsAre("clang++", "-DHOST=1", "-isystem", "/hs", "-I/hi",
+                          "/src/f.cu"));
+}
+
+TEST(NvccCommand, OptionsFiles) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nvcc-optf", Dir));
+  auto Write = [&](llvm::StringRef Name, llvm::StringRef Text) {
+    llvm::SmallString<128> Path(Dir);
+    llvm::sys::path::append(Path, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    ASSERT_FALSE(EC);
+    OS << Text;
+  };
+  Write("includes.rsp", "-I/opt/a \"-I/opt/with space\"\n-isystem /opt/s "
+                        "--options-file more.rsp");
+  Write("more.rsp", "-DFROM_MORE -o ignored.o");
+  EXPECT_THAT(translate({"nvcc", "--options-file", "includes.rsp", "-optf",
+                         "missing.rsp", "/src/f.cu"},
+                        Dir),
+              ElementsAre("clang++", "-I/opt/a", "-I/opt/with space",
+                          "-isystem", "/opt/s", "-DFROM_MORE", "/src/f.cu"));
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+} // namespace
