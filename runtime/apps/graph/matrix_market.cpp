@@ -1,0 +1,136 @@
+// Matrix Market coordinate files (NIST; the SuiteSparse collection's .mtx):
+//   %%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>
+//   % comments
+//   <rows> <cols> <entries>
+//   <i> <j> [value]        1-based; entry (i, j) is the edge i -> j
+// "symmetric" files store one triangle; both directions are produced (a
+// diagonal entry once). Dense "array" files, complex values and the
+// skew-symmetric / hermitian kinds are not graphs we read: errors.
+#include "graph/reader_util.h"
+
+namespace dd::graph::detail {
+namespace {
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// The banner's words are case-insensitive.
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i]))
+      return false;
+  return true;
+}
+
+} // namespace
+
+Expected<Csr> read_matrix_market(std::string_view data, std::string_view name,
+                                 const ReadOptions& options) {
+  constexpr const char* kBanner =
+      "'%%MatrixMarket matrix coordinate pattern|integer|real general|symmetric'";
+  LineReader lines(data);
+  std::string_view line;
+  if (!lines.next(line))
+    return line_error(name, 1, str_cat("empty file; expected the header ", kBanner));
+
+  // The banner: five words.
+  Tokens banner(line);
+  std::string_view words[5];
+  std::size_t count = 0;
+  for (std::string_view word; count < 5 && banner.next(word);)
+    words[count++] = word;
+  if (count == 0 || !iequals(words[0], "%%MatrixMarket"))
+    return line_error(name, 1, str_cat("missing the Matrix Market header ", kBanner));
+  if (count < 5 || !banner.done())
+    return line_error(name, 1, str_cat("malformed header; expected ", kBanner));
+  if (!iequals(words[1], "matrix"))
+    return line_error(name, 1, str_cat("object ", quote(words[1]), " is not 'matrix'"));
+  if (iequals(words[2], "array"))
+    return line_error(name, 1, "dense 'array' matrices are not read; only 'coordinate'");
+  if (!iequals(words[2], "coordinate"))
+    return line_error(name, 1, str_cat("format ", quote(words[2]), " is not 'coordinate'"));
+  const bool pattern = iequals(words[3], "pattern");
+  const bool integer = iequals(words[3], "integer");
+  const bool real = iequals(words[3], "real") || iequals(words[3], "double");
+  if (!pattern && !integer && !real)
+    return line_error(name, 1, str_cat("field ", quote(words[3]),
+                                       " is not supported (pattern, integer or real)"));
+  const bool symmetric = iequals(words[4], "symmetric");
+  if (!symmetric && !iequals(words[4], "general"))
+    return line_error(name, 1, str_cat("symmetry ", quote(words[4]),
+                                       " is not supported (general or symmetric)"));
+
+  // The size line, after comments and blank lines.
+  std::uint64_t size_line = 0;
+  std::uint64_t n = 0;
+  std::uint64_t nnz = 0;
+  while (lines.next(line)) {
+    const std::string_view text = trim_left(line);
+    if (text.empty() || text[0] == '%')
+      continue;
+    size_line = lines.number();
+    Tokens tokens(text);
+    std::string_view r_text, c_text, z_text;
+    if (!tokens.next(r_text) || !tokens.next(c_text) || !tokens.next(z_text) || !tokens.done())
+      return line_error(name, size_line, "expected the size line 'ROWS COLUMNS ENTRIES'");
+    const auto rows = parse_u64(r_text);
+    const auto cols = parse_u64(c_text);
+    const auto entries = parse_u64(z_text);
+    if (!rows || !cols || !entries)
+      return line_error(name, size_line,
+                        "the size line 'ROWS COLUMNS ENTRIES' needs three non-negative integers");
+    if (*rows != *cols)
+      return line_error(name, size_line, str_cat("the matrix is ", *rows, " x ", *cols,
+                                                 "; an adjacency matrix is square"));
+    if (std::optional<std::string> problem = vertex_count_problem(*rows, options))
+      return line_error(name, size_line, *problem);
+    n = *rows;
+    nnz = *entries;
+    break;
+  }
+  if (size_line == 0)
+    return line_error(name, lines.number(), "end of file before the size line 'ROWS COLUMNS ENTRIES'");
+
+  EdgeList edges;
+  edges.reserve(safe_reserve(nnz, data.size(), 4));  // "1 1\n" is the shortest entry
+  WeightColumn weights(integer ? WeightColumn::Kind::kInteger : WeightColumn::Kind::kReal);
+  const std::size_t columns = pattern ? 2 : 3;
+  while (lines.next(line)) {
+    const std::uint64_t at = lines.number();
+    const std::string_view text = trim_left(line);
+    if (text.empty() || text[0] == '%')
+      continue;
+    Tokens tokens(text);
+    std::string_view fields[3];
+    std::size_t found = 0;
+    for (std::string_view field; found < 3 && tokens.next(field);)
+      fields[found++] = field;
+    if (found != columns || !tokens.done())
+      return line_error(name, at, pattern ? "expected an entry 'ROW COLUMN' (pattern matrix)"
+                                          : "expected an entry 'ROW COLUMN VALUE'");
+    if (edges.size() == nnz)
+      return line_error(name, at, str_cat("more entries than the ", nnz,
+                                          " declared on line ", size_line));
+    VertexId u = 0, v = 0;
+    if (auto problem = parse_vertex(fields[0], 1, n, Limit::kDeclared, "row", u))
+      return line_error(name, at, *problem);
+    if (auto problem = parse_vertex(fields[1], 1, n, Limit::kDeclared, "column", v))
+      return line_error(name, at, *problem);
+    if (!pattern)
+      if (auto problem = weights.add(fields[2]))
+        return line_error(name, at, *problem);
+    edges.add(u, v);
+  }
+  if (edges.size() != nnz)
+    return line_error(name, size_line, str_cat("the size line declares ", nnz,
+                                               " entries but the file has ", edges.size()));
+  if (!pattern)
+    weights.move_into(edges);
+  Expected<Csr> g = build_csr(edges, n, symmetric || options.symmetrize);
+  if (!g.ok())
+    return file_error(name, g.status().message());
+  return g;
+}
+
+} // namespace dd::graph::detail

@@ -1,0 +1,124 @@
+// Internal to the readers (not installed, not for users): line and token
+// scanning over an in-memory file, strict number parsing, the weight column
+// and size limits. Everything reports problems as message strings without a
+// location; the reader adds "FILE:LINE: " (or the offset) in front.
+#ifndef DD_GRAPH_READER_UTIL_H
+#define DD_GRAPH_READER_UTIL_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/edge_list.h"
+#include "graph/graph_io.h"
+
+namespace dd::graph::detail {
+
+/// Splits a buffer into lines ("\n" or "\r\n" terminated; a last line without
+/// a terminator counts) and numbers them from 1. A UTF-8 byte order mark at
+/// the start (some Windows tools write one) is skipped.
+class LineReader {
+public:
+  explicit LineReader(std::string_view data)
+      : data_(data), pos_(data.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0) {}
+
+  /// The next line without its terminator; false at the end of the data.
+  bool next(std::string_view& line);
+  /// The 1-based number of the line last returned by next().
+  std::uint64_t number() const { return number_; }
+
+private:
+  std::string_view data_;
+  std::size_t pos_;
+  std::uint64_t number_ = 0;
+};
+
+/// Whitespace-separated tokens (space, tab, \v, \f, \r) of one line.
+class Tokens {
+public:
+  explicit Tokens(std::string_view line) : rest_(line) {}
+  /// The next token; false when none is left.
+  bool next(std::string_view& token);
+  /// True when only whitespace is left.
+  bool done();
+
+private:
+  std::string_view rest_;
+};
+
+/// True when `line` has nothing but whitespace.
+bool is_blank(std::string_view line);
+/// `line` without leading whitespace.
+std::string_view trim_left(std::string_view line);
+
+/// A token for an error message: quoted, at most 40 characters, with bytes
+/// that are not printable ASCII written as \xNN (files may hold garbage).
+std::string quote(std::string_view token);
+
+/// A decimal unsigned integer filling the whole token (no sign), or nothing.
+std::optional<std::uint64_t> parse_u64(std::string_view token);
+
+/// Whether a vertex-id limit comes from the file's header or from a cap.
+enum class Limit { kDeclared, kCap };
+
+/// Parses a vertex id: decimal, at least `base`, and (after subtracting
+/// `base`) below `limit`. On success stores the 0-based id; else returns the
+/// message. `what` names the id in messages ("source", "row", ...).
+std::optional<std::string> parse_vertex(std::string_view token, std::uint64_t base,
+                                        std::uint64_t limit, Limit kind, const char* what,
+                                        VertexId& id);
+
+/// A column of edge weights as a reader collects them.
+class WeightColumn {
+public:
+  enum class Kind {
+    kAuto,     ///< int32 while every weight is an integer, float from the first that is not
+    kInteger,  ///< only integers (DIMACS, MM "integer")
+    kReal,     ///< float, written in any decimal form (MM "real")
+  };
+
+  explicit WeightColumn(Kind kind) : kind_(kind), is_float_(kind == Kind::kReal) {}
+
+  /// Appends the weight in `token`, or returns why it is not acceptable:
+  /// not a number, negative, NaN/infinite, or outside int32 / float.
+  std::optional<std::string> add(std::string_view token);
+  /// Moves the weights into `edges` (with the matching weight type).
+  void move_into(EdgeList& edges);
+
+private:
+  Kind kind_;
+  bool is_float_;
+  std::vector<std::int32_t> ints_;
+  std::vector<float> floats_;
+};
+
+/// Why `num_vertices` cannot be built (over 32-bit ids, over
+/// options.max_vertices, or -- when `check_memory` -- row offsets larger than
+/// memory), or nothing when it can.
+std::optional<std::string> vertex_count_problem(std::uint64_t num_vertices,
+                                                const ReadOptions& options,
+                                                bool check_memory = true);
+
+/// How many items to reserve for a count declared in a header, bounded by
+/// what `data_bytes` of input can hold at `min_bytes_per_item` each, so a
+/// lying header cannot make us allocate.
+std::uint64_t safe_reserve(std::uint64_t declared, std::uint64_t data_bytes,
+                           std::uint64_t min_bytes_per_item);
+
+// The readers (one per format), called by parse_graph() once the format is
+// known. They return a validated Csr or the error.
+Expected<Csr> read_galois_gr(std::string_view data, std::string_view name,
+                             const ReadOptions& options);
+Expected<Csr> read_dimacs(std::string_view data, std::string_view name,
+                          const ReadOptions& options);
+Expected<Csr> read_matrix_market(std::string_view data, std::string_view name,
+                                 const ReadOptions& options);
+/// SNAP and plain edge lists ("#" and "%" comment lines).
+Expected<Csr> read_edge_list(std::string_view data, std::string_view name,
+                             const ReadOptions& options);
+
+} // namespace dd::graph::detail
+
+#endif // DD_GRAPH_READER_UTIL_H

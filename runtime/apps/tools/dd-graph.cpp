@@ -1,0 +1,557 @@
+// dd-graph: inspect, convert and generate graphs, and print CPU reference
+// results (the inputs and ground truth of decoupler's graph benchmarks).
+//
+// Every failure prints one "dd-graph: error: ..." line naming the file and
+// the line or byte offset, and exits with status 1. Outputs are built whole
+// and written atomically, so a failing command leaves no partial output.
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/csr.h"
+#include "graph/file.h"
+#include "graph/format.h"
+#include "graph/generators.h"
+#include "graph/graph_io.h"
+#include "graph/reference.h"
+#include "graph/stats.h"
+#include "graph/weights.h"
+
+namespace {
+
+using namespace dd::graph;
+
+constexpr const char* kUsage = R"(usage: dd-graph COMMAND [options]
+
+Inspect, convert and generate graphs, and print CPU reference results.
+
+commands:
+  info GRAPH                 format, |V|, |E|, weights and degree statistics
+  convert IN --to-gr OUT     write IN as a Galois binary .gr (version 1)
+  generate kron|uniform|grid -o OUT.gr [--seed=S] [parameters]
+                             write a synthetic graph as .gr
+  sssp-ref --src=S GRAPH     shortest-path distances (Dijkstra), one line
+                             "id distance" per vertex, INF when unreachable
+  bfs-ref --src=S GRAPH      BFS levels, one line "id level" per vertex
+  help                       this text (also --help or -h anywhere)
+
+Reading a graph (info, convert, sssp-ref, bfs-ref):
+  --format=F       auto (default), gr, dimacs, mtx, snap, edgelist. Auto looks
+                   at the content first (binary -> gr, %%MatrixMarket -> mtx,
+                   c/p lines -> dimacs, '#' -> snap), then at the extension
+                   (.gr .mtx .mm .snap .txt .el .edges ...), then takes lines
+                   of numbers as an edge list
+  --base=0|1       id of the first vertex in edge lists and SNAP files
+                   (default 0; DIMACS and Matrix Market are always 1-based)
+  --symmetrize     add the reverse of every edge (undirected edge lists)
+  --gr-weights=int|float
+                   how 4-byte .gr edge data is read (default int)
+
+Weights (convert, generate, sssp-ref):
+  --weights=W      file: keep the file's weights (convert's default)
+                   random: int32 uniform in --weight-range (generate's default)
+                   none: drop them (convert, generate)
+                   unit: every edge weighs 1 (sssp-ref)
+                   auto: sssp-ref's default, the file's weights, else unit
+  --weight-seed=S  seed of random weights (default: --seed for generate, else 1)
+  --weight-range=LO,HI
+                   range of random weights, inclusive (default 1,255)
+  Random weights depend on the unordered pair {u,v}, so both directions of an
+  undirected edge get the same weight.
+
+generate kron     --scale=N (default 16) --edge-factor=K (default 16)
+                  Graph500 Kronecker, A=0.57 B=0.19 C=0.19, 2^N vertices,
+                  K*2^N edges, undirected (both directions) unless --directed
+generate uniform  --vertices=N (default 65536) --edges=M (default 1048576),
+                  directed unless --undirected
+generate grid     --rows=R --cols=C (default 256 each) [--remove=P (0.05)]
+                  [--shortcuts=P (0.02)]
+                  [--radius=R (2)]: road-like 4-neighbour grid, undirected
+                  unless --directed
+  All generators are deterministic for --seed (default 1) on every platform.
+
+Output:
+  -o FILE, --out=FILE  where convert/generate write (required) or where
+                       info/sssp-ref/bfs-ref write (default or "-":
+                       standard output).
+                       Files are written to a temporary name and renamed, so
+                       they are complete or absent.
+
+Errors name the file and the line (text formats) or byte offset (.gr) and exit
+with status 1. See docs/graphs.md.
+)";
+
+// ---- command-line parsing ----------------------------------------------
+
+struct Args {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> values;  // --name=value and -o
+  std::set<std::string> flags;                // --name
+};
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "dd-graph: error: %s\n", message.c_str());
+  return 1;
+}
+
+// Parses argv[first..] for one command. `value_options` take a value
+// ("--name=V" or "--name V"), `flag_options` take none.
+std::optional<std::string> parse_args(int argc, char** argv, int first,
+                                      const std::set<std::string>& value_options,
+                                      const std::set<std::string>& flag_options, Args& args) {
+  for (int i = first; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-o")
+      arg = "--out";
+    if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
+      std::string name = arg.substr(2);
+      std::optional<std::string> value;
+      if (const std::size_t eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+      }
+      if (flag_options.count(name)) {
+        if (value)
+          return "option --" + name + " takes no value";
+        args.flags.insert(name);
+      } else if (value_options.count(name)) {
+        if (!value) {
+          if (i + 1 >= argc)
+            return "option --" + name + " needs a value";
+          value = argv[++i];
+        }
+        args.values[name] = *value;
+      } else {
+        return "unknown option --" + name + " (see dd-graph help)";
+      }
+    } else if (arg.size() > 1 && arg[0] == '-' && arg != "-") {
+      return "unknown option " + arg + " (see dd-graph help)";
+    } else {
+      args.positional.push_back(arg);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> to_u64(const std::string& text) {
+  std::uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end)
+    return std::nullopt;
+  return v;
+}
+
+std::optional<double> to_double(const std::string& text) {
+  double v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end)
+    return std::nullopt;
+  return v;
+}
+
+// Reads an unsigned option with a default; an error message on bad input.
+std::optional<std::string> get_u64(const Args& args, const std::string& name, std::uint64_t& out,
+                                   std::uint64_t max = ~std::uint64_t{0}) {
+  const auto it = args.values.find(name);
+  if (it == args.values.end())
+    return std::nullopt;
+  const std::optional<std::uint64_t> v = to_u64(it->second);
+  if (!v || *v > max)
+    return "--" + name + "=" + it->second + " is not an integer in [0, " + std::to_string(max) + "]";
+  out = *v;
+  return std::nullopt;
+}
+
+std::optional<std::string> get_probability(const Args& args, const std::string& name,
+                                           double& out) {
+  const auto it = args.values.find(name);
+  if (it == args.values.end())
+    return std::nullopt;
+  const std::optional<double> v = to_double(it->second);
+  if (!v || !(*v >= 0.0 && *v <= 1.0))
+    return "--" + name + "=" + it->second + " is not a probability in [0, 1]";
+  out = *v;
+  return std::nullopt;
+}
+
+const std::set<std::string> kReadValueOptions = {"format", "base", "gr-weights"};
+const std::set<std::string> kReadFlagOptions = {"symmetrize"};
+
+std::set<std::string> with(std::set<std::string> base, std::initializer_list<const char*> more) {
+  for (const char* m : more)
+    base.insert(m);
+  return base;
+}
+
+std::optional<std::string> read_options_from(const Args& args, ReadOptions& options) {
+  if (auto it = args.values.find("format"); it != args.values.end()) {
+    const std::optional<Format> f = parse_format(it->second);
+    if (!f)
+      return "--format=" + it->second + " is not one of auto, gr, dimacs, mtx, snap, edgelist";
+    options.format = *f;
+  }
+  std::uint64_t base = 0;
+  if (auto problem = get_u64(args, "base", base, 1))
+    return problem;
+  options.index_base = static_cast<std::uint32_t>(base);
+  options.symmetrize = args.flags.count("symmetrize") != 0;
+  if (auto it = args.values.find("gr-weights"); it != args.values.end()) {
+    if (it->second == "int")
+      options.gr_weight_type = WeightType::kInt32;
+    else if (it->second == "float")
+      options.gr_weight_type = WeightType::kFloat32;
+    else
+      return "--gr-weights=" + it->second + " is not int or float";
+  }
+  return std::nullopt;
+}
+
+// Applies --weights / --weight-seed / --weight-range. `allowed` lists the
+// accepted --weights values, `fallback` is the default. Random weights are a
+// function of the unordered pair {u, v}: undirected inputs (Matrix Market
+// symmetric, --symmetrize, generated graphs) then get w(u, v) == w(v, u)
+// without having to say so, and directed ones lose nothing.
+std::optional<std::string> apply_weights(const Args& args, Csr& g, const char* fallback,
+                                         std::initializer_list<const char*> allowed,
+                                         std::uint64_t default_seed) {
+  std::string mode = fallback;
+  if (auto it = args.values.find("weights"); it != args.values.end())
+    mode = it->second;
+  bool known = false;
+  std::string choices;
+  for (const char* a : allowed) {
+    known = known || mode == a;
+    choices += choices.empty() ? a : std::string(", ") + a;
+  }
+  if (!known)
+    return "--weights=" + mode + " is not one of " + choices;
+
+  WeightOptions w;
+  w.seed = default_seed;
+  w.symmetric = true;
+  if (auto problem = get_u64(args, "weight-seed", w.seed))
+    return problem;
+  if (auto it = args.values.find("weight-range"); it != args.values.end()) {
+    const std::size_t comma = it->second.find(',');
+    const auto lo = comma == std::string::npos ? std::nullopt : to_u64(it->second.substr(0, comma));
+    const auto hi = comma == std::string::npos ? std::nullopt : to_u64(it->second.substr(comma + 1));
+    if (!lo || !hi || *lo > *hi || *hi > 0x7fffffffu)
+      return "--weight-range=" + it->second + " is not LO,HI with 0 <= LO <= HI < 2^31";
+    w.min_weight = static_cast<std::int32_t>(*lo);
+    w.max_weight = static_cast<std::int32_t>(*hi);
+  }
+
+  if (mode == "none") {
+    g.clear_weights();
+  } else if (mode == "unit") {
+    assign_unit_weights(g);
+  } else if (mode == "random") {
+    if (Status s = assign_uniform_weights(g, w); !s.ok())
+      return s.message();
+  } else if (mode == "auto") {
+    if (!g.has_weights())
+      assign_unit_weights(g);
+  }  // "file": keep
+  return std::nullopt;
+}
+
+// Writes `text` to --out (atomically) or to standard output in one piece.
+int emit(const Args& args, const std::string& text) {
+  if (auto it = args.values.find("out"); it != args.values.end() && it->second != "-") {
+    if (Status s = write_file_atomic(it->second, text); !s.ok())
+      return fail(s.message());
+    return 0;
+  }
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+    return fail("cannot write to standard output");
+  return 0;
+}
+
+void append_u64(std::string& out, std::uint64_t v) {
+  char buf[24];
+  const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  (void)ec;
+  out.append(buf, static_cast<std::size_t>(ptr - buf));
+}
+
+std::string format_double(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+// ---- commands ------------------------------------------------------------
+
+Expected<Csr> load(const Args& args, const std::string& path, Format* format_used) {
+  ReadOptions options;
+  if (auto problem = read_options_from(args, options))
+    return Status::error(*problem);
+  return read_graph(path, options, format_used);
+}
+
+int cmd_info(int argc, char** argv) {
+  Args args;
+  if (auto e = parse_args(argc, argv, 2, kReadValueOptions, kReadFlagOptions, args))
+    return fail(*e);
+  if (args.positional.size() != 1)
+    return fail("info takes one GRAPH file (dd-graph info GRAPH)");
+  const std::string& path = args.positional[0];
+  Format format = Format::kAuto;
+  Expected<Csr> g = load(args, path, &format);
+  if (!g.ok())
+    return fail(g.status().message());
+  const GraphStats s = compute_stats(*g);
+  std::string out;
+  out += "file:        " + path + "\n";
+  out += std::string("format:      ") + format_name(format) + " (" + format_description(format) +
+         ")\n";
+  out += "vertices:    " + std::to_string(s.num_vertices) + "\n";
+  out += "edges:       " + std::to_string(s.num_edges) + "\n";
+  out += std::string("weights:     ") + weight_type_name(g->weight_type);
+  if (g->has_weights() && s.num_edges > 0) {
+    if (g->weight_type == WeightType::kInt32)
+      out += " in [" + std::to_string(static_cast<std::int64_t>(s.min_weight)) + ", " +
+             std::to_string(static_cast<std::int64_t>(s.max_weight)) + "]";
+    else
+      out += " in [" + std::to_string(s.min_weight) + ", " + std::to_string(s.max_weight) + "]";
+  }
+  out += "\n";
+  out += "out-degree:  min " + std::to_string(s.min_degree) + ", max " +
+         std::to_string(s.max_degree) + ", mean " + format_double(s.mean_degree) + ", stddev " +
+         format_double(s.degree_stddev) + "\n";
+  out += "zero-degree: " + std::to_string(s.zero_degree) + " vertices\n";
+  out += "self loops:  " + std::to_string(s.self_loops) + "\n";
+  out += "duplicates:  " + std::to_string(s.duplicate_edges) + " edges\n";
+  return emit(args, out);
+}
+
+int cmd_convert(int argc, char** argv) {
+  Args args;
+  if (auto e = parse_args(argc, argv, 2,
+                          with(kReadValueOptions, {"to-gr", "out", "weights", "weight-seed",
+                                                   "weight-range"}),
+                          kReadFlagOptions, args))
+    return fail(*e);
+  if (args.positional.size() != 1)
+    return fail("convert takes one input graph (dd-graph convert IN --to-gr OUT)");
+  std::string out;
+  if (auto it = args.values.find("to-gr"); it != args.values.end())
+    out = it->second;
+  else if (auto it2 = args.values.find("out"); it2 != args.values.end())
+    out = it2->second;
+  else
+    return fail("convert needs an output: --to-gr OUT");
+  Expected<Csr> g = load(args, args.positional[0], nullptr);
+  if (!g.ok())
+    return fail(g.status().message());
+  if (auto problem = apply_weights(args, *g, "file", {"file", "random", "none"}, 1))
+    return fail(*problem);
+  if (Status s = write_gr(*g, out); !s.ok())
+    return fail(s.message());
+  if (g->weight_type == WeightType::kFloat32)
+    std::fprintf(stderr, "dd-graph: note: %s has float weights; .gr does not record that, so "
+                         "read it with --gr-weights=float\n", out.c_str());
+  return 0;
+}
+
+int cmd_generate(int argc, char** argv) {
+  if (argc < 3 || argv[2][0] == '-')
+    return fail("generate needs a kind: kron, uniform or grid");
+  const std::string kind = argv[2];
+  const std::set<std::string> common = {"out", "seed", "weights", "weight-seed", "weight-range"};
+  std::set<std::string> values = common;
+  std::set<std::string> flags;
+  if (kind == "kron") {
+    values = with(common, {"scale", "edge-factor"});
+    flags = {"directed"};
+  } else if (kind == "uniform") {
+    values = with(common, {"vertices", "edges"});
+    flags = {"undirected"};
+  } else if (kind == "grid") {
+    values = with(common, {"rows", "cols", "remove", "shortcuts", "radius"});
+    flags = {"directed"};
+  } else {
+    return fail("unknown generator '" + kind + "' (kron, uniform or grid)");
+  }
+  Args args;
+  if (auto e = parse_args(argc, argv, 3, values, flags, args))
+    return fail(*e);
+  if (!args.positional.empty())
+    return fail("unexpected argument '" + args.positional[0] + "'");
+  const auto out = args.values.find("out");
+  if (out == args.values.end())
+    return fail("generate needs an output file: -o OUT.gr");
+  std::uint64_t seed = 1;
+  if (auto e = get_u64(args, "seed", seed))
+    return fail(*e);
+
+  Expected<Csr> g = Status::error("no generator ran");
+  if (kind == "kron") {
+    KroneckerParams p;
+    std::uint64_t scale = p.scale, factor = p.edge_factor;
+    if (auto e = get_u64(args, "scale", scale, 31))
+      return fail(*e);
+    if (auto e = get_u64(args, "edge-factor", factor, 1u << 20))
+      return fail(*e);
+    p.scale = static_cast<std::uint32_t>(scale);
+    p.edge_factor = static_cast<std::uint32_t>(factor);
+    p.seed = seed;
+    p.undirected = args.flags.count("directed") == 0;
+    g = generate_kronecker(p);
+  } else if (kind == "uniform") {
+    UniformParams p;
+    if (auto e = get_u64(args, "vertices", p.num_vertices))
+      return fail(*e);
+    if (auto e = get_u64(args, "edges", p.num_edges))
+      return fail(*e);
+    p.seed = seed;
+    p.undirected = args.flags.count("undirected") != 0;
+    g = generate_uniform(p);
+  } else {
+    GridParams p;
+    std::uint64_t rows = p.rows, cols = p.cols, radius = p.shortcut_radius;
+    if (auto e = get_u64(args, "rows", rows, 0xffffffffu))
+      return fail(*e);
+    if (auto e = get_u64(args, "cols", cols, 0xffffffffu))
+      return fail(*e);
+    if (auto e = get_u64(args, "radius", radius, 1u << 16))
+      return fail(*e);
+    if (auto e = get_probability(args, "remove", p.remove_probability))
+      return fail(*e);
+    if (auto e = get_probability(args, "shortcuts", p.shortcut_probability))
+      return fail(*e);
+    p.rows = static_cast<std::uint32_t>(rows);
+    p.cols = static_cast<std::uint32_t>(cols);
+    p.shortcut_radius = static_cast<std::uint32_t>(radius);
+    p.seed = seed;
+    p.undirected = args.flags.count("directed") == 0;
+    g = generate_grid(p);
+  }
+  if (!g.ok())
+    return fail(g.status().message());
+  if (auto problem = apply_weights(args, *g, "random", {"random", "none"}, seed))
+    return fail(*problem);
+  if (Status s = write_gr(*g, out->second); !s.ok())
+    return fail(s.message());
+  return 0;
+}
+
+// sssp-ref and bfs-ref: parse, load, check the source, run, print.
+int cmd_reference(int argc, char** argv, bool sssp) {
+  Args args;
+  std::set<std::string> values = with(kReadValueOptions, {"src", "out"});
+  if (sssp)
+    values = with(values, {"weights", "weight-seed", "weight-range"});
+  if (auto e = parse_args(argc, argv, 2, values, kReadFlagOptions, args))
+    return fail(*e);
+  const char* name = sssp ? "sssp-ref" : "bfs-ref";
+  if (args.positional.size() != 1)
+    return fail(std::string(name) + " takes one GRAPH file (dd-graph " + name + " --src=S GRAPH)");
+  if (!args.values.count("src"))
+    return fail(std::string(name) + " needs a source vertex: --src=S");
+  std::uint64_t src = 0;
+  if (auto e = get_u64(args, "src", src))
+    return fail(*e);
+  const std::string& path = args.positional[0];
+  Expected<Csr> g = load(args, path, nullptr);
+  if (!g.ok())
+    return fail(g.status().message());
+  if (src >= g->num_vertices())
+    return fail(path + ": source vertex " + std::to_string(src) + " is out of range (" +
+                std::to_string(g->num_vertices()) + " vertices)");
+  const auto source = static_cast<VertexId>(src);
+
+  std::string out;
+  out.reserve(g->num_vertices() * 12);
+  if (!sssp) {
+    Expected<std::vector<std::uint32_t>> level = bfs(*g, source);
+    if (!level.ok())
+      return fail(path + ": " + level.status().message());
+    for (std::uint64_t v = 0; v < level->size(); ++v) {
+      append_u64(out, v);
+      out += ' ';
+      if ((*level)[v] == kUnreachedLevel)
+        out += "INF";
+      else
+        append_u64(out, (*level)[v]);
+      out += '\n';
+    }
+    return emit(args, out);
+  }
+
+  if (auto problem = apply_weights(args, *g, "auto", {"auto", "file", "random", "unit"}, 1))
+    return fail(*problem);
+  if (g->weight_type == WeightType::kFloat32) {
+    Expected<std::vector<double>> dist = dijkstra_float(*g, source);
+    if (!dist.ok())
+      return fail(path + ": " + dist.status().message());
+    for (std::uint64_t v = 0; v < dist->size(); ++v) {
+      append_u64(out, v);
+      out += ' ';
+      const double d = (*dist)[v];
+      if (d == std::numeric_limits<double>::infinity()) {
+        out += "INF";
+      } else {
+        char buf[32];
+        const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, d);  // shortest round trip
+        (void)ec;
+        out.append(buf, static_cast<std::size_t>(ptr - buf));
+      }
+      out += '\n';
+    }
+    return emit(args, out);
+  }
+  if (!g->has_weights() && args.values.count("weights") && args.values.at("weights") == "file")
+    return fail(path + ": --weights=file but the graph has no weights");
+  Expected<std::vector<std::uint64_t>> dist = dijkstra(*g, source);
+  if (!dist.ok())
+    return fail(path + ": " + dist.status().message());
+  for (std::uint64_t v = 0; v < dist->size(); ++v) {
+    append_u64(out, v);
+    out += ' ';
+    if ((*dist)[v] == kInfDistance)
+      out += "INF";
+    else
+      append_u64(out, (*dist)[v]);
+    out += '\n';
+  }
+  return emit(args, out);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2)
+    return fail("no command given; try dd-graph --help");
+  const std::string command = argv[1];
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+  }
+  if (command == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (command == "info")
+    return cmd_info(argc, argv);
+  if (command == "convert")
+    return cmd_convert(argc, argv);
+  if (command == "generate")
+    return cmd_generate(argc, argv);
+  if (command == "sssp-ref")
+    return cmd_reference(argc, argv, true);
+  if (command == "bfs-ref")
+    return cmd_reference(argc, argv, false);
+  return fail("unknown command '" + command + "'; try dd-graph --help");
+}
