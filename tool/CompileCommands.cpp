@@ -264,6 +264,12 @@ std::vector<std::string> adjustForParsing(std::vector<std::string> Command,
                  "-D__DECOUPLER__=1", "-resource-dir=" + Settings.ResourceDir});
   if (Settings.RuntimeIncludeDir)
     Result.push_back("-I" + *Settings.RuntimeIncludeDir);
+  // CUDA 13 keeps CCCL (<cuda/atomic>, <cub/...>, <thrust/...>) under
+  // include/cccl, which nvcc adds on its own and clang does not.
+  SmallString<256> CCCL(Settings.CudaPath);
+  sys::path::append(CCCL, "include", "cccl");
+  if (sys::fs::is_directory(CCCL))
+    Result.push_back(("-isystem" + CCCL).str());
   Result.push_back("-fsyntax-only");
   append_range(Result, Settings.ExtraArgs);
   // -x applies to the inputs after it; `--` keeps a file named like an

@@ -209,9 +209,10 @@ void OutcomeHandler::finish() {
   if (!Opts.Run.Analyze)
     return;
   std::string JSON;
-  if (!JSONReports.empty()) {
+  if (Opts.Report == ReportFormat::JSON &&
+      (!JSONReports.empty() || Inputs.size() > 1)) {
     raw_string_ostream JSONStream(JSON);
-    printJSON(JSONReports, JSONStream);
+    printJSON(JSONReports, JSONStream, /*Array=*/Inputs.size() > 1);
   }
   if (Opts.OutputFile.empty()) {
     outs() << JSON;

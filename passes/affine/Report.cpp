@@ -243,8 +243,8 @@ std::string posText(const Position &P) {
 
 } // namespace
 
-void printJSON(ArrayRef<FileReport> Reports, raw_ostream &OS) {
-  if (Reports.size() == 1) {
+void printJSON(ArrayRef<FileReport> Reports, raw_ostream &OS, bool Array) {
+  if (!Array && Reports.size() == 1) {
     printOne(Reports.front(), OS, "");
     OS << "\n";
     return;

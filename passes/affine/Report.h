@@ -107,9 +107,11 @@ std::optional<int64_t> strideBytesX(const Classified &C);
 
 /// Human-readable report.
 void printText(const FileReport &Report, llvm::raw_ostream &OS);
-/// The JSON of docs/analysis.md: an object for one report, an array for
-/// several.
-void printJSON(llvm::ArrayRef<FileReport> Reports, llvm::raw_ostream &OS);
+/// The JSON of docs/analysis.md: an array of per-file objects when \p Array
+/// (the tool asks for it whenever it was given several files, however many
+/// of them compiled), else the object of the single report.
+void printJSON(llvm::ArrayRef<FileReport> Reports, llvm::raw_ostream &OS,
+               bool Array);
 
 } // namespace decoupler
 
