@@ -386,6 +386,14 @@ bool FunctionAnalyzer::escapes(const DeclRefExpr *DRE) {
       }
       return true;
     }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P);
+        BO && BO->getOpcode() == BO_Comma) {
+      if (BO->getLHS()->IgnoreParens() == Child)
+        return false; // discarded
+      Child = P;      // `(a, x)` is the lvalue x
+      P = Parents->getParent(P);
+      continue;
+    }
     if (ThroughConditional)
       return true;
     if (const auto *BO = dyn_cast<BinaryOperator>(P))
@@ -1462,6 +1470,14 @@ AffineValue FunctionAnalyzer::evalRead(const Expr *LValue, State &S) {
   if (isa<PseudoObjectExpr, CallExpr, CXXMemberCallExpr, CXXOperatorCallExpr,
           MaterializeTemporaryExpr, CompoundLiteralExpr>(L))
     return eval(L, S);
+  // In C++ `++x`, `x = v`, `x += v` and `(a, x)` are lvalues: reading one
+  // reads what the operator left in its operand.
+  if (const auto *UO = dyn_cast<UnaryOperator>(L))
+    if (UO->isPrefix() && UO->isIncrementDecrementOp())
+      return eval(L, S);
+  if (const auto *BO = dyn_cast<BinaryOperator>(L))
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return eval(L, S);
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(L))
     return evalConditional(CO, S, ArmMode::Read);
   AffineValue Address = evalAddress(L, S);
