@@ -135,6 +135,13 @@ cl::opt<std::string> CudaGpuArch(
     cl::desc("GPU architecture to parse for (default sm_90)"),
     cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(CompileCategory));
 
+cl::opt<bool> AtomicsFloat(
+    "atomics-float",
+    cl::desc("Let the atomics pass aggregate float and double\n"
+             "atomicAdd too (the warp reduction reorders the\n"
+             "additions: results may differ in the last bits)"),
+    cl::cat(ModeCategory));
+
 cl::opt<bool> PrintCommands(
     "print-commands",
     cl::desc("Print each file's final compiler command line\n"
@@ -146,7 +153,6 @@ cl::extrahelp Examples(R"(
 REMARKS:
   Clang remarks at the source position, for FileCheck or for the curious:
   -Rdecoupler              - What each pass did or did not do, and why
-                             (implies -Rdecoupler-affine)
   -Rdecoupler-affine       - The class of every memory access and branch
                              condition
 
@@ -165,8 +171,8 @@ EXAMPLES:
   decoupler -p build --out-dir build/dd -j 0
       Rewrite every .cu file of build/compile_commands.json into build/dd/,
       one file per hardware thread.
-  decoupler --passes=delegate -Rdecoupler --in-place src/lock.cu
-      Run only the delegate pass, explain what it did, overwrite the input.
+  decoupler --passes=atomics -Rdecoupler --in-place src/histogram.cu
+      Run only the atomics pass, explain what it did, overwrite the input.
 
 COMPILE COMMANDS:
   Without -p or '--', a file is parsed with no arguments of its own. Every
@@ -302,7 +308,8 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
 
   Opts.Run.Analyze = Analyze;
   Opts.Run.RemarkAll = RemarkAll;
-  Opts.Run.RemarkAffine = RemarkAffine || RemarkAll;
+  Opts.Run.RemarkAffine = RemarkAffine;
+  Opts.Run.AtomicsFloat = AtomicsFloat;
   // Keep the user's order but drop repeats: each pass runs at most once.
   StringSet<> Seen;
   for (const std::string &Name : Passes)

@@ -3,9 +3,12 @@
 #include "pipeline/FileAction.h"
 #include "affine/AffineAnalysis.h"
 #include "annotations/Annotations.h"
+#include "atomics/AtomicsPass.h"
+#include "rewrite/PassDiagnostics.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -62,10 +65,9 @@ public:
     if (!Annotations.attach(Ctx))
       return;
 
-    const SourceManager &SM = Ctx.getSourceManager();
-    bool Remarks = Options.RemarkAffine || Options.RemarkAll;
+    SourceManager &SM = Ctx.getSourceManager();
     std::vector<std::unique_ptr<KernelAnalysis>> Kernels =
-        analyzeKernels(Ctx, Remarks ? &Diags : nullptr);
+        analyzeKernels(Ctx, Options.RemarkAffine ? &Diags : nullptr);
 
     if (Options.Analyze) {
       FileReport &Report = Result.Report;
@@ -76,10 +78,21 @@ public:
       for (const Annotation &A : Annotations.all())
         Report.Annotations.push_back(toEntry(A, SM));
     } else {
-      // No rewrite pass is implemented in this version: the output is the
-      // input, byte for byte.
-      Result.Rewritten = SM.getBufferData(SM.getMainFileID()).str();
-      Result.Changed = false;
+      Rewriter R(SM, Ctx.getLangOpts());
+      PassDiagnostics PassDiags(Diags, Options.RemarkAll);
+      auto Enabled = [&](StringRef Pass) {
+        return Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass);
+      };
+      if (Enabled("atomics")) {
+        AtomicsOptions AO;
+        AO.Float = Options.AtomicsFloat;
+        Result.Changed |= runAtomicsPass(Ctx, Kernels, Annotations, R, AO, PassDiags);
+      }
+      // Byte for byte the input when no pass changed anything.
+      if (const RewriteBuffer *B = R.getRewriteBufferFor(SM.getMainFileID()))
+        Result.Rewritten.assign(B->begin(), B->end());
+      else
+        Result.Rewritten = SM.getBufferData(SM.getMainFileID()).str();
     }
     Result.Success = !Diags.hasErrorOccurred();
   }
@@ -121,7 +134,7 @@ private:
 } // namespace
 
 const std::vector<std::string> &availablePasses() {
-  static const std::vector<std::string> Available;
+  static const std::vector<std::string> Available = {"atomics"};
   return Available;
 }
 

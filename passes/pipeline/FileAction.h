@@ -25,11 +25,12 @@ namespace decoupler {
 struct RunOptions {
   /// --analyze: produce the classification report; rewrite nothing.
   bool Analyze = false;
-  /// -Rdecoupler-affine (or -Rdecoupler): a remark per classified access and
-  /// branch.
+  /// -Rdecoupler-affine: a remark per classified access and branch.
   bool RemarkAffine = false;
-  /// -Rdecoupler: remarks of every pass.
+  /// -Rdecoupler: what every rewrite pass did or left alone, and why.
   bool RemarkAll = false;
+  /// --atomics-float: the atomics pass may aggregate float/double additions.
+  bool AtomicsFloat = false;
   /// Rewrite passes to run, by name (`--passes=`); empty means every pass
   /// that applies. Names are validated by the driver with isKnownPass().
   std::vector<std::string> Passes;

@@ -1,0 +1,324 @@
+//===- atomics/AtomicsPass.cpp - Contended atomics to aggregated ones -----===//
+
+#include "atomics/AtomicsPass.h"
+#include "rewrite/Includes.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <map>
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+namespace {
+
+/// A CUDA atomic call, taken apart by name.
+struct AtomicName {
+  StringRef Op;    // add, sub, min, max, and, or, xor, inc, dec, exch, cas
+  StringRef Scope; // "", "block" or "system"
+};
+
+std::optional<AtomicName> parseAtomicName(StringRef Name) {
+  if (!Name.consume_front("atomic"))
+    return std::nullopt;
+  AtomicName A;
+  if (Name.consume_back("_block"))
+    A.Scope = "block";
+  else if (Name.consume_back("_system"))
+    A.Scope = "system";
+  A.Op = StringSwitch<StringRef>(Name)
+             .Case("Add", "add")
+             .Case("Sub", "sub")
+             .Case("Min", "min")
+             .Case("Max", "max")
+             .Case("And", "and")
+             .Case("Or", "or")
+             .Case("Xor", "xor")
+             .Case("Inc", "inc")
+             .Case("Dec", "dec")
+             .Case("Exch", "exch")
+             .Case("CAS", "cas")
+             .Default("");
+  if (A.Op.empty())
+    return std::nullopt;
+  return A;
+}
+
+/// Whether the value the call returns is thrown away.
+bool resultUnused(ASTContext &Ctx, const CallExpr *Call) {
+  const Stmt *Child = Call;
+  DynTypedNodeList Parents = Ctx.getParents(*Call);
+  while (Parents.size() == 1) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (isa<ParenExpr, ExprWithCleanups>(P) ||
+        (isa<CastExpr>(P) && cast<CastExpr>(P)->getCastKind() == CK_ToVoid)) {
+      Child = P;
+      Parents = Ctx.getParents(*P);
+      continue;
+    }
+    if (isa<CompoundStmt, LabelStmt, CaseStmt, DefaultStmt, AttributedStmt>(P))
+      return true;
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      return If->getThen() == Child || If->getElse() == Child;
+    if (const auto *W = dyn_cast<WhileStmt>(P))
+      return W->getBody() == Child;
+    if (const auto *D = dyn_cast<DoStmt>(P))
+      return D->getBody() == Child;
+    if (const auto *F = dyn_cast<ForStmt>(P))
+      return F->getBody() == Child || F->getInc() == Child;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      return BO->getOpcode() == BO_Comma && BO->getLHS() == Child;
+    return false;
+  }
+  return false;
+}
+
+/// The element type the atomic updates, as the runtime names it; none when
+/// the runtime has no variant for it.
+struct ValueType {
+  bool Supported = false;
+  bool Floating = false;
+  std::string Spelling;
+};
+
+ValueType valueTypeOf(const CallExpr *Call, StringRef Op) {
+  ValueType V;
+  if (Call->getNumArgs() < 1)
+    return V;
+  QualType Ptr = Call->getArg(0)->getType();
+  if (!Ptr->isPointerType())
+    return V;
+  QualType T = Ptr->getPointeeType().getUnqualifiedType();
+  V.Spelling = T.getAsString();
+  const auto *B = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!B)
+    return V;
+  switch (B->getKind()) {
+  case BuiltinType::Int:
+  case BuiltinType::UInt:
+    V.Supported = Op != "inc" || B->getKind() == BuiltinType::UInt;
+    break;
+  case BuiltinType::ULongLong:
+    V.Supported = Op != "sub" && Op != "inc";
+    break;
+  case BuiltinType::LongLong:
+    V.Supported = Op == "min" || Op == "max";
+    break;
+  case BuiltinType::Float:
+  case BuiltinType::Double:
+    V.Supported = Op == "add";
+    V.Floating = true;
+    break;
+  default:
+    break;
+  }
+  return V;
+}
+
+/// Statements annotated `#pragma dd atomic(...)`, by the atomic calls they
+/// hold.
+std::map<const CallExpr *, const Annotation *>
+annotatedCalls(const AnnotationSet &Annotations) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    std::map<const CallExpr *, const Annotation *> &Out;
+    const Annotation *A;
+    Collector(std::map<const CallExpr *, const Annotation *> &Out,
+              const Annotation *A)
+        : Out(Out), A(A) {}
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *F = C->getDirectCallee())
+        if (F->getIdentifier() && parseAtomicName(F->getName()))
+          Out.emplace(C, A);
+      return true;
+    }
+  };
+  std::map<const CallExpr *, const Annotation *> Out;
+  for (const Annotation &A : Annotations.all())
+    if (A.Kind == Directive::Atomic && A.TargetStmt)
+      Collector(Out, &A).TraverseStmt(const_cast<Stmt *>(A.TargetStmt));
+  return Out;
+}
+
+/// Every atomic call written in the main file, in source order.
+std::vector<const CallExpr *> atomicCallsInMainFile(ASTContext &Ctx) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    SourceManager &SM;
+    std::vector<const CallExpr *> Out;
+    explicit Collector(SourceManager &SM) : SM(SM) {}
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (F && F->getIdentifier() && parseAtomicName(F->getName()) &&
+          SM.isInMainFile(SM.getExpansionLoc(C->getBeginLoc())))
+        Out.push_back(C);
+      return true;
+    }
+  } Collect(Ctx.getSourceManager());
+  Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return Collect.Out;
+}
+
+/// The function whose body holds \p S.
+const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    if (const auto *FD = Parents[0].get<FunctionDecl>())
+      return FD;
+    if (const auto *P = Parents[0].get<Stmt>())
+      Parents = Ctx.getParents(*P);
+    else if (const auto *D = Parents[0].get<Decl>())
+      Parents = Ctx.getParents(*D);
+    else
+      break;
+  }
+  return nullptr;
+}
+
+std::string describeStride(const AffineValue &Address) {
+  std::optional<int64_t> X = Address.strides()[0];
+  return X ? "stride " + std::to_string(*X) + " bytes" : "unknown stride";
+}
+
+} // namespace
+
+bool runAtomicsPass(ASTContext &Ctx,
+                    ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
+                    const AnnotationSet &Annotations, Rewriter &R,
+                    const AtomicsOptions &Options, PassDiagnostics &Diags) {
+
+  // The address of each atomic, joined over every kernel that reaches it.
+  std::map<const CallExpr *, AffineValue> Addresses;
+  for (const std::unique_ptr<KernelAnalysis> &K : Kernels)
+    for (const auto &[E, Address] : K->Addresses)
+      if (const auto *Call = dyn_cast<CallExpr>(E)) {
+        auto [It, New] = Addresses.try_emplace(Call, Address);
+        if (!New)
+          It->second = AffineValue::join(It->second, Address);
+      }
+  std::map<const CallExpr *, const Annotation *> Forced =
+      annotatedCalls(Annotations);
+
+  bool Changed = false;
+  for (const CallExpr *Call : atomicCallsInMainFile(Ctx)) {
+    StringRef Name = Call->getDirectCallee()->getName();
+    AtomicName Atomic = *parseAtomicName(Name);
+    SourceLocation Loc = Call->getBeginLoc();
+    auto ForcedIt = Forced.find(Call);
+    const Annotation *Pragma = ForcedIt == Forced.end() ? nullptr : ForcedIt->second;
+
+    // What cannot be rewritten: an annotation asking for it is an error,
+    // otherwise a remark says why it stays.
+    auto Refuse = [&](const Twine &Why) {
+      if (Pragma && Pragma->Variant != AtomicVariant::None) {
+        Diags.error(Pragma->Loc, "cannot apply '#pragma dd atomic(" +
+                                     toString(Pragma->Variant) + ")' to " +
+                                     Name + ": " + Why);
+        Diags.note(Loc, "the atomic is here");
+        return;
+      }
+      Diags.remark(Loc, Name + " left unchanged: " + Why);
+    };
+
+    if (Pragma && Pragma->Variant == AtomicVariant::None) {
+      Diags.remark(Loc, Name + " left unchanged: annotated atomic(none)");
+      continue;
+    }
+    if (Pragma && Pragma->Variant == AtomicVariant::SS) {
+      Diags.error(Pragma->Loc,
+                  "'#pragma dd atomic(ss)' cannot be applied by the pass: "
+                  "sort-and-scatter reorders whole warps through a host-side "
+                  "remap (dd::scatter_remap in <dd/scatter_remap.h>); use it "
+                  "in the program");
+      continue;
+    }
+    if (!Atomic.Scope.empty()) {
+      Refuse(Atomic.Scope + "-scoped atomics are not rewritten");
+      continue;
+    }
+    if (Atomic.Op == "cas" || Atomic.Op == "exch" || Atomic.Op == "dec") {
+      Refuse("not an update that can be combined across lanes");
+      continue;
+    }
+    if (!resultUnused(Ctx, Call)) {
+      Refuse("its result is used");
+      continue;
+    }
+    ValueType Type = valueTypeOf(Call, Atomic.Op);
+    if (!Type.Supported) {
+      Refuse("no aggregated variant for " + Type.Spelling);
+      continue;
+    }
+    SourceRange CalleeRange = Call->getCallee()->IgnoreImpCasts()->getSourceRange();
+    if (CalleeRange.getBegin().isMacroID() || CalleeRange.getEnd().isMacroID()) {
+      Refuse("it is written through a macro");
+      continue;
+    }
+    auto AddressIt = Addresses.find(Call);
+    if (AddressIt == Addresses.end()) {
+      Refuse("no kernel of this file reaches it");
+      continue;
+    }
+    const AffineValue &Address = AddressIt->second;
+
+    // A monotonic kernel's min/max: a guarded plain write.
+    const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
+    std::string Replacement;
+    std::string Why;
+    if (Fn && Annotations.find(Directive::Monotonic, Fn) &&
+        (Atomic.Op == "min" || Atomic.Op == "max") && !Pragma) {
+      Replacement = ("dd::monotonic_" + Atomic.Op).str();
+      Why = "in a monotonic kernel: a guarded plain write";
+    } else if (Type.Floating && !Options.Float) {
+      Refuse("aggregating reorders floating-point additions (--atomics-float "
+             "allows it)");
+      continue;
+    } else if (Pragma) {
+      Replacement = ("dd::atomic_" + Atomic.Op + "_" +
+                     toString(Pragma->Variant)).str();
+      Why = ("annotated atomic(" + toString(Pragma->Variant) + ")").str();
+    } else if (Atomic.Op == "inc") {
+      // Combining increments that wrap needs a compare-and-swap, which other
+      // warps' increments make fail: measured slower than plain atomicInc on
+      // the H200 (docs/PERF.md). Only on request.
+      Diags.remark(Loc, Name + " left unchanged: combined wrapping increments "
+                               "need a compare-and-swap that loses under "
+                               "contention (atomic(sr|vr) forces it)");
+      continue;
+    } else if (Address.valueClass() == ValueClass::Scalar) {
+      Replacement = ("dd::atomic_" + Atomic.Op + "_uniform").str();
+      Why = "scalar address: one atomic per warp";
+    } else if (Address.valueClass() == ValueClass::Affine &&
+               Address.conditions().empty() && Address.strides()[0] &&
+               *Address.strides()[0] != 0) {
+      Diags.remark(Loc, Name + " left unchanged: affine address (" +
+                            describeStride(Address) +
+                            "): the lanes of a warp update distinct words");
+      continue;
+    } else {
+      // Vote first: a few sampled addresses and a ballot cost almost nothing
+      // when lanes hit distinct words, and lanes that share one are combined
+      // (match and reduce). Plain match-and-reduce costs 2.3x at 64K bins
+      // (docs/PERF.md).
+      Replacement = ("dd::atomic_" + Atomic.Op + "_vr").str();
+      Why = (toString(Address.valueClass()) +
+             " address: lanes that hit the same word are combined "
+             "(vote, then match and reduce)")
+                .str();
+    }
+
+    R.ReplaceText(CharSourceRange::getTokenRange(CalleeRange), Replacement);
+    Diags.remark(Loc, Name + " -> " + Replacement + ": " + Why);
+    Changed = true;
+  }
+  if (Changed)
+    ensureInclude(R, "dd/atomics.cuh");
+  return Changed;
+}
+
+} // namespace decoupler

@@ -1,0 +1,27 @@
+//===- rewrite/PassDiagnostics.cpp - What a pass tells the user -----------===//
+
+#include "rewrite/PassDiagnostics.h"
+
+using namespace clang;
+
+namespace decoupler {
+
+void PassDiagnostics::remark(SourceLocation Loc, const llvm::Twine &Message) {
+  if (!Remarks)
+    return;
+  unsigned ID =
+      Diags.getCustomDiagID(DiagnosticsEngine::Remark, "%0 [-Rdecoupler]");
+  Diags.Report(Loc, ID) << Message.str();
+}
+
+void PassDiagnostics::error(SourceLocation Loc, const llvm::Twine &Message) {
+  unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
+  Diags.Report(Loc, ID) << Message.str();
+}
+
+void PassDiagnostics::note(SourceLocation Loc, const llvm::Twine &Message) {
+  unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Note, "%0");
+  Diags.Report(Loc, ID) << Message.str();
+}
+
+} // namespace decoupler
