@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SSSP baselines on the GPU machine: near-far, bf-worklist, bf-topo and BFS
+# against CPU Dijkstra, one markdown table row per graph.
+#
+#   bench/sssp/run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]
+#
+# BIN_DIR holds dd-sssp and dd-graph (dd-graph needs no GPU). The synthetic
+# graphs are generated into WORK_DIR (once; an existing file is reused), all
+# with --seed=1 and dd-graph's random weights in [1, 255]:
+#   kronK   generate kron --scale=K (Graph500, undirected, 16 edges/vertex)
+#   urandK  generate uniform --vertices=2^K --edges=16*2^K --undirected
+#   gridN   generate grid --rows=N --cols=N (road-like, undirected)
+# REAL_GRAPH_DIR (default ../shared/data/graphs) supplies luxembourg_osm
+# (--base 1 --symmetrize) and wiki-Vote (directed), with dd-sssp's seeded
+# weights. SSSP_GRAPHS selects graphs (default: all below), SSSP_RUNS the
+# timed runs per algorithm (default 5; each GPU algorithm runs once more
+# untimed first).
+#
+# Per graph: the source is the vertex of 0..31 whose BFS reaches the most
+# vertices (the first that reaches half of them). Every GPU result is
+# verified exactly against CPU Dijkstra (bfs: CPU BFS); a failure shows as
+# FAIL in the table. Columns: ms per algorithm (median, GPU time by CUDA
+# events; Dijkstra: CPU time of dd::graph::dijkstra); near-far's MTEPS
+# (out-edges of reached vertices / time); work = vertices processed (edge
+# lists scanned) / vertices reached, 1.00 for Dijkstra; the last two
+# columns: bf-worklist time / near-far time and Dijkstra time / near-far time.
+# Raw dd-sssp lines go to WORK_DIR/sssp-bench.log.
+set -u
+bin=${1:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
+workdir=${2:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
+real=${3:-$(dirname "$0")/../../../shared/data/graphs}
+runs=${SSSP_RUNS:-5}
+graphs=${SSSP_GRAPHS:-"kron18 kron19 kron20 urand18 urand19 urand20 grid1024 grid2048 luxembourg wiki-Vote"}
+mkdir -p "$workdir"
+log="$workdir/sssp-bench.log"
+: >"$log"
+
+# The value of KEY in dd-sssp's "key=value" line on standard input.
+field() { sed -n "s/^dd-sssp: .* $1=\([^ ]*\).*/\1/p"; }
+
+# prepare NAME: sets $file and $opts for a graph, generating it if needed.
+prepare() {
+  opts=()
+  case $1 in
+    kron*) file=$workdir/$1.gr
+      [[ -f $file ]] || "$bin/dd-graph" generate kron --scale=${1#kron} --seed=1 -o "$file" ;;
+    urand*) file=$workdir/$1.gr
+      local v=$((1 << ${1#urand}))
+      [[ -f $file ]] || "$bin/dd-graph" generate uniform --vertices=$v --edges=$((16 * v)) \
+        --undirected --seed=1 -o "$file" ;;
+    grid*) file=$workdir/$1.gr
+      [[ -f $file ]] || "$bin/dd-graph" generate grid --rows=${1#grid} --cols=${1#grid} \
+        --seed=1 -o "$file" ;;
+    luxembourg) file=$real/luxembourg_osm.edges; opts=(--base 1 --symmetrize) ;;
+    wiki-Vote) file=$real/wiki-Vote.txt ;;
+    *) echo "unknown graph $1" >&2; return 1 ;;
+  esac
+  [[ -f $file ]]
+}
+
+# run ALGO SRC [ARGS]: one dd-sssp run; sets $line (its key=value line) or
+# prints the error and returns 1.
+run() {
+  local algo=$1 src=$2
+  shift 2
+  local err
+  err=$(timeout -k 10 600 "$bin/dd-sssp" --algo=$algo --src=$src "${opts[@]}" "$@" "$file" 2>&1)
+  local rc=$?
+  echo "$err" >>"$log"
+  line=$(grep '^dd-sssp: algo=' <<<"$err")
+  if [[ $rc -ne 0 ]]; then
+    echo "FAIL $(basename "$file") $algo src=$src: $(tail -n 1 <<<"$err")" >&2
+    return 1
+  fi
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b <= 0) print "-"; else printf "%.2f", a / b }'; }
+
+rows=()
+for name in $graphs; do
+  prepare "$name" || { echo "cannot prepare $name" >&2; continue; }
+  # A source that reaches much of the graph (Kronecker graphs have many
+  # isolated vertices; wiki-Vote has sinks).
+  src=0 best=-1 n=0
+  for s in $(seq 0 31); do
+    run bfs $s || break
+    n=$(field vertices <<<"$line") m=$(field edges <<<"$line")
+    reached=$(field reached <<<"$line")
+    if (( reached > best )); then src=$s best=$reached; fi
+    (( 2 * reached >= n )) && break
+  done
+  (( n > 0 )) || continue
+  declare -A ms=() work=() mteps=()
+  for algo in dijkstra nearfar bf-worklist bf-topo bfs; do
+    args=(--verify)
+    [[ $algo != dijkstra ]] && args+=(--runs=$runs)
+    if run $algo $src "${args[@]}"; then
+      ms[$algo]=$(field ms <<<"$line")
+      mteps[$algo]=$(field mteps <<<"$line")
+      work[$algo]=$(ratio "$(field processed <<<"$line")" "$(field reached <<<"$line")")
+      [[ $algo == nearfar ]] && delta=$(field delta <<<"$line") launches=$(field launches <<<"$line")
+    else
+      ms[$algo]=FAIL
+    fi
+  done
+  rows+=("| $name | $n | $m | $src | $best | ${ms[dijkstra]} | ${ms[nearfar]} | ${ms[bf-worklist]} | ${ms[bf-topo]} | ${ms[bfs]} | ${mteps[nearfar]:--} | ${delta:--} / ${launches:--} | ${work[nearfar]:--} / ${work[bf-worklist]:--} / ${work[bf-topo]:--} | $(ratio "${ms[bf-worklist]}" "${ms[nearfar]}") | $(ratio "${ms[dijkstra]}" "${ms[nearfar]}") |")
+  echo "${rows[-1]}" >&2
+  unset ms work mteps delta launches
+done
+
+echo
+echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+echo "runs: $runs timed (median) after 1 warm-up; every GPU result verified against the CPU reference"
+echo
+echo "| graph | V | E | src | reached | Dijkstra (CPU) ms | nearfar ms | bf-worklist ms | bf-topo ms | bfs ms | nearfar MTEPS | nearfar delta / launches | work nf / bfw / bft | nf vs bfw | nf vs Dijkstra |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${rows[@]}"

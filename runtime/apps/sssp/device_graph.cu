@@ -1,0 +1,77 @@
+// DeviceGraph: the CSR copied to the GPU with 32-bit offsets.
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "sssp/common.cuh"
+
+namespace dd::sssp {
+
+DeviceGraph::~DeviceGraph() { release(); }
+
+void DeviceGraph::release() {
+  cudaFree(row_offsets_);
+  cudaFree(col_indices_);
+  cudaFree(weights_);
+  cudaFree(edge_sources_);
+  row_offsets_ = col_indices_ = weights_ = edge_sources_ = nullptr;
+  num_vertices_ = num_edges_ = max_degree_ = max_weight_ = 0;
+  mean_weight_ = 0;
+}
+
+bool DeviceGraph::needs_wide_distances() const {
+  // A shortest path is simple: at most |V| - 1 edges of at most max_weight.
+  const std::uint64_t longest =
+      std::uint64_t(num_vertices_ > 0 ? num_vertices_ - 1 : 0) * max_weight_;
+  return longest >= std::numeric_limits<std::uint32_t>::max();
+}
+
+namespace {
+
+template <class T> cudaError_t upload_array(T *&device, const T *host, std::size_t count) {
+  cudaError_t err = cudaMalloc(&device, (count > 0 ? count : 1) * sizeof(T));
+  if (err == cudaSuccess && count > 0)
+    err = cudaMemcpy(device, host, count * sizeof(T), cudaMemcpyHostToDevice);
+  return err;
+}
+
+} // namespace
+
+Status DeviceGraph::upload(const graph::Csr &csr, Parts parts) {
+  release();
+  Expected<std::vector<std::uint32_t>> offsets = graph::narrow_row_offsets(csr);
+  if (!offsets.ok())
+    return Status::error(graph::str_cat("the GPU algorithms use 32-bit edge indices: ",
+                                        offsets.status().message()));
+  if (parts.weights && csr.weight_type != graph::WeightType::kInt32)
+    return Status::error("the GPU shortest-path algorithms need int32 edge weights");
+
+  const std::size_t n = csr.num_vertices(), m = csr.num_edges();
+  std::uint64_t weight_sum = 0;
+  if (parts.weights) {
+    for (const std::int32_t w : csr.int_weights) { // never negative (Csr's invariant)
+      weight_sum += std::uint32_t(w);
+      max_weight_ = std::max(max_weight_, std::uint32_t(w));
+    }
+    mean_weight_ = m > 0 ? double(weight_sum) / double(m) : 0.0;
+  }
+  DD_SSSP_CUDA(upload_array(row_offsets_, offsets->data(), n + 1));
+  DD_SSSP_CUDA(upload_array(col_indices_, csr.col_indices.data(), m));
+  if (parts.weights) // int32 >= 0 has the bits of the same uint32
+    DD_SSSP_CUDA(upload_array(weights_,
+                              reinterpret_cast<const std::uint32_t *>(csr.int_weights.data()), m));
+  if (parts.edge_sources) {
+    std::vector<VertexId> sources(m);
+    for (std::size_t v = 0; v < n; ++v)
+      for (std::uint32_t e = (*offsets)[v]; e < (*offsets)[v + 1]; ++e)
+        sources[e] = VertexId(v);
+    DD_SSSP_CUDA(upload_array(edge_sources_, sources.data(), m));
+  }
+  for (std::size_t v = 0; v < n; ++v)
+    max_degree_ = std::max(max_degree_, (*offsets)[v + 1] - (*offsets)[v]);
+  num_vertices_ = std::uint32_t(n);
+  num_edges_ = std::uint32_t(m);
+  return Status();
+}
+
+} // namespace dd::sssp

@@ -1,0 +1,100 @@
+// Cooperative edge expansion: the threads of a block each hold one vertex's
+// edge range, and the edges are visited by the block, by a warp or by the
+// thread itself according to the range's length. This is the
+// "block/warp/thread" neighbour gathering of Merrill, Garland and Grimshaw
+// (PPoPP'12), used by LonestarGPU (cooperative edge processing) and Gunrock
+// (TWC): a power-law hub is spread over 256 or 32 threads with coalesced
+// loads instead of serializing one thread while its warp idles, and a
+// road-network vertex of degree 3 costs one ballot and one block vote.
+//
+//   using Expand = CooperativeExpand<kBlockThreads, Dist>;
+//   __shared__ typename Expand::TempStorage temp;
+//   Expand(temp).run(begin, end, du, [&](Dist du, std::uint32_t e) { relax(du, e); });
+//
+// Contract: every thread of the block calls run() the same number of times
+// (a thread with nothing to expand passes begin == end), since the block and
+// warp stages synchronize the block and the full warp; the block has
+// BlockThreads threads. op(item, e) is called exactly once for every edge e
+// of every thread's range, with that thread's item, from some thread of the
+// block, in no particular order and possibly in divergent code.
+#ifndef DD_SSSP_EXPAND_CUH
+#define DD_SSSP_EXPAND_CUH
+
+#include <cstdint>
+
+#include <cuda/atomic>
+
+#include "dd/warp.cuh"
+
+namespace dd::sssp {
+
+/// @tparam BlockThreads  threads per block, a multiple of 32
+/// @tparam Item          what each edge visit needs from its vertex (a
+///                       distance, a level), a type __shfl_sync accepts
+template <unsigned BlockThreads, class Item> class CooperativeExpand {
+  static_assert(BlockThreads % warp_size == 0, "blocks must be whole warps");
+
+public:
+  /// Shared memory for the block stage (declare it __shared__).
+  struct TempStorage {
+    unsigned owner; // thread whose range the block expands next
+    std::uint32_t begin, end;
+    Item item;
+  };
+
+  __device__ explicit CooperativeExpand(TempStorage &temp) : temp_(temp) {}
+
+  template <class EdgeOp>
+  __device__ __forceinline__ void run(std::uint32_t begin, std::uint32_t end, Item item,
+                                      EdgeOp &&op) {
+    // Block stage: ranges of at least BlockThreads edges, one at a time.
+    // Contenders race to name themselves owner (any one may win; relaxed
+    // atomics make the race defined), the owner publishes its range and
+    // drops out. The loop condition's barrier also ends the previous
+    // round's reads of temp_ before the next round writes it.
+    while (__syncthreads_or(end - begin >= BlockThreads)) {
+      cuda::atomic_ref<unsigned, cuda::thread_scope_block> owner(temp_.owner);
+      if (end - begin >= BlockThreads)
+        owner.store(threadIdx.x, cuda::memory_order_relaxed);
+      __syncthreads();
+      if (owner.load(cuda::memory_order_relaxed) == threadIdx.x) {
+        temp_.begin = begin;
+        temp_.end = end;
+        temp_.item = item;
+        begin = end;
+      }
+      __syncthreads();
+      const std::uint32_t block_end = temp_.end;
+      const Item block_item = temp_.item;
+      for (std::uint32_t e = temp_.begin + threadIdx.x; e < block_end; e += BlockThreads)
+        op(block_item, e);
+    }
+
+    // Warp stage: ranges of at least 32 edges, lowest lane first.
+    const unsigned lane = lane_id();
+    for (;;) {
+      const unsigned large = __ballot_sync(full_warp_mask, end - begin >= warp_size);
+      if (large == 0)
+        break;
+      const unsigned leader = __ffs(large) - 1;
+      const std::uint32_t warp_begin = __shfl_sync(full_warp_mask, begin, leader);
+      const std::uint32_t warp_end = __shfl_sync(full_warp_mask, end, leader);
+      const Item warp_item = __shfl_sync(full_warp_mask, item, leader);
+      if (lane == leader)
+        begin = end;
+      for (std::uint32_t e = warp_begin + lane; e < warp_end; e += warp_size)
+        op(warp_item, e);
+    }
+
+    // Thread stage: what is left is shorter than a warp.
+    for (std::uint32_t e = begin; e < end; ++e)
+      op(item, e);
+  }
+
+private:
+  TempStorage &temp_;
+};
+
+} // namespace dd::sssp
+
+#endif // DD_SSSP_EXPAND_CUH

@@ -1,0 +1,180 @@
+// The data-driven relaxation step shared by bf-worklist and near-far: every
+// vertex of the input frontier relaxes its out-edges with atomicMin, and each
+// vertex whose distance it lowers goes to the near pile (new distance below
+// the threshold) or to the far pile. bf-worklist is the case of one pile
+// (threshold kInf). Edges are spread over threads by degree: a thread, a
+// warp or the block for most vertices (CooperativeExpand), the whole grid
+// for hubs (expand_hubs).
+#ifndef DD_SSSP_RELAX_CUH
+#define DD_SSSP_RELAX_CUH
+
+#include <algorithm>
+#include <cstdint>
+
+#include "dd/worklist.cuh"
+#include "sssp/common.cuh"
+#include "sssp/expand.cuh"
+
+namespace dd::sssp {
+
+/// Where relax_frontier puts the vertices it improves, without duplicates:
+/// a vertex enters a pile at most once per epoch, which bounds each pile by
+/// |V| (their capacity). mark[v] == epoch says v is already in the pile;
+/// epochs only grow, so marks never need clearing. The near pile's epoch is
+/// new for every relaxation step (its output queue is new), the far pile's
+/// for every split (the far pile accumulates over the steps in between).
+template <class Dist> struct Piles {
+  Queue<VertexId> near;
+  Queue<VertexId> far;
+  Dist threshold; // improved to a distance below it: near, else far
+  unsigned *near_mark;
+  unsigned near_epoch;
+  unsigned *far_mark;
+  unsigned far_epoch;
+
+  __device__ __forceinline__ void push(VertexId v, Dist distance) const {
+    // One call site for both piles keeps the lanes together, so that
+    // Queue::push aggregates each pile's lanes with one atomic.
+    const bool to_near = distance < threshold;
+    unsigned &mark = to_near ? near_mark[v] : far_mark[v];
+    const unsigned epoch = to_near ? near_epoch : far_epoch;
+    // The plain check first: most duplicates are seen without an atomic.
+    if (load_relaxed(mark) == epoch)
+      return;
+    if (cuda::atomic_ref<unsigned, cuda::thread_scope_device>(mark).exchange(
+            epoch, cuda::memory_order_relaxed) == epoch)
+      return;
+    // Built from scalars rather than by picking one of the two Queue
+    // members, which would take the kernel parameter's address and move it
+    // to local memory.
+    const Queue<VertexId> pile(to_near ? near.items() : far.items(),
+                               to_near ? near.tail() : far.tail(),
+                               to_near ? near.capacity() : far.capacity());
+    pile.push(v);
+  }
+};
+
+/// Offers dist[u] + w(e) to the head v of edge e = (u, v), given du =
+/// dist[u]; a vertex it improves goes to `piles`.
+template <class Dist>
+__device__ __forceinline__ void relax_edge(const GraphView &g, Dist *dist, Dist du,
+                                           std::uint32_t e, const Piles<Dist> &piles) {
+  Dist candidate;
+  if (!add_distance(du, __ldg(&g.weights[e]), candidate))
+    return;
+  const VertexId v = __ldg(&g.col_indices[e]);
+  cuda::atomic_ref<Dist, cuda::thread_scope_device> dv(dist[v]);
+  // Most edges cannot improve their head: a load filters them before the
+  // read-modify-write.
+  if (candidate >= dv.load(cuda::memory_order_relaxed))
+    return;
+  if (candidate < dv.fetch_min(candidate, cuda::memory_order_relaxed))
+    piles.push(v, candidate);
+}
+
+/// Vertices of at least this out-degree ("hubs") are not expanded by the
+/// block that takes them from the frontier but by the whole grid, in a
+/// second launch (expand_hubs). A block needs degree / 256 rounds for a
+/// vertex; a Kronecker hub of 10^5 edges would keep one block busy for
+/// hundreds of rounds after the rest of the GPU has finished the launch.
+inline constexpr std::uint32_t kHubDegree = 4096;
+
+/// Relaxes the out-edges of frontier[0, size), except those of vertices
+/// with hub_degree or more edges, which go to `hubs` instead. Distances are
+/// read when a vertex is taken from the frontier, so a vertex improved after
+/// it was pushed is expanded with its newest distance.
+template <class Dist>
+__global__ void __launch_bounds__(kBlockThreads)
+    relax_frontier(GraphView g, Dist *dist, const VertexId *frontier, std::uint32_t size,
+                   Piles<Dist> piles, Queue<VertexId> hubs, std::uint32_t hub_degree) {
+  using Expand = CooperativeExpand<kBlockThreads, Dist>;
+  __shared__ typename Expand::TempStorage temp;
+  // Whole blocks iterate together: CooperativeExpand synchronizes the block.
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < size;
+       base += std::uint64_t(gridDim.x) * kBlockThreads) {
+    const std::uint64_t i = base + threadIdx.x;
+    std::uint32_t begin = 0, end = 0;
+    Dist du = 0;
+    if (i < size) {
+      const VertexId u = frontier[i];
+      du = load_relaxed(dist[u]);
+      begin = __ldg(&g.row_offsets[u]);
+      end = __ldg(&g.row_offsets[u + 1]);
+      if (end - begin >= hub_degree) {
+        hubs.push(u);
+        end = begin;
+      }
+    }
+    Expand(temp).run(begin, end, du, [&](Dist from, std::uint32_t e) {
+      relax_edge(g, dist, from, e, piles);
+    });
+  }
+}
+
+/// Relaxes the out-edges of the hubs that relax_frontier set aside, each
+/// spread over every thread of the grid (edge t of a hub goes to thread t,
+/// coalesced). The frontier has no duplicates, so neither has `hubs`.
+template <class Dist>
+__global__ void __launch_bounds__(kBlockThreads)
+    expand_hubs(GraphView g, Dist *dist, Queue<VertexId> hubs, Piles<Dist> piles) {
+  // Pushed by the previous launch: the kernel boundary orders those stores.
+  const std::uint32_t count = min(*hubs.tail(), hubs.capacity());
+  const std::uint64_t thread = std::uint64_t(blockIdx.x) * kBlockThreads + threadIdx.x;
+  const std::uint64_t threads = std::uint64_t(gridDim.x) * kBlockThreads;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const VertexId u = hubs.items()[i];
+    const Dist du = load_relaxed(dist[u]);
+    const std::uint32_t end = __ldg(&g.row_offsets[u + 1]);
+    for (std::uint64_t e = __ldg(&g.row_offsets[u]) + thread; e < end; e += threads)
+      relax_edge(g, dist, du, std::uint32_t(e), piles);
+  }
+}
+
+/// Host side of one relaxation step: relax_frontier, and expand_hubs on
+/// graphs that have hubs (max degree >= kHubDegree; on the others the hub
+/// launch, a few microseconds each step, is never made).
+template <class Dist> class FrontierRelaxer {
+public:
+  Status init(const DeviceGraph &graph) {
+    view_ = view(graph);
+    DD_SSSP_CUDA(resident_blocks(relax_frontier<Dist>, relax_blocks_));
+    if (graph.max_degree() < kHubDegree)
+      return Status();
+    DD_SSSP_CUDA(resident_blocks(expand_hubs<Dist>, hub_blocks_));
+    // At most one entry per hub: |E| / kHubDegree of them, and at most |V|.
+    const std::uint32_t capacity =
+        std::min(graph.num_vertices(), graph.num_edges() / kHubDegree + 1);
+    DD_SSSP_CUDA(hub_items_.allocate(capacity));
+    DD_SSSP_CUDA(hub_tail_.allocate(1));
+    hubs_ = Queue<VertexId>(hub_items_.data(), hub_tail_.data(), capacity);
+    return Status();
+  }
+
+  /// Enqueues the relaxation of frontier[0, size) into `dist` and `piles`.
+  Status launch(Dist *dist, const VertexId *frontier, std::uint32_t size,
+                const Piles<Dist> &piles) {
+    const bool with_hubs = hubs_.items() != nullptr;
+    if (with_hubs)
+      DD_SSSP_CUDA(cudaMemsetAsync(hubs_.tail(), 0, sizeof(std::uint32_t)));
+    relax_frontier<Dist><<<blocks_for(size, relax_blocks_), kBlockThreads>>>(
+        view_, dist, frontier, size, piles, hubs_, with_hubs ? kHubDegree : ~std::uint32_t{0});
+    DD_SSSP_CUDA(cudaGetLastError());
+    if (with_hubs) {
+      expand_hubs<Dist><<<hub_blocks_, kBlockThreads>>>(view_, dist, hubs_, piles);
+      DD_SSSP_CUDA(cudaGetLastError());
+    }
+    return Status();
+  }
+
+private:
+  GraphView view_{};
+  unsigned relax_blocks_ = 0;
+  unsigned hub_blocks_ = 0;
+  DeviceArray<VertexId> hub_items_;
+  DeviceArray<std::uint32_t> hub_tail_;
+  Queue<VertexId> hubs_;
+};
+
+} // namespace dd::sssp
+
+#endif // DD_SSSP_RELAX_CUH

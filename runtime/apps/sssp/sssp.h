@@ -1,0 +1,135 @@
+// GPU single-source shortest paths and BFS: the baselines ADDS is measured
+// against (docs/sssp.md).
+//
+//   dd::sssp::DeviceGraph g;
+//   if (Status s = g.upload(csr, {/*weights=*/true, /*edge_sources=*/false}); !s.ok()) ...
+//   Expected<Result> r = dd::sssp::nearfar(g, source);
+//   r->values[v]                    // distance, kInfDistance when unreachable
+//
+// Every algorithm runs on the GPU with 32-bit vertex ids and edge indices and
+// non-negative integer weights. Distances are uint32 when no shortest path
+// can reach 2^32 - 1 (that is, (|V| - 1) * max weight < 2^32 - 1, since a
+// shortest path is simple), else uint64; results are returned as uint64
+// either way. Each call allocates its own working memory, so calls are
+// independent and may be repeated (warm-up, timing).
+//
+// Plain C++17 (no CUDA types), so the command and tests can include it.
+#ifndef DD_SSSP_SSSP_H
+#define DD_SSSP_SSSP_H
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/csr.h"
+#include "graph/errors.h"
+
+namespace dd::sssp {
+
+using graph::Expected;
+using graph::Status;
+using graph::VertexId;
+
+/// What an algorithm returns.
+struct Result {
+  /// One value per vertex: the distance (SSSP) or the level (BFS);
+  /// graph::kInfDistance when the source does not reach the vertex.
+  std::vector<std::uint64_t> values;
+  /// GPU time in milliseconds, by CUDA events, from the first launch (the
+  /// distance initialisation) to the end of the last; it includes the host's
+  /// reads of worklist sizes between launches, and excludes allocation, the
+  /// graph upload and the copy of the result back.
+  double ms = 0;
+  /// Kernel launches of the main loop (rounds, iterations, levels, splits).
+  std::uint64_t launches = 0;
+  /// Vertices whose out-edges were scanned, summed over launches: worklist
+  /// items for the data-driven algorithms, |V| per round for the
+  /// topology-driven ones. Dijkstra scans each reached vertex once.
+  std::uint64_t processed = 0;
+  /// Near-far's bucket width (0 for the others).
+  std::uint64_t delta = 0;
+  /// Whether distances were computed in 64 bits.
+  bool wide_distances = false;
+};
+
+/// The graph in device memory (CSR with 32-bit offsets), owned. Move-only.
+class DeviceGraph {
+public:
+  struct Parts {
+    bool weights = true;       ///< upload the int32 weights (required for SSSP)
+    bool edge_sources = false; ///< upload the source of every edge (COO; bf-topo)
+  };
+
+  DeviceGraph() = default;
+  DeviceGraph(const DeviceGraph &) = delete;
+  DeviceGraph &operator=(const DeviceGraph &) = delete;
+  ~DeviceGraph();
+
+  /// Copies `csr` to the device. Errors when the graph has 2^32 edges or
+  /// more, when weights are asked for and it has no int32 weights, or on a
+  /// CUDA failure (the message names the call); the object then holds no
+  /// usable graph.
+  Status upload(const graph::Csr &csr, Parts parts);
+
+  std::uint32_t num_vertices() const { return num_vertices_; }
+  std::uint32_t num_edges() const { return num_edges_; }
+  std::uint32_t max_degree() const { return max_degree_; }
+  /// Largest and mean weight (0 when uploaded without weights).
+  std::uint32_t max_weight() const { return max_weight_; }
+  double mean_weight() const { return mean_weight_; }
+  /// Whether shortest distances may not fit in uint32 (see the file comment).
+  bool needs_wide_distances() const;
+
+  // Device pointers: num_vertices + 1 row offsets, num_edges destinations,
+  // weights and sources (null when not uploaded).
+  const std::uint32_t *row_offsets() const { return row_offsets_; }
+  const std::uint32_t *col_indices() const { return col_indices_; }
+  const std::uint32_t *weights() const { return weights_; }
+  const std::uint32_t *edge_sources() const { return edge_sources_; }
+
+private:
+  void release();
+
+  std::uint32_t num_vertices_ = 0;
+  std::uint32_t num_edges_ = 0;
+  std::uint32_t max_degree_ = 0;
+  std::uint32_t max_weight_ = 0;
+  double mean_weight_ = 0;
+  std::uint32_t *row_offsets_ = nullptr;
+  std::uint32_t *col_indices_ = nullptr;
+  std::uint32_t *weights_ = nullptr;
+  std::uint32_t *edge_sources_ = nullptr;
+};
+
+/// Topology-driven, atomic-free Bellman-Ford: one thread per edge pushes
+/// dist[u] + w to dist[v] with dd::monotonic_min, rounds repeat until one
+/// changes nothing. Needs Parts::edge_sources.
+Expected<Result> bf_topo(const DeviceGraph &graph, VertexId source);
+
+/// Data-driven Bellman-Ford: a worklist of the vertices improved in the last
+/// launch, atomicMin relaxations, edges spread over a warp, a block or the
+/// grid by degree.
+Expected<Result> bf_worklist(const DeviceGraph &graph, VertexId source);
+
+/// The constant c of near-far's bucket width delta = c * mean weight / mean
+/// degree (Davidson et al.; the value the ADDS evaluation used for
+/// LonestarGPU's near-far, dissertation section 5.8.2).
+inline constexpr double kNearFarDeltaFactor = 32.0;
+
+/// Near-far's delta for `graph`: kNearFarDeltaFactor * mean weight / mean
+/// out-degree, rounded, at least 1.
+std::uint64_t nearfar_delta(const DeviceGraph &graph);
+
+/// Near-far (Davidson et al., as in LonestarGPU): a near pile of vertices
+/// below the current threshold, processed until empty, and a far pile split
+/// at the next threshold, threshold += delta.
+Expected<Result> nearfar(const DeviceGraph &graph, VertexId source);
+
+/// Level-synchronous, topology-driven, atomic-free BFS (Nasre et al.): each
+/// level, every vertex of the current level writes level + 1 to its
+/// unvisited neighbours with plain stores (a benign race: every writer
+/// writes the same value). Weights are not needed.
+Expected<Result> bfs(const DeviceGraph &graph, VertexId source);
+
+} // namespace dd::sssp
+
+#endif // DD_SSSP_SSSP_H

@@ -1,0 +1,397 @@
+// dd-sssp: single-source shortest paths (and BFS) on the GPU with the
+// baseline algorithms of docs/sssp.md, timed, and optionally verified
+// against the CPU references of the graph library.
+//
+// Every failure prints one "dd-sssp: error: ..." line (graph errors name the
+// file and the line or byte offset) and exits with status 1; the --out file
+// is written whole, atomically, and only when everything succeeded
+// (verification included).
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "graph/file.h"
+#include "graph/format.h"
+#include "graph/graph_io.h"
+#include "graph/reference.h"
+#include "graph/weights.h"
+#include "sssp/sssp.h"
+
+namespace {
+
+using namespace dd::graph;
+namespace sssp = dd::sssp;
+
+constexpr const char *kUsage = R"(usage: dd-sssp --algo=A --src=S [options] GRAPH
+
+Single-source shortest paths from S on the GPU, timed, optionally verified.
+
+Algorithms (--algo=A; see docs/sssp.md):
+  nearfar      near-far (LonestarGPU's GPU SSSP): near and far piles,
+               delta = 32 * mean weight / mean degree
+  bf-worklist  data-driven Bellman-Ford: a worklist of the vertices improved
+               in the last launch, atomicMin, cooperative edge scans
+  bf-topo      topology-driven atomic-free Bellman-Ford: one thread per edge,
+               monotonic writes, rounds until nothing changes
+  bfs          level-synchronous atomic-free BFS: prints levels (hop counts),
+               ignores weights
+  dijkstra     the CPU reference (binary-heap Dijkstra), for comparison
+  (adds, the ADDS worklist of dissertation chapter 5, is not implemented yet)
+
+Options:
+  --algo=A           the algorithm (required)
+  --src=S            the source vertex, a 0-based id (required)
+  --out=FILE         write one line "id distance" per vertex, ids 0-based,
+                     INF when unreachable ("-": standard output). The file is
+                     written to a temporary name and renamed, only when
+                     everything (--verify too) succeeded
+  --verify           compare every distance with CPU Dijkstra (bfs: CPU BFS);
+                     any difference is an error (status 1)
+  --runs=N           time N runs and report the median (default 1); GPU
+                     algorithms run once more before, untimed (warm-up)
+  --format=F         auto (default), gr, dimacs, mtx, snap, edgelist
+  --base=0|1         id of the first vertex in edge lists and SNAP files
+                     (default 0; DIMACS and Matrix Market are 1-based)
+  --symmetrize       add the reverse of every edge (undirected edge lists)
+  --weight-seed=S    graphs without weights get int32 weights uniform in
+                     [1, 255] from this seed (default 1), as
+                     `dd-graph ... --weights=random` makes them: the weight
+                     is a function of the pair {u, v}
+  --help             this text
+
+Weights must be integers: a graph with float weights is an error (except for
+bfs, which ignores weights). Distances are computed in uint32 when
+(|V| - 1) * max weight < 2^32 - 1, else in uint64.
+
+Standard error gets one line of key=value results:
+  ms          GPU time of one run (the median), by CUDA events, from the
+              first launch to the end of the last, including the reads of
+              worklist sizes between launches, excluding the graph's upload
+              (dijkstra: CPU time)
+  mteps       traversed / ms / 1000 (Graph500's TEPS: each edge of the
+              searched component counted once)
+  vertices    |V|; edges: |E|
+  reached     vertices the source reaches; traversed: their out-edges
+  launches    kernel launches of the main loop
+  processed   vertices whose out-edges were scanned, summed over launches
+              (|V| per launch for bf-topo and bfs; reached for dijkstra)
+  delta       near-far's bucket width (0 for the others)
+  distances   uint32 or uint64
+)";
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "dd-sssp: error: %s\n", message.c_str());
+  return 1;
+}
+
+// ---- command line --------------------------------------------------------
+
+struct Args {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> values; // --name=value, --name value
+  std::set<std::string> flags;               // --name
+};
+
+const std::set<std::string> kValueOptions = {"algo", "src",  "out",        "runs",
+                                             "format", "base", "weight-seed"};
+const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
+
+std::optional<std::string> parse_args(int argc, char **argv, Args &args) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
+      std::string name = arg.substr(2);
+      std::optional<std::string> value;
+      if (const std::size_t eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+      }
+      if (kFlagOptions.count(name)) {
+        if (value)
+          return "option --" + name + " takes no value";
+        args.flags.insert(name);
+      } else if (kValueOptions.count(name)) {
+        if (!value) {
+          if (i + 1 >= argc)
+            return "option --" + name + " needs a value";
+          value = argv[++i];
+        }
+        args.values[name] = *value;
+      } else {
+        return "unknown option --" + name + " (see dd-sssp --help)";
+      }
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return "unknown option " + arg + " (see dd-sssp --help)";
+    } else {
+      args.positional.push_back(arg);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> to_u64(const std::string &text) {
+  std::uint64_t v = 0;
+  const char *end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end)
+    return std::nullopt;
+  return v;
+}
+
+// Reads --name as an integer in [lo, hi] into `out` (left alone when absent).
+std::optional<std::string> get_u64(const Args &args, const char *name, std::uint64_t lo,
+                                   std::uint64_t hi, std::uint64_t &out) {
+  const auto it = args.values.find(name);
+  if (it == args.values.end())
+    return std::nullopt;
+  const std::optional<std::uint64_t> v = to_u64(it->second);
+  if (!v || *v < lo || *v > hi)
+    return std::string("--") + name + "=" + it->second + " is not an integer in [" +
+           std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  out = *v;
+  return std::nullopt;
+}
+
+// ---- running -------------------------------------------------------------
+
+enum class Algo { kNearFar, kBfWorklist, kBfTopo, kBfs, kDijkstra };
+
+std::optional<Algo> parse_algo(const std::string &name) {
+  if (name == "nearfar")
+    return Algo::kNearFar;
+  if (name == "bf-worklist")
+    return Algo::kBfWorklist;
+  if (name == "bf-topo")
+    return Algo::kBfTopo;
+  if (name == "bfs")
+    return Algo::kBfs;
+  if (name == "dijkstra")
+    return Algo::kDijkstra;
+  return std::nullopt;
+}
+
+// One run of `algo` (the graph is on the device unless algo is dijkstra).
+Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGraph &device,
+                                VertexId source) {
+  switch (algo) {
+  case Algo::kNearFar:
+    return sssp::nearfar(device, source);
+  case Algo::kBfWorklist:
+    return sssp::bf_worklist(device, source);
+  case Algo::kBfTopo:
+    return sssp::bf_topo(device, source);
+  case Algo::kBfs:
+    return sssp::bfs(device, source);
+  case Algo::kDijkstra:
+    break;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Expected<std::vector<std::uint64_t>> distances = dijkstra(csr, source);
+  const auto stop = std::chrono::steady_clock::now();
+  if (!distances.ok())
+    return distances.status();
+  sssp::Result result;
+  result.values = std::move(*distances);
+  result.ms = std::chrono::duration<double, std::milli>(stop - start).count();
+  result.wide_distances = true;
+  for (const std::uint64_t d : result.values)
+    result.processed += d != kInfDistance;
+  return result;
+}
+
+// The CPU reference for `algo`, widened to uint64 with kInfDistance.
+Expected<std::vector<std::uint64_t>> reference(Algo algo, const Csr &csr, VertexId source) {
+  if (algo != Algo::kBfs)
+    return dijkstra(csr, source);
+  Expected<std::vector<std::uint32_t>> levels = bfs(csr, source);
+  if (!levels.ok())
+    return levels.status();
+  std::vector<std::uint64_t> wide(levels->size());
+  for (std::size_t v = 0; v < wide.size(); ++v)
+    wide[v] = (*levels)[v] == kUnreachedLevel ? kInfDistance : (*levels)[v];
+  return wide;
+}
+
+// Compares with the reference; a message naming the first differences.
+std::optional<std::string> verify(Algo algo, const Csr &csr, VertexId source,
+                                  const std::vector<std::uint64_t> &got) {
+  Expected<std::vector<std::uint64_t>> want = reference(algo, csr, source);
+  if (!want.ok())
+    return want.status().message();
+  const auto show = [](std::uint64_t d) {
+    return d == kInfDistance ? std::string("INF") : std::to_string(d);
+  };
+  std::uint64_t wrong = 0;
+  std::string examples;
+  for (std::size_t v = 0; v < got.size(); ++v) {
+    if (got[v] == (*want)[v])
+      continue;
+    if (++wrong <= 3)
+      examples += str_cat(wrong > 1 ? "; " : "", "vertex ", v, " has ", show(got[v]),
+                          ", expected ", show((*want)[v]));
+  }
+  if (wrong == 0)
+    return std::nullopt;
+  return str_cat("verification failed: ", wrong, " of ", got.size(), " values differ from CPU ",
+                 algo == Algo::kBfs ? "BFS" : "Dijkstra", " (", examples, ")");
+}
+
+std::string format_values(const std::vector<std::uint64_t> &values) {
+  std::string out;
+  out.reserve(values.size() * 12);
+  char buf[48];
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    char *p = std::to_chars(buf, buf + 20, std::uint64_t(v)).ptr;
+    *p++ = ' ';
+    if (values[v] == kInfDistance) {
+      *p++ = 'I';
+      *p++ = 'N';
+      *p++ = 'F';
+    } else {
+      p = std::to_chars(p, buf + sizeof buf - 1, values[v]).ptr;
+    }
+    *p++ = '\n';
+    out.append(buf, std::size_t(p - buf));
+  }
+  return out;
+}
+
+int main_impl(int argc, char **argv) {
+  Args args;
+  if (auto problem = parse_args(argc, argv, args))
+    return fail(*problem);
+  if (args.flags.count("help")) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+
+  const auto algo_it = args.values.find("algo");
+  if (algo_it == args.values.end())
+    return fail("--algo is required (nearfar, bf-worklist, bf-topo, bfs or dijkstra)");
+  if (algo_it->second == "adds")
+    return fail("--algo=adds: ADDS (the decoupled worklist SSSP of dissertation chapter 5) is "
+                "not implemented yet; the baselines are nearfar, bf-worklist, bf-topo, bfs and "
+                "dijkstra (docs/sssp.md)");
+  const std::optional<Algo> algo = parse_algo(algo_it->second);
+  if (!algo)
+    return fail("--algo=" + algo_it->second +
+                " is not one of nearfar, bf-worklist, bf-topo, bfs, dijkstra");
+  if (args.values.count("src") == 0)
+    return fail("--src is required");
+  std::uint64_t source = 0, runs = 1, base = 0, weight_seed = 1;
+  for (auto problem : {get_u64(args, "src", 0, kMaxVertices - 1, source),
+                       get_u64(args, "runs", 1, 1000, runs), get_u64(args, "base", 0, 1, base),
+                       get_u64(args, "weight-seed", 0, ~std::uint64_t{0}, weight_seed)})
+    if (problem)
+      return fail(*problem);
+  if (args.positional.size() != 1)
+    return fail(args.positional.empty() ? "no GRAPH given (dd-sssp --help)"
+                                        : "expected one GRAPH, got " +
+                                              std::to_string(args.positional.size()));
+  const std::string &path = args.positional[0];
+
+  ReadOptions read;
+  if (auto it = args.values.find("format"); it != args.values.end()) {
+    const std::optional<Format> format = parse_format(it->second);
+    if (!format)
+      return fail("--format=" + it->second +
+                  " is not one of auto, gr, dimacs, mtx, snap, edgelist");
+    read.format = *format;
+  }
+  read.index_base = std::uint32_t(base);
+  read.symmetrize = args.flags.count("symmetrize") != 0;
+  Expected<Csr> graph = read_graph(path, read);
+  if (!graph.ok())
+    return fail(graph.status().message());
+  Csr &csr = *graph;
+  if (source >= csr.num_vertices())
+    return fail(str_cat(path, ": source vertex ", source, " is out of range (",
+                        csr.num_vertices(), " vertices)"));
+  const bool weighted = *algo != Algo::kBfs;
+  if (weighted && csr.weight_type == WeightType::kFloat32)
+    return fail(path + ": the graph has float weights; dd-sssp computes with integer weights "
+                       "only (bfs ignores weights)");
+  if (weighted && csr.weight_type == WeightType::kNone) {
+    WeightOptions w; // [1, 255], as dd-graph's random weights
+    w.seed = weight_seed;
+    w.symmetric = true;
+    if (Status s = assign_uniform_weights(csr, w); !s.ok())
+      return fail(s.message());
+  }
+
+  sssp::DeviceGraph device;
+  if (*algo != Algo::kDijkstra) {
+    int devices = 0;
+    if (const cudaError_t err = cudaGetDeviceCount(&devices); err != cudaSuccess || devices == 0)
+      return fail(str_cat("no CUDA GPU for --algo=", algo_it->second, ": ",
+                          err != cudaSuccess ? cudaGetErrorString(err) : "no device",
+                          " (--algo=dijkstra runs on the CPU)"));
+    if (Status s = device.upload(csr, {weighted, *algo == Algo::kBfTopo}); !s.ok())
+      return fail(path + ": " + s.message());
+  }
+
+  // Warm-up (GPU only: module loading and first-touch costs), then the runs.
+  std::vector<double> times;
+  Expected<sssp::Result> result = Status::error("no run");
+  for (std::uint64_t i = (*algo == Algo::kDijkstra ? 1 : 0); i <= runs; ++i) {
+    result = run_once(*algo, csr, device, VertexId(source));
+    if (!result.ok())
+      return fail(result.status().message());
+    if (i > 0)
+      times.push_back(result->ms);
+  }
+  std::sort(times.begin(), times.end());
+  const double ms = times[times.size() / 2];
+  const std::vector<std::uint64_t> &values = result->values;
+
+  std::uint64_t reached = 0, traversed = 0;
+  for (std::size_t v = 0; v < values.size(); ++v)
+    if (values[v] != kInfDistance) {
+      ++reached;
+      traversed += csr.degree(VertexId(v));
+    }
+  char mteps[32] = "n/a";
+  if (ms > 0)
+    std::snprintf(mteps, sizeof mteps, "%.1f", double(traversed) / ms / 1000.0);
+  std::fprintf(stderr,
+               "dd-sssp: algo=%s src=%llu ms=%.3f runs=%llu mteps=%s vertices=%llu edges=%llu "
+               "reached=%llu traversed=%llu launches=%llu processed=%llu delta=%llu "
+               "distances=%s\n",
+               algo_it->second.c_str(), (unsigned long long)source, ms,
+               (unsigned long long)runs, mteps, (unsigned long long)csr.num_vertices(),
+               (unsigned long long)csr.num_edges(), (unsigned long long)reached,
+               (unsigned long long)traversed,
+               (unsigned long long)result->launches, (unsigned long long)result->processed,
+               (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32");
+
+  if (args.flags.count("verify")) {
+    if (auto problem = verify(*algo, csr, VertexId(source), values))
+      return fail(*problem);
+    std::fprintf(stderr, "dd-sssp: verified: %zu values equal CPU %s\n", values.size(),
+                 *algo == Algo::kBfs ? "BFS" : "Dijkstra");
+  }
+
+  if (auto it = args.values.find("out"); it != args.values.end()) {
+    const std::string text = format_values(values);
+    if (it->second == "-") {
+      if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+          std::fflush(stdout) != 0)
+        return fail("cannot write to standard output");
+    } else if (Status s = write_file_atomic(it->second, text); !s.ok()) {
+      return fail(s.message());
+    }
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) { return main_impl(argc, argv); }
