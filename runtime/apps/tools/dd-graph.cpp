@@ -23,10 +23,13 @@
 #include "graph/reference.h"
 #include "graph/stats.h"
 #include "graph/weights.h"
+#include "command_line.h"
 
 namespace {
 
 using namespace dd::graph;
+using dd::tools::Args;
+using dd::tools::to_u64;
 
 constexpr const char* kUsage = R"(usage: dd-graph COMMAND [options]
 
@@ -90,64 +93,18 @@ with status 1. See docs/graphs.md.
 
 // ---- command-line parsing ----------------------------------------------
 
-struct Args {
-  std::vector<std::string> positional;
-  std::map<std::string, std::string> values;  // --name=value and -o
-  std::set<std::string> flags;                // --name
-};
+std::optional<std::string> parse_args(int argc, char** argv, int first,
+                                      const std::set<std::string>& value_options,
+                                      const std::set<std::string>& flag_options, Args& args) {
+  return dd::tools::parse_args(argc, argv, first, value_options, flag_options,
+                               "see dd-graph help", args);
+}
 
 int fail(const std::string& message) {
   std::fprintf(stderr, "dd-graph: error: %s\n", message.c_str());
   return 1;
 }
 
-// Parses argv[first..] for one command. `value_options` take a value
-// ("--name=V" or "--name V"), `flag_options` take none.
-std::optional<std::string> parse_args(int argc, char** argv, int first,
-                                      const std::set<std::string>& value_options,
-                                      const std::set<std::string>& flag_options, Args& args) {
-  for (int i = first; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "-o")
-      arg = "--out";
-    if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
-      std::string name = arg.substr(2);
-      std::optional<std::string> value;
-      if (const std::size_t eq = name.find('='); eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-      }
-      if (flag_options.count(name)) {
-        if (value)
-          return "option --" + name + " takes no value";
-        args.flags.insert(name);
-      } else if (value_options.count(name)) {
-        if (!value) {
-          if (i + 1 >= argc)
-            return "option --" + name + " needs a value";
-          value = argv[++i];
-        }
-        args.values[name] = *value;
-      } else {
-        return "unknown option --" + name + " (see dd-graph help)";
-      }
-    } else if (arg.size() > 1 && arg[0] == '-' && arg != "-") {
-      return "unknown option " + arg + " (see dd-graph help)";
-    } else {
-      args.positional.push_back(arg);
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<std::uint64_t> to_u64(const std::string& text) {
-  std::uint64_t v = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (text.empty() || ec != std::errc() || ptr != end)
-    return std::nullopt;
-  return v;
-}
 
 std::optional<double> to_double(const std::string& text) {
   double v = 0;

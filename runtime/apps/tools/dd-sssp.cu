@@ -24,10 +24,13 @@
 #include "graph/reference.h"
 #include "graph/weights.h"
 #include "sssp/sssp.h"
+#include "command_line.h"
 
 namespace {
 
 using namespace dd::graph;
+using dd::tools::Args;
+using dd::tools::to_u64;
 namespace sssp = dd::sssp;
 
 constexpr const char *kUsage = R"(usage: dd-sssp --algo=A --src=S [options] GRAPH
@@ -94,57 +97,10 @@ int fail(const std::string &message) {
 
 // ---- command line --------------------------------------------------------
 
-struct Args {
-  std::vector<std::string> positional;
-  std::map<std::string, std::string> values; // --name=value, --name value
-  std::set<std::string> flags;               // --name
-};
-
 const std::set<std::string> kValueOptions = {"algo", "src",  "out",        "runs",
                                              "format", "base", "weight-seed"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
 
-std::optional<std::string> parse_args(int argc, char **argv, Args &args) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
-      std::string name = arg.substr(2);
-      std::optional<std::string> value;
-      if (const std::size_t eq = name.find('='); eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-      }
-      if (kFlagOptions.count(name)) {
-        if (value)
-          return "option --" + name + " takes no value";
-        args.flags.insert(name);
-      } else if (kValueOptions.count(name)) {
-        if (!value) {
-          if (i + 1 >= argc)
-            return "option --" + name + " needs a value";
-          value = argv[++i];
-        }
-        args.values[name] = *value;
-      } else {
-        return "unknown option --" + name + " (see dd-sssp --help)";
-      }
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      return "unknown option " + arg + " (see dd-sssp --help)";
-    } else {
-      args.positional.push_back(arg);
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<std::uint64_t> to_u64(const std::string &text) {
-  std::uint64_t v = 0;
-  const char *end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (text.empty() || ec != std::errc() || ptr != end)
-    return std::nullopt;
-  return v;
-}
 
 // Reads --name as an integer in [lo, hi] into `out` (left alone when absent).
 std::optional<std::string> get_u64(const Args &args, const char *name, std::uint64_t lo,
@@ -266,7 +222,8 @@ std::string format_values(const std::vector<std::uint64_t> &values) {
 
 int main_impl(int argc, char **argv) {
   Args args;
-  if (auto problem = parse_args(argc, argv, args))
+  if (auto problem = dd::tools::parse_args(argc, argv, 1, kValueOptions, kFlagOptions,
+                                         "see dd-sssp --help", args))
     return fail(*problem);
   if (args.flags.count("help")) {
     std::fputs(kUsage, stdout);

@@ -1,0 +1,77 @@
+// Command-line parsing shared by the graph tools (dd-graph, dd-sssp):
+// `--name=value`, `--name value`, `--flag`, `-o FILE` (for --out), and
+// positional arguments. Header-only, so nvcc-built tools can use it too.
+#ifndef DD_TOOLS_COMMAND_LINE_H
+#define DD_TOOLS_COMMAND_LINE_H
+
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace dd::tools {
+
+struct Args {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> values; ///< --name=value, --name value, -o
+  std::set<std::string> flags;               ///< --name
+};
+
+/// Parses argv[first..] into `args`. `value_options` take a value, `flag_options`
+/// none; anything else starting with '-' is an error whose message ends with
+/// `help_hint` (e.g. "see dd-graph help"). Returns the error, if any.
+inline std::optional<std::string>
+parse_args(int argc, char **argv, int first, const std::set<std::string> &value_options,
+           const std::set<std::string> &flag_options, const std::string &help_hint,
+           Args &args) {
+  for (int i = first; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-o")
+      arg = "--out";
+    if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
+      std::string name = arg.substr(2);
+      std::optional<std::string> value;
+      if (const std::size_t eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+      }
+      if (flag_options.count(name)) {
+        if (value)
+          return "option --" + name + " takes no value";
+        args.flags.insert(name);
+      } else if (value_options.count(name)) {
+        if (!value) {
+          if (i + 1 >= argc)
+            return "option --" + name + " needs a value";
+          value = argv[++i];
+        }
+        args.values[name] = *value;
+      } else {
+        return "unknown option --" + name + " (" + help_hint + ")";
+      }
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return "unknown option " + arg + " (" + help_hint + ")";
+    } else {
+      args.positional.push_back(arg);
+    }
+  }
+  return std::nullopt;
+}
+
+/// `text` as an unsigned decimal integer, or nothing.
+inline std::optional<std::uint64_t> to_u64(const std::string &text) {
+  std::uint64_t v = 0;
+  const char *end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end)
+    return std::nullopt;
+  return v;
+}
+
+} // namespace dd::tools
+
+#endif // DD_TOOLS_COMMAND_LINE_H
