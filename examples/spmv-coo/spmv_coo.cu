@@ -9,8 +9,7 @@
 // Prints "row value" for every row.
 #include <vector>
 
-#include "example_util.h"
-#include "graph/graph_io.h"
+#include "example_graph.h"
 
 __global__ void spmv_coo_kernel(const unsigned *rows, const unsigned *cols,
                                 const int *vals, const int *x,
@@ -33,8 +32,7 @@ int main(int argc, char **argv) {
   dd::examples::Options opts(argc, argv, Usage);
   std::uint64_t seed = opts.number("seed", 1);
   std::uint64_t block = opts.number("block", 256);
-  std::string format = opts.get("format", "auto");
-  std::uint64_t base = opts.number("base", 0);
+  dd::graph::ReadOptions read = dd::examples::graph_read_options(opts, false);
   std::string path = opts.positional(0);
   opts.finish();
   if (path.empty())
@@ -42,18 +40,7 @@ int main(int argc, char **argv) {
   if (block == 0 || block > 1024)
     opts.fail("--block is between 1 and 1024");
 
-  dd::graph::ReadOptions read;
-  std::optional<dd::graph::Format> parsed = dd::graph::parse_format(format);
-  if (!parsed)
-    opts.fail(("unknown format '" + format + "'").c_str());
-  read.format = *parsed;
-  read.index_base = std::uint32_t(base);
-  dd::graph::Expected<dd::graph::Csr> graph = dd::graph::read_graph(path, read);
-  if (!graph.ok()) {
-    std::fprintf(stderr, "%s\n", graph.status().message().c_str());
-    return 1;
-  }
-  const dd::graph::Csr &a = *graph;
+  const dd::graph::Csr a = dd::examples::read_graph_or_exit(path, read);
   std::uint64_t n = a.num_vertices(), nnz = a.num_edges();
 
   std::vector<unsigned> rows(nnz), cols(a.col_indices.begin(), a.col_indices.end());

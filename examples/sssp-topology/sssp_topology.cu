@@ -15,8 +15,7 @@
 
 #include <dd/annotate.h>
 
-#include "example_util.h"
-#include "graph/graph_io.h"
+#include "example_graph.h"
 #include "graph/reference.h"
 #include "graph/weights.h"
 
@@ -52,9 +51,7 @@ int main(int argc, char **argv) {
   std::uint64_t source = opts.number("src", 0);
   std::uint64_t seed = opts.number("seed", 1);
   std::uint64_t block = opts.number("block", 256);
-  std::string format = opts.get("format", "auto");
-  std::uint64_t base = opts.number("base", 0);
-  bool symmetrize = opts.number("symmetrize", 0) != 0;
+  dd::graph::ReadOptions read = dd::examples::graph_read_options(opts, true);
   bool verify = opts.number("verify", 1) != 0;
   std::string path = opts.positional(0);
   opts.finish();
@@ -63,23 +60,11 @@ int main(int argc, char **argv) {
   if (block == 0 || block > 1024)
     opts.fail("--block is between 1 and 1024");
 
-  dd::graph::ReadOptions read;
-  std::optional<dd::graph::Format> parsed = dd::graph::parse_format(format);
-  if (!parsed)
-    opts.fail(("unknown format '" + format + "'").c_str());
-  read.format = *parsed;
-  read.index_base = std::uint32_t(base);
-  read.symmetrize = symmetrize;
-  dd::graph::Expected<dd::graph::Csr> graph = dd::graph::read_graph(path, read);
-  if (!graph.ok()) {
-    std::fprintf(stderr, "%s\n", graph.status().message().c_str());
-    return 1;
-  }
-  dd::graph::Csr &g = *graph;
+  dd::graph::Csr g = dd::examples::read_graph_or_exit(path, read);
   if (g.weight_type != dd::graph::WeightType::kInt32) {
     dd::graph::WeightOptions w;
     w.seed = seed;
-    w.symmetric = symmetrize;
+    w.symmetric = read.symmetrize;
     dd::graph::Status s = dd::graph::assign_uniform_weights(g, w);
     if (!s.ok()) {
       std::fprintf(stderr, "%s\n", s.message().c_str());
