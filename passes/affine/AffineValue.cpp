@@ -130,18 +130,11 @@ AffineValue AffineValue::join(const AffineValue &A, const AffineValue &B) {
     return B;
   if (B.K == Kind::Bottom)
     return A;
-  AffineValue R;
-  R.K = std::max(A.K, B.K);
+  AffineValue R = combine(A, B);
   R.Const = A.Const == B.Const ? A.Const : std::nullopt;
   for (unsigned D = 0; D < 3; ++D)
     R.S[D] = A.S[D] == B.S[D] ? A.S[D] : std::nullopt;
   R.Predicate = A.Predicate || B.Predicate;
-  std::set_union(A.Conditions.begin(), A.Conditions.end(), B.Conditions.begin(),
-                 B.Conditions.end(), std::back_inserter(R.Conditions));
-  if (A.RootUnknown || B.RootUnknown || (A.Root && B.Root && A.Root != B.Root))
-    R.setRootUnknown();
-  else
-    R.Root = A.Root ? A.Root : B.Root;
   R.normalize();
   return R;
 }
@@ -160,14 +153,24 @@ AffineValue AffineValue::combine(const AffineValue &A, const AffineValue &B) {
   return R;
 }
 
-AffineValue AffineValue::add(const AffineValue &A, const AffineValue &B) {
-  AffineValue R = combine(A, B);
+std::optional<AffineValue> AffineValue::arithmetic(const AffineValue &A,
+                                                   const AffineValue &B,
+                                                   AffineValue &R) {
+  R = combine(A, B);
   if (R.K == Kind::Bottom || R.K == Kind::NonAffine) {
     R.normalize();
     return R;
   }
+  // A predicate is a step function of the thread index, not affine.
   if (A.Predicate || B.Predicate)
     return nonAffine();
+  return std::nullopt;
+}
+
+AffineValue AffineValue::add(const AffineValue &A, const AffineValue &B) {
+  AffineValue R;
+  if (std::optional<AffineValue> Done = arithmetic(A, B, R))
+    return *Done;
   for (unsigned D = 0; D < 3; ++D)
     R.S[D] = addStride(A.S[D], B.S[D]);
   R.Const = foldAdd(A.constant(), B.constant());
@@ -189,19 +192,13 @@ AffineValue AffineValue::neg(const AffineValue &A) {
 }
 
 AffineValue AffineValue::sub(const AffineValue &A, const AffineValue &B) {
-  AffineValue R = add(A, neg(B));
-  // A difference of two pointers into one object is an integer.
-  return R;
+  return add(A, neg(B));
 }
 
 AffineValue AffineValue::mul(const AffineValue &A, const AffineValue &B) {
-  AffineValue R = combine(A, B);
-  if (R.K == Kind::Bottom || R.K == Kind::NonAffine) {
-    R.normalize();
-    return R;
-  }
-  if (A.Predicate || B.Predicate)
-    return nonAffine();
+  AffineValue R;
+  if (std::optional<AffineValue> Done = arithmetic(A, B, R))
+    return *Done;
   if (A.isTupleScalar() && B.isTupleScalar()) {
     if (A.constant() && B.constant())
       R.Const = *A.constant() * *B.constant();

@@ -129,6 +129,12 @@ private:
   /// Common result shape of binary operators: conditions and roots merged,
   /// and the kind promoted; turns into NonAffine on too many conditions.
   static AffineValue combine(const AffineValue &A, const AffineValue &B);
+  /// The start of +, -, *: sets \p R to combine(A, B) and returns the final
+  /// result when that is already decided (bottom, nonaffine, a predicate
+  /// operand), nothing when the operator must compute strides.
+  static std::optional<AffineValue> arithmetic(const AffineValue &A,
+                                               const AffineValue &B,
+                                               AffineValue &R);
   void normalize();
 };
 
