@@ -329,7 +329,7 @@ private:
   AffineValue referenceAddress(const VarDecl *VD);
   void define(const Decl *Key, AffineValue V, const void *Site, State &S,
               bool Weak = false);
-  AffineValue readVar(const VarDecl *VD, State &S, const Expr *Use);
+  AffineValue readVar(const VarDecl *VD, State &S);
   void merge(State &Into, const State &Other, const Stmt *Cond);
 
   // Recording.
@@ -836,8 +836,7 @@ void FunctionAnalyzer::define(const Decl *Key, AffineValue V, const void *Site,
     recordVariable(VD, VS.Value);
 }
 
-AffineValue FunctionAnalyzer::readVar(const VarDecl *VD, State &S,
-                                      const Expr *Use) {
+AffineValue FunctionAnalyzer::readVar(const VarDecl *VD, State &S) {
   auto It = S.find(VD);
   AffineValue V = It == S.end() ? AffineValue::bottom() : It->second.Value;
   recordVariable(VD, V);
@@ -991,7 +990,7 @@ AffineValue FunctionAnalyzer::evalUncached(const Expr *E, State &S) {
     const ValueDecl *D = cast<DeclRefExpr>(E)->getDecl();
     if (const auto *VD = dyn_cast<VarDecl>(D)) {
       if (Tracked.count(VD))
-        return readVar(VD, S, E);
+        return readVar(VD, S);
       return AffineValue::nonAffine().setRootUnknown();
     }
     if (isa<EnumConstantDecl, FunctionDecl>(D))
@@ -1147,7 +1146,7 @@ AffineValue FunctionAnalyzer::evalUnary(const UnaryOperator *E, State &S) {
   case UO_PostDec: {
     int64_t Step = E->isIncrementOp() ? 1 : -1;
     if (const VarDecl *VD = trackedVar(Sub)) {
-      AffineValue Old = readVar(VD, S, Sub);
+      AffineValue Old = readVar(VD, S);
       AffineValue New =
           Sub->getType()->isPointerType()
               ? AffineValue::pointerAdd(Old, AffineValue::scalar(Step),
@@ -1274,7 +1273,7 @@ AffineValue FunctionAnalyzer::evalBinary(const BinaryOperator *E, State &S) {
     if (VD) {
       AffineValue New = R;
       if (const auto *CAO = dyn_cast<CompoundAssignOperator>(E)) {
-        AffineValue Old = readVar(VD, S, LHS);
+        AffineValue Old = readVar(VD, S);
         New = Arith(BinaryOperator::getOpForCompoundAssignment(Op), Old, R,
                     CAO->getComputationLHSType(), RHS->getType());
       }
@@ -1452,7 +1451,7 @@ AffineValue FunctionAnalyzer::loadValue(const AffineValue &Address) {
 AffineValue FunctionAnalyzer::evalRead(const Expr *LValue, State &S) {
   const Expr *L = LValue->IgnoreParens();
   if (const VarDecl *VD = trackedVar(L))
-    return readVar(VD, S, L);
+    return readVar(VD, S);
   if (builtinRead(L))
     return eval(L, S);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
