@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Every GPU check of the project in one device call.
+#
+#   scripts/gpu-proof.sh pack [DIR]   here: build the GPU test programs and the
+#                                     examples (original and rewritten), copy
+#                                     them, dd-sssp and the graphs into DIR
+#                                     (default .gpu-proof, git-ignored)
+#   scripts/gpu-proof.sh run [DIR]    on the GPU machine (carry DIR): run
+#                                     atomics_test, channel_stress, the
+#                                     examples differential test and the
+#                                     dd-sssp verification; logs under $OUT
+#
+# `run` ends with one line "gpu-proof: N passed, N failed" (suites, not
+# cases; each suite's own counts are in its log) and exits 1 when any failed.
+# The device machine has nvcc but no LLVM, so everything is built here.
+set -u
+cmd=${1:-}
+dir=${2:-.gpu-proof}
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${DECOUPLER_BUILD_DIR:-$root/build}"
+
+pack() {
+  set -e
+  "$root/scripts/setup.sh" >/dev/null
+  cmake --build "$build" --target atomics_test channel_stress dd-sssp dd-graph \
+    histogram histogram_dd spmv_coo spmv_coo_dd sssp_topology sssp_topology_dd >&2
+  mkdir -p "$dir/bin" "$dir/graphs"
+  cp "$build"/bin/{atomics_test,channel_stress,dd-sssp} "$dir/bin/"
+  cp "$build"/examples/{histogram,spmv_coo,sssp_topology}{,_dd} "$dir/bin/"
+  cp "$root/test/gpu/examples-differential.sh" "$root/test/gpu/sssp-verify.sh" \
+     "$root/test/gpu/run.sh" "$dir/"
+  local shared="$root/../shared/data/graphs"
+  [ -d "$shared" ] && cp "$shared"/*.mtx "$shared"/*.txt "$shared"/*.edges "$dir/graphs/"
+  "$build/bin/dd-graph" generate kron --scale=14 --seed=3 -o "$dir/graphs/kron14.gr"
+  "$build/bin/dd-graph" generate grid --rows=128 --cols=128 --seed=5 -o "$dir/graphs/grid128.gr"
+  chmod -R u+w "$dir"
+  du -sh "$dir" >&2
+}
+
+run() {
+  local out=${OUT:-.} passed=0 failed=0
+  suite() { # NAME COMMAND...
+    local name=$1
+    shift
+    if "$@" >"$out/$name.log" 2>&1; then
+      passed=$((passed + 1))
+      echo "PASS $name: $(grep -E 'passed, [0-9]+ failed' "$out/$name.log" | tail -1)"
+    else
+      failed=$((failed + 1))
+      echo "FAIL $name: $(tail -3 "$out/$name.log" | tr '\n' ' ')"
+    fi
+  }
+  nvidia-smi -L
+  suite atomics_test "$dir/bin/atomics_test"
+  suite channel_stress timeout -k 5 175 "$dir/bin/channel_stress" --budget 140
+  suite examples "$dir/examples-differential.sh" "$dir/bin" "$dir/graphs"
+  suite sssp "$dir/sssp-verify.sh" "$dir/bin" "$dir/graphs"
+  echo "gpu-proof: $passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+}
+
+case "$cmd" in
+  pack) pack ;;
+  run) run ;;
+  *)
+    echo "usage: scripts/gpu-proof.sh pack|run [DIR]" >&2
+    exit 2
+    ;;
+esac
