@@ -48,15 +48,7 @@
 #include <thread>
 #include <vector>
 
-#define CUDA_CHECK(call)                                                                 \
-  do {                                                                                   \
-    cudaError_t err_ = (call);                                                           \
-    if (err_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                 \
-                   cudaGetErrorString(err_));                                            \
-      std::exit(2);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include <dd/cuda_check.h>
 
 // The launchers of kernels.cu, compiled once as is (naive) and, when the
 // build ran decoupler, once rewritten (autorw).
@@ -132,24 +124,24 @@ double median(std::vector<float> v) {
 /// that clock and thermal drift hit them alike.
 void time_columns(std::vector<Column> &cols, const Options &opt) {
   cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
+  DD_CUDA_CHECK(cudaEventCreate(&start));
+  DD_CUDA_CHECK(cudaEventCreate(&stop));
   for (int r = 0; r < opt.warmup + opt.reps; ++r)
     for (Column &c : cols) {
       if (c.setup)
         c.setup(r);
-      CUDA_CHECK(cudaEventRecord(start));
+      DD_CUDA_CHECK(cudaEventRecord(start));
       c.run(r);
-      CUDA_CHECK(cudaEventRecord(stop));
-      CUDA_CHECK(cudaEventSynchronize(stop));
-      CUDA_CHECK(cudaGetLastError());
+      DD_CUDA_CHECK(cudaEventRecord(stop));
+      DD_CUDA_CHECK(cudaEventSynchronize(stop));
+      DD_CUDA_CHECK(cudaGetLastError());
       float ms = 0;
-      CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      DD_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       if (r >= opt.warmup)
         c.ms.push_back(ms);
     }
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
+  DD_CUDA_CHECK(cudaEventDestroy(start));
+  DD_CUDA_CHECK(cudaEventDestroy(stop));
 }
 
 void record(Row row, const std::vector<Column> &cols) {
@@ -171,15 +163,15 @@ void record(Row row, const std::vector<Column> &cols) {
 
 template <class T> T *device_copy(const std::vector<T> &v) {
   T *d = nullptr;
-  CUDA_CHECK(cudaMalloc(&d, std::max<std::size_t>(1, v.size()) * sizeof(T)));
+  DD_CUDA_CHECK(cudaMalloc(&d, std::max<std::size_t>(1, v.size()) * sizeof(T)));
   if (!v.empty())
-    CUDA_CHECK(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    DD_CUDA_CHECK(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
   return d;
 }
 template <class T> std::vector<T> host_copy(const T *d, std::size_t n) {
   std::vector<T> v(n);
   if (n)
-    CUDA_CHECK(cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+    DD_CUDA_CHECK(cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
   return v;
 }
 
@@ -246,9 +238,9 @@ void make_keys(KeySets &ks, unsigned n, unsigned bins, bool zipf, std::uint64_t 
   }
   std::vector<std::vector<unsigned>> host(KeySets::kSets);
   for (int s = 0; s < KeySets::kSets; ++s) {
-    CUDA_CHECK(cudaMalloc(&ks.keys[s], std::size_t{n} * sizeof(unsigned)));
+    DD_CUDA_CHECK(cudaMalloc(&ks.keys[s], std::size_t{n} * sizeof(unsigned)));
     gen_keys<<<blocks_for(n), kBlock>>>(ks.keys[s], n, bins, d_cdf, seed * 31 + s);
-    CUDA_CHECK(cudaGetLastError());
+    DD_CUDA_CHECK(cudaGetLastError());
     host[s] = host_copy(ks.keys[s], n);
   }
   cudaFree(d_cdf);
@@ -274,8 +266,8 @@ void bench_histogram(const Options &opt, bool zipf, unsigned bins) {
   KeySets ks;
   make_keys(ks, n, bins, zipf, 1000 + bins * 2 + zipf);
   unsigned *d_bins = nullptr;
-  CUDA_CHECK(cudaMalloc(&d_bins, std::size_t{bins} * sizeof(unsigned)));
-  auto reset = [&](int) { CUDA_CHECK(cudaMemsetAsync(d_bins, 0, std::size_t{bins} * sizeof(unsigned))); };
+  DD_CUDA_CHECK(cudaMalloc(&d_bins, std::size_t{bins} * sizeof(unsigned)));
+  auto reset = [&](int) { DD_CUDA_CHECK(cudaMemsetAsync(d_bins, 0, std::size_t{bins} * sizeof(unsigned))); };
   auto keys = [&](int r) { return ks.keys[r % KeySets::kSets]; };
 
   std::vector<Column> cols;
@@ -301,7 +293,7 @@ void bench_histogram(const Options &opt, bool zipf, unsigned bins) {
   for (Column &c : cols) {
     c.setup(0);
     c.run(0);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    DD_CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<unsigned> got = host_copy(d_bins, bins);
     if (want.empty()) {
       want = got;
@@ -329,8 +321,8 @@ void bench_histogram_inc(const Options &opt, unsigned bins) {
   KeySets ks;
   make_keys(ks, n, bins, false, 5000 + bins);
   unsigned *d_bins = nullptr;
-  CUDA_CHECK(cudaMalloc(&d_bins, std::size_t{bins} * sizeof(unsigned)));
-  auto reset = [&](int) { CUDA_CHECK(cudaMemsetAsync(d_bins, 0, std::size_t{bins} * sizeof(unsigned))); };
+  DD_CUDA_CHECK(cudaMalloc(&d_bins, std::size_t{bins} * sizeof(unsigned)));
+  auto reset = [&](int) { DD_CUDA_CHECK(cudaMemsetAsync(d_bins, 0, std::size_t{bins} * sizeof(unsigned))); };
   auto keys = [&](int r) { return ks.keys[r % KeySets::kSets]; };
   std::vector<Column> cols;
   cols.push_back({"naive", reset, [&](int r) { naive::launch_histogram_inc(keys(r), n, d_bins, limit); }, {}});
@@ -349,7 +341,7 @@ void bench_histogram_inc(const Options &opt, unsigned bins) {
   for (Column &c : cols) {
     c.setup(0);
     c.run(0);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    DD_CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<unsigned> got = host_copy(d_bins, bins);
     if (want.empty()) want = got;
     else if (got != want) {
@@ -459,12 +451,12 @@ void bench_spmv(const Options &opt, const Graph &g, const DeviceCoo &coo) {
   for (unsigned v = 0; v < nv; ++v)
     h_x[v] = static_cast<float>(unit(mix64(42 + v)));
   float *vals = device_copy(h_vals), *x = device_copy(h_x), *y = nullptr;
-  CUDA_CHECK(cudaMalloc(&y, std::max(1u, nv) * sizeof(float)));
+  DD_CUDA_CHECK(cudaMalloc(&y, std::max(1u, nv) * sizeof(float)));
   unsigned long long remap_warps = 0;
   double remap_ms = 0;
   unsigned *remap = device_remap(coo.h_rows, remap_warps, remap_ms);
 
-  auto reset = [&](int) { CUDA_CHECK(cudaMemsetAsync(y, 0, std::max(1u, nv) * sizeof(float))); };
+  auto reset = [&](int) { DD_CUDA_CHECK(cudaMemsetAsync(y, 0, std::max(1u, nv) * sizeof(float))); };
   std::vector<Column> cols;
   cols.push_back({"naive", reset, [&](int) { naive::launch_spmv_coo(coo.rows, coo.cols, vals, x, y, nnz); }, {}});
   cols.push_back({"SR", reset, [&](int) {
@@ -498,7 +490,7 @@ void bench_spmv(const Options &opt, const Graph &g, const DeviceCoo &coo) {
   for (Column &c : cols) {
     c.setup(0);
     c.run(0);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    DD_CUDA_CHECK(cudaDeviceSynchronize());
     const std::vector<float> got = host_copy(y, nv);
     for (unsigned v = 0; v < nv; ++v) {
       const double k = terms[v] + 1, u = 0x1.0p-24;
@@ -542,10 +534,10 @@ void bench_sssp(const Options &opt, const Graph &g, const DeviceCoo &coo) {
   std::vector<unsigned> init(nv, 0xffffffffu);
   init[source] = 0;
   unsigned *d_init = device_copy(init), *dist = nullptr;
-  CUDA_CHECK(cudaMalloc(&dist, nv * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMalloc(&dist, nv * sizeof(unsigned)));
   int *changed = nullptr, *h_changed = nullptr;
-  CUDA_CHECK(cudaMalloc(&changed, sizeof(int)));
-  CUDA_CHECK(cudaMallocHost(&h_changed, sizeof(int)));
+  DD_CUDA_CHECK(cudaMalloc(&changed, sizeof(int)));
+  DD_CUDA_CHECK(cudaMallocHost(&h_changed, sizeof(int)));
   unsigned long long remap_warps = 0;
   double remap_ms = 0;
   unsigned *remap = device_remap(coo.h_cols, remap_warps, remap_ms); // keyed by destination
@@ -556,10 +548,10 @@ void bench_sssp(const Options &opt, const Graph &g, const DeviceCoo &coo) {
   auto fixed_point = [&](const std::string &column, const std::function<void()> &round) {
     int n = 0;
     do {
-      CUDA_CHECK(cudaMemsetAsync(changed, 0, sizeof(int)));
+      DD_CUDA_CHECK(cudaMemsetAsync(changed, 0, sizeof(int)));
       round();
-      CUDA_CHECK(cudaMemcpyAsync(h_changed, changed, sizeof(int), cudaMemcpyDeviceToHost));
-      CUDA_CHECK(cudaStreamSynchronize(0));
+      DD_CUDA_CHECK(cudaMemcpyAsync(h_changed, changed, sizeof(int), cudaMemcpyDeviceToHost));
+      DD_CUDA_CHECK(cudaStreamSynchronize(0));
       if (++n > static_cast<int>(nv) + 2) {
         std::fprintf(stderr, "atomics_bench: sssp %s did not converge\n", column.c_str());
         std::exit(2);
@@ -568,7 +560,7 @@ void bench_sssp(const Options &opt, const Graph &g, const DeviceCoo &coo) {
     rounds[column] = n;
   };
   auto reset = [&](int) {
-    CUDA_CHECK(cudaMemcpyAsync(dist, d_init, nv * sizeof(unsigned), cudaMemcpyDeviceToDevice));
+    DD_CUDA_CHECK(cudaMemcpyAsync(dist, d_init, nv * sizeof(unsigned), cudaMemcpyDeviceToDevice));
   };
   const unsigned *src = coo.rows, *dst = coo.cols, *w = coo.weights;
   std::vector<Column> cols;
@@ -609,7 +601,7 @@ void bench_sssp(const Options &opt, const Graph &g, const DeviceCoo &coo) {
   for (Column &c : cols) {
     c.setup(0);
     c.run(0);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    DD_CUDA_CHECK(cudaDeviceSynchronize());
     const std::vector<unsigned> got = host_copy(dist, nv);
     long wrong = 0;
     for (unsigned v = 0; v < nv; ++v) {
@@ -710,10 +702,10 @@ int main(int argc, char **argv) {
   }
 
   cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  DD_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   int driver = 0, runtime = 0;
-  CUDA_CHECK(cudaDriverGetVersion(&driver));
-  CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  DD_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  DD_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
   std::printf("# device: %s, sm_%d%d, %d SMs, L2 %d MB, %.0f GB; driver %d, runtime %d\n",
               prop.name, prop.major, prop.minor, prop.multiProcessorCount,
               prop.l2CacheSize >> 20, prop.totalGlobalMem / 1e9, driver, runtime);

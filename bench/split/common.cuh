@@ -17,15 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-#define CUDA_CHECK(call)                                                                 \
-  do {                                                                                   \
-    cudaError_t err_ = (call);                                                           \
-    if (err_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                 \
-                   cudaGetErrorString(err_));                                            \
-      std::exit(2);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include <dd/cuda_check.h>
 
 namespace split {
 
@@ -72,11 +64,11 @@ __global__ void fill_int_kernel(int *p, std::size_t n, std::uint64_t seed) {
 }
 inline void fill_random(float *p, std::size_t n, std::uint64_t seed) {
   fill_float_kernel<<<1024, 256>>>(p, n, seed);
-  CUDA_CHECK(cudaGetLastError());
+  DD_CUDA_CHECK(cudaGetLastError());
 }
 inline void fill_random(int *p, std::size_t n, std::uint64_t seed) {
   fill_int_kernel<<<1024, 256>>>(p, n, seed);
-  CUDA_CHECK(cudaGetLastError());
+  DD_CUDA_CHECK(cudaGetLastError());
 }
 
 // ---------------------------------------------------------------------------
@@ -98,7 +90,7 @@ template <class T> struct DeviceArray {
   std::size_t n = 0;
   DeviceArray() = default;
   explicit DeviceArray(std::size_t count) : n(count) {
-    CUDA_CHECK(cudaMalloc(&ptr, std::max<std::size_t>(count, 1) * sizeof(T)));
+    DD_CUDA_CHECK(cudaMalloc(&ptr, std::max<std::size_t>(count, 1) * sizeof(T)));
   }
   DeviceArray(DeviceArray &&o) noexcept : ptr(o.ptr), n(o.n) { o.ptr = nullptr; }
   DeviceArray &operator=(DeviceArray &&o) noexcept {
@@ -114,7 +106,7 @@ template <class T> struct DeviceArray {
   std::size_t bytes() const { return n * sizeof(T); }
   /// Every byte 0xff: -1 for ints, NaN for floats; never what a kernel writes
   /// by accident, and identical in the reference and the tested output.
-  void poison() { CUDA_CHECK(cudaMemset(ptr, 0xff, bytes())); }
+  void poison() { DD_CUDA_CHECK(cudaMemset(ptr, 0xff, bytes())); }
 };
 
 /// Differing 32-bit words between two arrays of the same size (and the first).
@@ -124,13 +116,13 @@ inline unsigned long long count_diff(const DeviceArray<T> &a, const DeviceArray<
   static_assert(sizeof(T) % 4 == 0, "compared as 32-bit words");
   DeviceArray<unsigned long long> d(2);
   const unsigned long long init[2] = {0, ~0ull};
-  CUDA_CHECK(cudaMemcpy(d.ptr, init, sizeof init, cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemcpy(d.ptr, init, sizeof init, cudaMemcpyHostToDevice));
   count_diff_kernel<<<1024, 256>>>(reinterpret_cast<const std::uint32_t *>(a.ptr),
                                    reinterpret_cast<const std::uint32_t *>(b.ptr),
                                    a.bytes() / 4, d.ptr, d.ptr + 1);
-  CUDA_CHECK(cudaGetLastError());
+  DD_CUDA_CHECK(cudaGetLastError());
   unsigned long long h[2];
-  CUDA_CHECK(cudaMemcpy(h, d.ptr, sizeof h, cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(h, d.ptr, sizeof h, cudaMemcpyDeviceToHost));
   if (first_out)
     *first_out = h[1];
   return h[0];
@@ -206,29 +198,29 @@ struct Bench {
     if (carveout >= 0)
       for (auto &v : variants)
         if (v.threads == kSplitThreads)
-          CUDA_CHECK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+          DD_CUDA_CHECK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                           carveout));
     for (int w = 0; w < warmup; ++w)
       for (auto &v : variants)
         v.launch(w % sets);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    DD_CUDA_CHECK(cudaDeviceSynchronize());
     const std::size_t nv = variants.size();
     std::vector<cudaEvent_t> ev(2 * nv * reps);
     for (auto &e : ev)
-      CUDA_CHECK(cudaEventCreate(&e));
+      DD_CUDA_CHECK(cudaEventCreate(&e));
     for (int r = 0; r < reps; ++r)
       for (std::size_t v = 0; v < nv; ++v) {
-        CUDA_CHECK(cudaEventRecord(ev[2 * (r * nv + v)]));
+        DD_CUDA_CHECK(cudaEventRecord(ev[2 * (r * nv + v)]));
         variants[v].launch(r % sets);
-        CUDA_CHECK(cudaEventRecord(ev[2 * (r * nv + v) + 1]));
+        DD_CUDA_CHECK(cudaEventRecord(ev[2 * (r * nv + v) + 1]));
       }
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaGetLastError());
+    DD_CUDA_CHECK(cudaDeviceSynchronize());
+    DD_CUDA_CHECK(cudaGetLastError());
     double base = 0;
     for (std::size_t v = 0; v < nv; ++v) {
       std::vector<float> ms(reps);
       for (int r = 0; r < reps; ++r)
-        CUDA_CHECK(cudaEventElapsedTime(&ms[r], ev[2 * (r * nv + v)], ev[2 * (r * nv + v) + 1]));
+        DD_CUDA_CHECK(cudaEventElapsedTime(&ms[r], ev[2 * (r * nv + v)], ev[2 * (r * nv + v) + 1]));
       std::sort(ms.begin(), ms.end());
       TimingRow row;
       row.kernel = kernel;
@@ -240,10 +232,10 @@ struct Bench {
       row.bytes = bytes;
       row.threads = variants[v].threads;
       cudaFuncAttributes attr;
-      CUDA_CHECK(cudaFuncGetAttributes(&attr, variants[v].kernel));
+      DD_CUDA_CHECK(cudaFuncGetAttributes(&attr, variants[v].kernel));
       row.regs = attr.numRegs;
       row.smem = attr.sharedSizeBytes;
-      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      DD_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &row.blocks_per_sm, variants[v].kernel, static_cast<int>(variants[v].threads), 0));
       if (v == 0)
         base = row.median_ms;
@@ -254,7 +246,7 @@ struct Bench {
                   bytes / row.median_ms * 1e-6, row.speedup);
     }
     for (auto &e : ev)
-      CUDA_CHECK(cudaEventDestroy(e));
+      DD_CUDA_CHECK(cudaEventDestroy(e));
   }
 };
 

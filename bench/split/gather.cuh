@@ -151,10 +151,10 @@ inline void gather_bench(Bench &b) {
     for (std::size_t v = 0; v < vs.size(); ++v) {
       d.out[0].poison();
       vs[v].launch(0);
-      CUDA_CHECK(cudaGetLastError());
-      CUDA_CHECK(cudaDeviceSynchronize());
+      DD_CUDA_CHECK(cudaGetLastError());
+      DD_CUDA_CHECK(cudaDeviceSynchronize());
       if (v == 0) {
-        CUDA_CHECK(cudaMemcpy(ref.ptr, d.out[0].ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
+        DD_CUDA_CHECK(cudaMemcpy(ref.ptr, d.out[0].ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
         continue;
       }
       unsigned long long first;

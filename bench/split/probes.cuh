@@ -153,22 +153,22 @@ inline double median_of(std::vector<float> v) {
 /// Median event time of `reps` launches (after 2 warm-ups).
 template <class F> double time_ms(F &&launch, int reps) {
   cudaEvent_t s, e;
-  CUDA_CHECK(cudaEventCreate(&s));
-  CUDA_CHECK(cudaEventCreate(&e));
+  DD_CUDA_CHECK(cudaEventCreate(&s));
+  DD_CUDA_CHECK(cudaEventCreate(&e));
   std::vector<float> ms;
   for (int r = 0; r < reps + 2; ++r) {
-    CUDA_CHECK(cudaEventRecord(s));
+    DD_CUDA_CHECK(cudaEventRecord(s));
     launch();
-    CUDA_CHECK(cudaEventRecord(e));
-    CUDA_CHECK(cudaEventSynchronize(e));
-    CUDA_CHECK(cudaGetLastError());
+    DD_CUDA_CHECK(cudaEventRecord(e));
+    DD_CUDA_CHECK(cudaEventSynchronize(e));
+    DD_CUDA_CHECK(cudaGetLastError());
     float t;
-    CUDA_CHECK(cudaEventElapsedTime(&t, s, e));
+    DD_CUDA_CHECK(cudaEventElapsedTime(&t, s, e));
     if (r >= 2)
       ms.push_back(t);
   }
-  CUDA_CHECK(cudaEventDestroy(s));
-  CUDA_CHECK(cudaEventDestroy(e));
+  DD_CUDA_CHECK(cudaEventDestroy(s));
+  DD_CUDA_CHECK(cudaEventDestroy(e));
   return median_of(ms);
 }
 
@@ -176,7 +176,7 @@ inline void probes_bench(Bench &b, std::vector<ProbeRow> &out, int carveout) {
   if (!b.wants("probes") || b.quick)
     return;
   cudaDeviceProp prop;
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  DD_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   const int sms = prop.multiProcessorCount;
 
   // ---- latency: one block ----
@@ -193,9 +193,9 @@ inline void probes_bench(Bench &b, std::vector<ProbeRow> &out, int carveout) {
         std::vector<float> v;
         for (int r = 0; r < reps; ++r) {
           launch(A.ptr + r * per_rep, B.ptr + r * per_rep);
-          CUDA_CHECK(cudaGetLastError());
+          DD_CUDA_CHECK(cudaGetLastError());
           long long h;
-          CUDA_CHECK(cudaMemcpy(&h, cyc.ptr, sizeof h, cudaMemcpyDeviceToHost));
+          DD_CUDA_CHECK(cudaMemcpy(&h, cyc.ptr, sizeof h, cudaMemcpyDeviceToHost));
           v.push_back(float(h) / iters);
         }
         out.push_back({"latency", fmt("%s, %s", name, l2 ? "L2" : "DRAM"), median_of(v),
@@ -224,10 +224,10 @@ inline void probes_bench(Bench &b, std::vector<ProbeRow> &out, int carveout) {
     const double total_bytes = double(std::size_t(1) << 30);
     auto stream = [&](auto kernel, unsigned threads, unsigned tile, const char *name) {
       if (carveout >= 0 && threads == kSplitThreads)
-        CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel),
+        DD_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel),
                                         cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
       int per_sm = 0;
-      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      DD_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &per_sm, reinterpret_cast<const void *>(kernel), int(threads), 0));
       const int blocks = sms * per_sm;
       const int tiles = int(total_bytes / (double(blocks) * tile * 4));
@@ -251,19 +251,19 @@ inline void probes_bench(Bench &b, std::vector<ProbeRow> &out, int carveout) {
     DeviceArray<float> A(std::size_t(8192) * 8192), x(8192), y(8192);
     auto resident = [&](auto kernel, unsigned smem) {
       if (carveout >= 0)
-        CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel),
+        DD_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(kernel),
                                         cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
-      CUDA_CHECK(cudaMemset(count.ptr, 0, count.bytes()));
-      CUDA_CHECK(cudaMemset(peak.ptr, 0, peak.bytes()));
+      DD_CUDA_CHECK(cudaMemset(count.ptr, 0, count.bytes()));
+      DD_CUDA_CHECK(cudaMemset(peak.ptr, 0, peak.bytes()));
       matvec_original<<<8192, kBlock>>>(A.ptr, x.ptr, y.ptr, 8192); // leaves L1-heavy config
       kernel<<<sms * 16, kSplitThreads>>>(count.ptr, peak.ptr, 20000);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      CUDA_CHECK(cudaGetLastError());
+      DD_CUDA_CHECK(cudaDeviceSynchronize());
+      DD_CUDA_CHECK(cudaGetLastError());
       std::vector<unsigned> h(sms);
-      CUDA_CHECK(cudaMemcpy(h.data(), peak.ptr, sms * sizeof(unsigned), cudaMemcpyDeviceToHost));
+      DD_CUDA_CHECK(cudaMemcpy(h.data(), peak.ptr, sms * sizeof(unsigned), cudaMemcpyDeviceToHost));
       const auto mm = std::minmax_element(h.begin(), h.end());
       int api = 0;
-      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      DD_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &api, reinterpret_cast<const void *>(kernel), int(kSplitThreads), 0));
       out.push_back({"resident", fmt("288 threads, %u B shared: API says %d/SM; min over SMs", smem, api),
                      double(*mm.first), "blocks/SM"});

@@ -43,25 +43,25 @@ using namespace split;
 /// bytes read plus bytes written.
 double copy_ceiling_gbs(std::size_t bytes, int reps) {
   DeviceArray<char> a(bytes), b(bytes);
-  CUDA_CHECK(cudaMemset(a.ptr, 1, bytes));
-  CUDA_CHECK(cudaMemset(b.ptr, 2, bytes));
+  DD_CUDA_CHECK(cudaMemset(a.ptr, 1, bytes));
+  DD_CUDA_CHECK(cudaMemset(b.ptr, 2, bytes));
   cudaEvent_t s, e;
-  CUDA_CHECK(cudaEventCreate(&s));
-  CUDA_CHECK(cudaEventCreate(&e));
+  DD_CUDA_CHECK(cudaEventCreate(&s));
+  DD_CUDA_CHECK(cudaEventCreate(&e));
   std::vector<float> ms;
   for (int r = 0; r < reps + 2; ++r) {
-    CUDA_CHECK(cudaEventRecord(s));
-    CUDA_CHECK(cudaMemcpyAsync(r % 2 ? a.ptr : b.ptr, r % 2 ? b.ptr : a.ptr, bytes,
+    DD_CUDA_CHECK(cudaEventRecord(s));
+    DD_CUDA_CHECK(cudaMemcpyAsync(r % 2 ? a.ptr : b.ptr, r % 2 ? b.ptr : a.ptr, bytes,
                                cudaMemcpyDeviceToDevice));
-    CUDA_CHECK(cudaEventRecord(e));
-    CUDA_CHECK(cudaEventSynchronize(e));
+    DD_CUDA_CHECK(cudaEventRecord(e));
+    DD_CUDA_CHECK(cudaEventSynchronize(e));
     float t;
-    CUDA_CHECK(cudaEventElapsedTime(&t, s, e));
+    DD_CUDA_CHECK(cudaEventElapsedTime(&t, s, e));
     if (r >= 2)
       ms.push_back(t);
   }
-  CUDA_CHECK(cudaEventDestroy(s));
-  CUDA_CHECK(cudaEventDestroy(e));
+  DD_CUDA_CHECK(cudaEventDestroy(s));
+  DD_CUDA_CHECK(cudaEventDestroy(e));
   std::sort(ms.begin(), ms.end());
   return 2.0 * double(bytes) / ms[ms.size() / 2] * 1e-6;
 }
@@ -100,9 +100,9 @@ int main(int argc, char **argv) {
   }
 
   int dev = 0;
-  CUDA_CHECK(cudaSetDevice(dev));
+  DD_CUDA_CHECK(cudaSetDevice(dev));
   cudaDeviceProp prop;
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+  DD_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   int sm_clock_khz = 0, mem_clock_khz = 0, bus_bits = 0;
   cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, dev);
   cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, dev);

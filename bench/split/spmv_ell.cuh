@@ -119,7 +119,7 @@ struct SpmvData {
   void fill(std::uint64_t seed) {
     for (std::size_t s = 0; s < cols.size(); ++s) {
       make_ell_kernel<<<1024, 256>>>(num_rows, max_cols, cols[s].ptr, vals[s].ptr, seed);
-      CUDA_CHECK(cudaGetLastError());
+      DD_CUDA_CHECK(cudaGetLastError());
       fill_random(x[s].ptr, x[s].n, seed + 3);
     }
   }
@@ -161,10 +161,10 @@ inline void spmv_bench(Bench &b) {
     for (std::size_t v = 0; v < vs.size(); ++v) {
       d.y[0].poison();
       vs[v].launch(0);
-      CUDA_CHECK(cudaGetLastError());
-      CUDA_CHECK(cudaDeviceSynchronize());
+      DD_CUDA_CHECK(cudaGetLastError());
+      DD_CUDA_CHECK(cudaDeviceSynchronize());
       if (v == 0) {
-        CUDA_CHECK(cudaMemcpy(ref.ptr, d.y[0].ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
+        DD_CUDA_CHECK(cudaMemcpy(ref.ptr, d.y[0].ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
         continue;
       }
       unsigned long long first;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dd/annotate.h>
+#include <dd/cuda_check.h>
 #include <vector>
 
 // Figure 3.3 of the dissertation: the addresses A[i*num+tid] and B[i*num+tid]
@@ -40,15 +41,6 @@ __global__ void histogram(unsigned *bins, const unsigned char *keys, int n) {
     atomicAdd(&bins[keys[i]], 1u);
 }
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
-                   cudaGetErrorString(err_));                                  \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 int main() {
   const int Dim = 8, Num = 1 << 12, N = 256;
@@ -56,13 +48,13 @@ int main() {
   for (int i = 0; i < Dim * Num; ++i)
     A[i] = i * 7 - 3;
   int *dA, *dB;
-  CHECK(cudaMalloc(&dA, A.size() * sizeof(int)));
-  CHECK(cudaMalloc(&dB, A.size() * sizeof(int)));
-  CHECK(cudaMemcpy(dA, A.data(), A.size() * sizeof(int), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMalloc(&dA, A.size() * sizeof(int)));
+  DD_CUDA_CHECK(cudaMalloc(&dB, A.size() * sizeof(int)));
+  DD_CUDA_CHECK(cudaMemcpy(dA, A.data(), A.size() * sizeof(int), cudaMemcpyHostToDevice));
   example_kernel<<<Num / 256, 256>>>(dA, dB, Dim, Num);
-  CHECK(cudaGetLastError());
+  DD_CUDA_CHECK(cudaGetLastError());
   std::vector<int> B(A.size());
-  CHECK(cudaMemcpy(B.data(), dB, B.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(B.data(), dB, B.size() * sizeof(int), cudaMemcpyDeviceToHost));
   for (size_t i = 0; i < B.size(); ++i)
     if (B[i] != A[i] + 1) {
       std::fprintf(stderr, "example_kernel: wrong value at %zu\n", i);
@@ -73,12 +65,12 @@ int main() {
   for (int i = 0; i < N * N; ++i)
     In[i] = float(i % 977);
   float *dIn, *dOut;
-  CHECK(cudaMalloc(&dIn, In.size() * sizeof(float)));
-  CHECK(cudaMalloc(&dOut, Out.size() * sizeof(float)));
-  CHECK(cudaMemcpy(dIn, In.data(), In.size() * sizeof(float), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMalloc(&dIn, In.size() * sizeof(float)));
+  DD_CUDA_CHECK(cudaMalloc(&dOut, Out.size() * sizeof(float)));
+  DD_CUDA_CHECK(cudaMemcpy(dIn, In.data(), In.size() * sizeof(float), cudaMemcpyHostToDevice));
   transpose<<<dim3(N / 32, N / 32), dim3(32, 32)>>>(dOut, dIn, N);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(Out.data(), dOut, Out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaGetLastError());
+  DD_CUDA_CHECK(cudaMemcpy(Out.data(), dOut, Out.size() * sizeof(float), cudaMemcpyDeviceToHost));
   for (int y = 0; y < N; ++y)
     for (int x = 0; x < N; ++x)
       if (Out[y * N + x] != In[x * N + y]) {
@@ -94,13 +86,13 @@ int main() {
   }
   unsigned char *dKeys;
   unsigned *dBins;
-  CHECK(cudaMalloc(&dKeys, Keys.size()));
-  CHECK(cudaMalloc(&dBins, 256 * sizeof(unsigned)));
-  CHECK(cudaMemcpy(dKeys, Keys.data(), Keys.size(), cudaMemcpyHostToDevice));
-  CHECK(cudaMemset(dBins, 0, 256 * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMalloc(&dKeys, Keys.size()));
+  DD_CUDA_CHECK(cudaMalloc(&dBins, 256 * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMemcpy(dKeys, Keys.data(), Keys.size(), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemset(dBins, 0, 256 * sizeof(unsigned)));
   histogram<<<64, 256>>>(dBins, dKeys, (int)Keys.size());
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(Bins.data(), dBins, 256 * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaGetLastError());
+  DD_CUDA_CHECK(cudaMemcpy(Bins.data(), dBins, 256 * sizeof(unsigned), cudaMemcpyDeviceToHost));
   if (Bins != Expected) {
     std::fprintf(stderr, "histogram: wrong counts\n");
     return 1;

@@ -1,5 +1,5 @@
-// Small host helpers shared by the examples: CUDA error checks and
-// `--name value` options. Plain C++17; included by .cu files.
+// Small host helpers shared by the examples: `--name value` options and
+// seeded data (CUDA error checks come from <dd/cuda_check.h>). Plain C++17; included by .cu files.
 #ifndef DD_EXAMPLES_EXAMPLE_UTIL_H
 #define DD_EXAMPLES_EXAMPLE_UTIL_H
 
@@ -10,17 +10,7 @@
 #include <string>
 
 #include <cuda_runtime.h>
-
-/// Aborts the program with the file, line and CUDA's message on an error.
-#define DD_CHECK(call)                                                         \
-  do {                                                                         \
-    cudaError_t dd_err_ = (call);                                              \
-    if (dd_err_ != cudaSuccess) {                                              \
-      std::fprintf(stderr, "%s:%d: CUDA error: %s\n", __FILE__, __LINE__,     \
-                   cudaGetErrorString(dd_err_));                               \
-      std::exit(2);                                                            \
-    }                                                                          \
-  } while (0)
+#include <dd/cuda_check.h> // DD_CUDA_CHECK
 
 namespace dd::examples {
 

@@ -84,18 +84,18 @@ int main(int argc, char **argv) {
 
   unsigned *dBins, *dKeys;
   unsigned long long *dSeen;
-  DD_CHECK(cudaMalloc(&dBins, bins * sizeof(unsigned)));
-  DD_CHECK(cudaMalloc(&dKeys, n * sizeof(unsigned)));
-  DD_CHECK(cudaMalloc(&dSeen, sizeof(unsigned long long)));
-  DD_CHECK(cudaMemcpy(dKeys, keys.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
-  DD_CHECK(cudaMemset(dBins, 0, bins * sizeof(unsigned)));
-  DD_CHECK(cudaMemset(dSeen, 0, sizeof(unsigned long long)));
+  DD_CUDA_CHECK(cudaMalloc(&dBins, bins * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMalloc(&dKeys, n * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMalloc(&dSeen, sizeof(unsigned long long)));
+  DD_CUDA_CHECK(cudaMemcpy(dKeys, keys.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemset(dBins, 0, bins * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMemset(dSeen, 0, sizeof(unsigned long long)));
   histogram_kernel<<<unsigned(grid), unsigned(block)>>>(dBins, dKeys, int(n), dSeen);
-  DD_CHECK(cudaGetLastError());
+  DD_CUDA_CHECK(cudaGetLastError());
   std::vector<unsigned> result(bins);
   unsigned long long seen = 0;
-  DD_CHECK(cudaMemcpy(result.data(), dBins, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
-  DD_CHECK(cudaMemcpy(&seen, dSeen, sizeof(seen), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(result.data(), dBins, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(&seen, dSeen, sizeof(seen), cudaMemcpyDeviceToHost));
 
   unsigned long long total = 0;
   for (std::uint64_t b = 0; b < bins; ++b) {
@@ -103,8 +103,8 @@ int main(int argc, char **argv) {
     total += result[b];
   }
   std::printf("total %llu threads %llu\n", total, seen);
-  DD_CHECK(cudaFree(dBins));
-  DD_CHECK(cudaFree(dKeys));
-  DD_CHECK(cudaFree(dSeen));
+  DD_CUDA_CHECK(cudaFree(dBins));
+  DD_CUDA_CHECK(cudaFree(dKeys));
+  DD_CUDA_CHECK(cudaFree(dSeen));
   return total == n && seen == grid * block ? 0 : 1;
 }

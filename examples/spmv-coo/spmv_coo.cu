@@ -56,23 +56,23 @@ int main(int argc, char **argv) {
   unsigned *dRows, *dCols;
   int *dVals, *dX;
   unsigned long long *dY;
-  DD_CHECK(cudaMalloc(&dRows, nnz * sizeof(unsigned) + 4));
-  DD_CHECK(cudaMalloc(&dCols, nnz * sizeof(unsigned) + 4));
-  DD_CHECK(cudaMalloc(&dVals, nnz * sizeof(int) + 4));
-  DD_CHECK(cudaMalloc(&dX, n * sizeof(int) + 4));
-  DD_CHECK(cudaMalloc(&dY, n * sizeof(unsigned long long) + 8));
-  DD_CHECK(cudaMemcpy(dRows, rows.data(), nnz * sizeof(unsigned), cudaMemcpyHostToDevice));
-  DD_CHECK(cudaMemcpy(dCols, cols.data(), nnz * sizeof(unsigned), cudaMemcpyHostToDevice));
-  DD_CHECK(cudaMemcpy(dVals, vals.data(), nnz * sizeof(int), cudaMemcpyHostToDevice));
-  DD_CHECK(cudaMemcpy(dX, x.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-  DD_CHECK(cudaMemset(dY, 0, n * sizeof(unsigned long long)));
+  DD_CUDA_CHECK(cudaMalloc(&dRows, nnz * sizeof(unsigned) + 4));
+  DD_CUDA_CHECK(cudaMalloc(&dCols, nnz * sizeof(unsigned) + 4));
+  DD_CUDA_CHECK(cudaMalloc(&dVals, nnz * sizeof(int) + 4));
+  DD_CUDA_CHECK(cudaMalloc(&dX, n * sizeof(int) + 4));
+  DD_CUDA_CHECK(cudaMalloc(&dY, n * sizeof(unsigned long long) + 8));
+  DD_CUDA_CHECK(cudaMemcpy(dRows, rows.data(), nnz * sizeof(unsigned), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemcpy(dCols, cols.data(), nnz * sizeof(unsigned), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemcpy(dVals, vals.data(), nnz * sizeof(int), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemcpy(dX, x.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemset(dY, 0, n * sizeof(unsigned long long)));
   if (nnz > 0) {
     unsigned long long blocks = (nnz + block - 1) / block;
     spmv_coo_kernel<<<unsigned(blocks), unsigned(block)>>>(dRows, dCols, dVals, dX, dY, nnz);
-    DD_CHECK(cudaGetLastError());
+    DD_CUDA_CHECK(cudaGetLastError());
   }
   std::vector<unsigned long long> y(n);
-  DD_CHECK(cudaMemcpy(y.data(), dY, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(y.data(), dY, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
 
   // The same product on the CPU: the program checks itself.
   std::vector<long long> expected(n, 0);
@@ -85,10 +85,10 @@ int main(int argc, char **argv) {
   }
   if (!ok)
     std::fprintf(stderr, "spmv_coo: result differs from the CPU product\n");
-  DD_CHECK(cudaFree(dRows));
-  DD_CHECK(cudaFree(dCols));
-  DD_CHECK(cudaFree(dVals));
-  DD_CHECK(cudaFree(dX));
-  DD_CHECK(cudaFree(dY));
+  DD_CUDA_CHECK(cudaFree(dRows));
+  DD_CUDA_CHECK(cudaFree(dCols));
+  DD_CUDA_CHECK(cudaFree(dVals));
+  DD_CUDA_CHECK(cudaFree(dX));
+  DD_CUDA_CHECK(cudaFree(dY));
   return ok ? 0 : 1;
 }

@@ -84,31 +84,31 @@ int main(int argc, char **argv) {
 
   unsigned *dSrc, *dDst;
   int *dW, *dDist, *dChanged;
-  DD_CHECK(cudaMalloc(&dSrc, m * sizeof(unsigned) + 4));
-  DD_CHECK(cudaMalloc(&dDst, m * sizeof(unsigned) + 4));
-  DD_CHECK(cudaMalloc(&dW, m * sizeof(int) + 4));
-  DD_CHECK(cudaMalloc(&dDist, n * sizeof(int)));
-  DD_CHECK(cudaMalloc(&dChanged, sizeof(int)));
-  DD_CHECK(cudaMemcpy(dSrc, src.data(), m * sizeof(unsigned), cudaMemcpyHostToDevice));
-  DD_CHECK(cudaMemcpy(dDst, g.col_indices.data(), m * sizeof(unsigned), cudaMemcpyHostToDevice));
-  DD_CHECK(cudaMemcpy(dW, g.int_weights.data(), m * sizeof(int), cudaMemcpyHostToDevice));
-  DD_CHECK(cudaMemcpy(dDist, dist.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMalloc(&dSrc, m * sizeof(unsigned) + 4));
+  DD_CUDA_CHECK(cudaMalloc(&dDst, m * sizeof(unsigned) + 4));
+  DD_CUDA_CHECK(cudaMalloc(&dW, m * sizeof(int) + 4));
+  DD_CUDA_CHECK(cudaMalloc(&dDist, n * sizeof(int)));
+  DD_CUDA_CHECK(cudaMalloc(&dChanged, sizeof(int)));
+  DD_CUDA_CHECK(cudaMemcpy(dSrc, src.data(), m * sizeof(unsigned), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemcpy(dDst, g.col_indices.data(), m * sizeof(unsigned), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemcpy(dW, g.int_weights.data(), m * sizeof(int), cudaMemcpyHostToDevice));
+  DD_CUDA_CHECK(cudaMemcpy(dDist, dist.data(), n * sizeof(int), cudaMemcpyHostToDevice));
 
   unsigned long long blocks = (m + block - 1) / block;
   int changed = 1;
   std::uint64_t rounds = 0;
   while (changed && m > 0) {
-    DD_CHECK(cudaMemset(dChanged, 0, sizeof(int)));
+    DD_CUDA_CHECK(cudaMemset(dChanged, 0, sizeof(int)));
     relax_edges<<<unsigned(blocks), unsigned(block)>>>(dSrc, dDst, dW, dDist, m, dChanged);
-    DD_CHECK(cudaGetLastError());
-    DD_CHECK(cudaMemcpy(&changed, dChanged, sizeof(int), cudaMemcpyDeviceToHost));
+    DD_CUDA_CHECK(cudaGetLastError());
+    DD_CUDA_CHECK(cudaMemcpy(&changed, dChanged, sizeof(int), cudaMemcpyDeviceToHost));
     if (++rounds > n + 1) {
       std::fprintf(stderr, "sssp_topology: no fixed point after %llu rounds\n",
                    (unsigned long long)rounds);
       return 1;
     }
   }
-  DD_CHECK(cudaMemcpy(dist.data(), dDist, n * sizeof(int), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(dist.data(), dDist, n * sizeof(int), cudaMemcpyDeviceToHost));
 
   for (std::uint64_t v = 0; v < n; ++v) {
     if (dist[v] == Unreached)
@@ -138,10 +138,10 @@ int main(int argc, char **argv) {
       status = 1;
     }
   }
-  DD_CHECK(cudaFree(dSrc));
-  DD_CHECK(cudaFree(dDst));
-  DD_CHECK(cudaFree(dW));
-  DD_CHECK(cudaFree(dDist));
-  DD_CHECK(cudaFree(dChanged));
+  DD_CUDA_CHECK(cudaFree(dSrc));
+  DD_CUDA_CHECK(cudaFree(dDst));
+  DD_CUDA_CHECK(cudaFree(dW));
+  DD_CUDA_CHECK(cudaFree(dDist));
+  DD_CUDA_CHECK(cudaFree(dChanged));
   return status;
 }

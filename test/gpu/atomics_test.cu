@@ -51,15 +51,7 @@
 #include <type_traits>
 #include <vector>
 
-#define CUDA_CHECK(call)                                                                 \
-  do {                                                                                   \
-    cudaError_t err_ = (call);                                                           \
-    if (err_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                 \
-                   cudaGetErrorString(err_));                                            \
-      std::exit(2);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include <dd/cuda_check.h>
 
 namespace {
 
@@ -465,13 +457,13 @@ struct Buffers {
   int *changed = nullptr;
   Buffers() {
     const std::size_t slots = static_cast<std::size_t>(kGlobalThreads) * kMaxReps;
-    CUDA_CHECK(cudaMalloc(&keys, slots * sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&reps, kGlobalThreads));
-    CUDA_CHECK(cudaMalloc(&vals, slots * 8));
-    CUDA_CHECK(cudaMalloc(&init, kMaxWords * 8));
-    CUDA_CHECK(cudaMalloc(&ref, kMaxWords * 8));
-    CUDA_CHECK(cudaMalloc(&test, kMaxWords * 8));
-    CUDA_CHECK(cudaMalloc(&changed, sizeof(int)));
+    DD_CUDA_CHECK(cudaMalloc(&keys, slots * sizeof(unsigned)));
+    DD_CUDA_CHECK(cudaMalloc(&reps, kGlobalThreads));
+    DD_CUDA_CHECK(cudaMalloc(&vals, slots * 8));
+    DD_CUDA_CHECK(cudaMalloc(&init, kMaxWords * 8));
+    DD_CUDA_CHECK(cudaMalloc(&ref, kMaxWords * 8));
+    DD_CUDA_CHECK(cudaMalloc(&test, kMaxWords * 8));
+    DD_CUDA_CHECK(cudaMalloc(&changed, sizeof(int)));
   }
 };
 
@@ -533,10 +525,10 @@ HostInputs<T> fetch_inputs(const Buffers &b, int n, unsigned distinct) {
   h.vals.resize(h.keys.size());
   h.reps.resize(n);
   h.init.resize(distinct);
-  CUDA_CHECK(cudaMemcpy(h.keys.data(), b.keys, h.keys.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(h.vals.data(), b.vals, h.vals.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(h.reps.data(), b.reps, n, cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(h.init.data(), b.init, distinct * sizeof(T), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(h.keys.data(), b.keys, h.keys.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(h.vals.data(), b.vals, h.vals.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(h.reps.data(), b.reps, n, cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(h.init.data(), b.init, distinct * sizeof(T), cudaMemcpyDeviceToHost));
   return h;
 }
 
@@ -570,7 +562,7 @@ long run_one(Buffers &b, const Scenario &s, std::uint64_t seed, ValueKind kind,
   T *vals = static_cast<T *>(b.vals);
   gen_inputs<Op, T><<<(n + 255) / 256, 256>>>(p, b.keys, vals, b.reps);
   gen_init<Op, T><<<(s.distinct + 255) / 256, 256>>>(p, init);
-  CUDA_CHECK(cudaGetLastError());
+  DD_CUDA_CHECK(cudaGetLastError());
 
   std::vector<T> got(words), want(words);
   if constexpr (V == Variant::monotonic) {
@@ -579,23 +571,23 @@ long run_one(Buffers &b, const Scenario &s, std::uint64_t seed, ValueKind kind,
     if (shared) {
       run_monotonic<Op, T, Space::shared><<<grid, s.block, smem>>>(
           nullptr, test, init, b.keys, vals, b.reps, n, s.distinct, s.mode, b.changed);
-      CUDA_CHECK(cudaGetLastError());
+      DD_CUDA_CHECK(cudaGetLastError());
     } else {
-      CUDA_CHECK(cudaMemcpy(test, init, words * sizeof(T), cudaMemcpyDeviceToDevice));
+      DD_CUDA_CHECK(cudaMemcpy(test, init, words * sizeof(T), cudaMemcpyDeviceToDevice));
       int changed = 1;
       while (changed) {
         if (++rounds > 200) {
           detail = "no fixed point after 200 rounds";
           return 1;
         }
-        CUDA_CHECK(cudaMemset(b.changed, 0, sizeof(int)));
+        DD_CUDA_CHECK(cudaMemset(b.changed, 0, sizeof(int)));
         run_monotonic<Op, T, Space::global><<<grid, s.block>>>(
             test, nullptr, init, b.keys, vals, b.reps, n, s.distinct, s.mode, b.changed);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaMemcpy(&changed, b.changed, sizeof(int), cudaMemcpyDeviceToHost));
+        DD_CUDA_CHECK(cudaGetLastError());
+        DD_CUDA_CHECK(cudaMemcpy(&changed, b.changed, sizeof(int), cudaMemcpyDeviceToHost));
       }
     }
-    CUDA_CHECK(cudaMemcpy(got.data(), test, words * sizeof(T), cudaMemcpyDeviceToHost));
+    DD_CUDA_CHECK(cudaMemcpy(got.data(), test, words * sizeof(T), cudaMemcpyDeviceToHost));
     const HostInputs<T> h = fetch_inputs<T>(b, n, s.distinct);
     for (std::size_t w = 0; w < words; ++w)
       want[w] = h.init[w % s.distinct];
@@ -610,18 +602,18 @@ long run_one(Buffers &b, const Scenario &s, std::uint64_t seed, ValueKind kind,
         run_case<Op, T, W, Space::shared><<<grid, s.block, smem>>>(
             nullptr, out, init, b.keys, vals, b.reps, n, s.distinct, s.mode);
       } else {
-        CUDA_CHECK(cudaMemcpy(out, init, words * sizeof(T), cudaMemcpyDeviceToDevice));
+        DD_CUDA_CHECK(cudaMemcpy(out, init, words * sizeof(T), cudaMemcpyDeviceToDevice));
         run_case<Op, T, W, Space::global><<<grid, s.block>>>(
             out, nullptr, init, b.keys, vals, b.reps, n, s.distinct, s.mode);
       }
-      CUDA_CHECK(cudaGetLastError());
+      DD_CUDA_CHECK(cudaGetLastError());
     };
     launch(std::integral_constant<Variant, Variant::plain>{}, ref);
     launch(std::integral_constant<Variant, V>{}, test);
-    CUDA_CHECK(cudaMemcpy(want.data(), ref, words * sizeof(T), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(got.data(), test, words * sizeof(T), cudaMemcpyDeviceToHost));
+    DD_CUDA_CHECK(cudaMemcpy(want.data(), ref, words * sizeof(T), cudaMemcpyDeviceToHost));
+    DD_CUDA_CHECK(cudaMemcpy(got.data(), test, words * sizeof(T), cudaMemcpyDeviceToHost));
   }
-  CUDA_CHECK(cudaDeviceSynchronize());
+  DD_CUDA_CHECK(cudaDeviceSynchronize());
 
   // Real-valued float sums: both results are some summation order of the
   // same m terms (the initial word and m - 1 updates), each within
@@ -793,7 +785,7 @@ int main(int argc, char **argv) {
   }
 
   cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  DD_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("# device: %s (sm_%d%d), reductions: %s, match32: %s, DD_VR_SAMPLES=%d, "
               "DD_VR_THRESHOLD=%d, DD_INC_CAS_ATTEMPTS=%d\n",
               prop.name, prop.major, prop.minor,

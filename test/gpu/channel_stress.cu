@@ -44,15 +44,7 @@
 #include <string>
 #include <vector>
 
-#define CUDA_CHECK(call)                                                                 \
-  do {                                                                                   \
-    cudaError_t err_ = (call);                                                           \
-    if (err_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                 \
-                   cudaGetErrorString(err_));                                            \
-      std::exit(2);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include <dd/cuda_check.h>
 
 namespace {
 
@@ -268,10 +260,10 @@ template <unsigned C> Outcome run_case(const Case &c, const Options &opt) {
   unsigned long long *received = nullptr;
   Stats *stats = nullptr;
   const size_t words = (nbits + 31) / 32;
-  CUDA_CHECK(cudaMalloc(&bitmap, words * sizeof(unsigned)));
-  CUDA_CHECK(cudaMalloc(&errors, kErrorKinds * sizeof(unsigned)));
-  CUDA_CHECK(cudaMalloc(&received, c.servers * sizeof(unsigned long long)));
-  CUDA_CHECK(cudaMalloc(&stats, c.servers * sizeof(Stats)));
+  DD_CUDA_CHECK(cudaMalloc(&bitmap, words * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMalloc(&errors, kErrorKinds * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMalloc(&received, c.servers * sizeof(unsigned long long)));
+  DD_CUDA_CHECK(cudaMalloc(&stats, c.servers * sizeof(Stats)));
   auto cleanup = [&] {
     cudaFree(bitmap);
     cudaFree(errors);
@@ -295,10 +287,10 @@ template <unsigned C> Outcome run_case(const Case &c, const Options &opt) {
   };
 
   // 1. Verify run.
-  CUDA_CHECK(cudaMemset(bitmap, 0, words * sizeof(unsigned)));
-  CUDA_CHECK(cudaMemset(errors, 0, kErrorKinds * sizeof(unsigned)));
-  CUDA_CHECK(cudaMemset(received, 0, c.servers * sizeof(unsigned long long)));
-  CUDA_CHECK(cudaDeviceSynchronize());
+  DD_CUDA_CHECK(cudaMemset(bitmap, 0, words * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMemset(errors, 0, kErrorKinds * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMemset(received, 0, c.servers * sizeof(unsigned long long)));
+  DD_CUDA_CHECK(cudaDeviceSynchronize());
   {
     const Chan<C> ch = vctx.channel();
     cudaError_t e = vctx.launch(
@@ -317,9 +309,9 @@ template <unsigned C> Outcome run_case(const Case &c, const Options &opt) {
   {
     std::vector<unsigned> host_bits(words), host_err(kErrorKinds);
     std::vector<unsigned long long> host_recv(c.servers);
-    CUDA_CHECK(cudaMemcpy(host_bits.data(), bitmap, words * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(host_err.data(), errors, kErrorKinds * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(host_recv.data(), received, c.servers * sizeof(unsigned long long),
+    DD_CUDA_CHECK(cudaMemcpy(host_bits.data(), bitmap, words * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    DD_CUDA_CHECK(cudaMemcpy(host_err.data(), errors, kErrorKinds * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    DD_CUDA_CHECK(cudaMemcpy(host_recv.data(), received, c.servers * sizeof(unsigned long long),
                           cudaMemcpyDeviceToHost));
     unsigned long long missing = 0, extra = 0, wrong_count = 0;
     for (unsigned s = 0; s < threads; ++s) {
@@ -351,8 +343,8 @@ template <unsigned C> Outcome run_case(const Case &c, const Options &opt) {
     return fail("plan (timed): " + std::string(tctx.error()), tctx);
   std::vector<float> times;
   for (int rep = 0; rep < 3; ++rep) {
-    CUDA_CHECK(cudaMemset(stats, 0, c.servers * sizeof(Stats)));
-    CUDA_CHECK(cudaDeviceSynchronize());
+    DD_CUDA_CHECK(cudaMemset(stats, 0, c.servers * sizeof(Stats)));
+    DD_CUDA_CHECK(cudaDeviceSynchronize());
     const Chan<C> ch = tctx.channel();
     cudaError_t e = tctx.launch(
         [&](dim3 g, dim3 b, size_t shm, cudaStream_t s) { server_sum<C><<<g, b, shm, s>>>(ch, w, stats); },
@@ -365,7 +357,7 @@ template <unsigned C> Outcome run_case(const Case &c, const Options &opt) {
     }
     times.push_back(tctx.elapsed_ms());
     std::vector<Stats> hs(c.servers);
-    CUDA_CHECK(cudaMemcpy(hs.data(), stats, c.servers * sizeof(Stats), cudaMemcpyDeviceToHost));
+    DD_CUDA_CHECK(cudaMemcpy(hs.data(), stats, c.servers * sizeof(Stats), cudaMemcpyDeviceToHost));
     for (unsigned d = 0; d < c.servers; ++d) {
       if (hs[d].count != exp_count[d] || hs[d].sum != exp_sum[d] || hs[d].x != exp_x[d] || hs[d].bad != 0) {
         std::snprintf(buf, sizeof buf,
@@ -445,7 +437,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  DD_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs; %llu messages per configuration; watchdog %.0f s per configuration\n",
               prop.name, prop.multiProcessorCount, opt.messages, opt.timeout_s);
   std::fflush(stdout);
