@@ -190,6 +190,28 @@ struct Bench {
       std::printf(" (%llu words differ, first at word %llu)\n", diff, first);
   }
 
+  /// Runs every variant once on set 0 with `out` poisoned first, and records
+  /// whether its output equals, word for word, that of variants[0] (the
+  /// original).
+  template <class T>
+  void check(const std::string &kernel, const std::string &size, std::vector<Variant> &variants,
+             DeviceArray<T> &out) {
+    DeviceArray<T> ref(out.n);
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      out.poison();
+      variants[v].launch(0);
+      DD_CUDA_CHECK(cudaGetLastError());
+      DD_CUDA_CHECK(cudaDeviceSynchronize());
+      if (v == 0) {
+        DD_CUDA_CHECK(cudaMemcpy(ref.ptr, out.ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
+        continue;
+      }
+      unsigned long long first;
+      const auto diff = count_diff(ref, out, &first);
+      record_check(kernel, size, variants[v].name, diff, first);
+    }
+  }
+
   /// Times every variant (variants[0] is the original, the baseline of the
   /// speedups): `warmup` runs each, then `reps` rounds in which each
   /// variant runs once, on set rep % sets, between two events.

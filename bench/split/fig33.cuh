@@ -123,22 +123,9 @@ inline void fig33_bench(Bench &b) {
       continue;
     Fig33Data d(sz[0], sz[1], 1);
     fill_random(d.A[0].ptr, d.A[0].n, 100 + seed++);
-    DeviceArray<int> ref(d.B[0].n);
     auto vs = fig33_variants(d);
     const std::string size = fmt("dim=%d num=%d", d.dim, d.num);
-    for (std::size_t v = 0; v < vs.size(); ++v) {
-      d.B[0].poison();
-      vs[v].launch(0);
-      DD_CUDA_CHECK(cudaGetLastError());
-      DD_CUDA_CHECK(cudaDeviceSynchronize());
-      if (v == 0) {
-        DD_CUDA_CHECK(cudaMemcpy(ref.ptr, d.B[0].ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
-        continue;
-      }
-      unsigned long long first;
-      const auto diff = count_diff(ref, d.B[0], &first);
-      b.record_check("fig33", size, vs[v].name, diff, first);
-    }
+    b.check("fig33", size, vs, d.B[0]);
   }
   if (b.quick)
     return;

@@ -145,22 +145,9 @@ inline void gather_bench(Bench &b) {
       continue;
     GatherData d(sz[0], sz[1], sz[2], 1);
     fill_random(d.in[0].ptr, d.in[0].n, 400 + seed++);
-    DeviceArray<float> ref(d.out[0].n);
     auto vs = gather_variants(d);
     const std::string size = fmt("dim=%d num=%d S=%d", d.dim, d.num, d.stride);
-    for (std::size_t v = 0; v < vs.size(); ++v) {
-      d.out[0].poison();
-      vs[v].launch(0);
-      DD_CUDA_CHECK(cudaGetLastError());
-      DD_CUDA_CHECK(cudaDeviceSynchronize());
-      if (v == 0) {
-        DD_CUDA_CHECK(cudaMemcpy(ref.ptr, d.out[0].ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
-        continue;
-      }
-      unsigned long long first;
-      const auto diff = count_diff(ref, d.out[0], &first);
-      b.record_check("gather", size, vs[v].name, diff, first);
-    }
+    b.check("gather", size, vs, d.out[0]);
   }
   if (b.quick)
     return;

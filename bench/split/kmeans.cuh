@@ -144,22 +144,9 @@ inline void kmeans_bench(Bench &b) {
       continue;
     KmeansData d(sz[0], sz[1], sz[2], 1);
     d.fill(700 + 10 * seed++);
-    DeviceArray<int> ref(d.npoints);
     auto vs = kmeans_variants(d);
     const std::string size = fmt("np=%d nf=%d nc=%d", d.npoints, d.nfeatures, d.nclusters);
-    for (std::size_t v = 0; v < vs.size(); ++v) {
-      d.membership[0].poison();
-      vs[v].launch(0);
-      DD_CUDA_CHECK(cudaGetLastError());
-      DD_CUDA_CHECK(cudaDeviceSynchronize());
-      if (v == 0) {
-        DD_CUDA_CHECK(cudaMemcpy(ref.ptr, d.membership[0].ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
-        continue;
-      }
-      unsigned long long first;
-      const auto diff = count_diff(ref, d.membership[0], &first);
-      b.record_check("kmeans", size, vs[v].name, diff, first);
-    }
+    b.check("kmeans", size, vs, d.membership[0]);
   }
   if (b.quick)
     return;

@@ -197,22 +197,9 @@ inline void matvec_bench(Bench &b) {
     MatvecData d(sz[0], sz[1], 1);
     fill_random(d.A[0].ptr, d.A[0].n, 500 + seed);
     fill_random(d.x[0].ptr, d.x[0].n, 600 + seed++);
-    DeviceArray<float> ref(d.rows);
     auto vs = matvec_variants(d);
     const std::string size = fmt("%dx%d", d.rows, d.n);
-    for (std::size_t v = 0; v < vs.size(); ++v) {
-      d.y[0].poison();
-      vs[v].launch(0);
-      DD_CUDA_CHECK(cudaGetLastError());
-      DD_CUDA_CHECK(cudaDeviceSynchronize());
-      if (v == 0) {
-        DD_CUDA_CHECK(cudaMemcpy(ref.ptr, d.y[0].ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
-        continue;
-      }
-      unsigned long long first;
-      const auto diff = count_diff(ref, d.y[0], &first);
-      b.record_check("matvec", size, vs[v].name, diff, first);
-    }
+    b.check("matvec", size, vs, d.y[0]);
   }
   if (b.quick)
     return;

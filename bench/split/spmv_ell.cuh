@@ -155,22 +155,9 @@ inline void spmv_bench(Bench &b) {
       continue;
     SpmvData d(sz[0], sz[1], 1);
     d.fill(300 + 10 * seed++);
-    DeviceArray<float> ref(d.num_rows);
     auto vs = spmv_variants(d);
     const std::string size = fmt("rows=%d K=%d", d.num_rows, d.max_cols);
-    for (std::size_t v = 0; v < vs.size(); ++v) {
-      d.y[0].poison();
-      vs[v].launch(0);
-      DD_CUDA_CHECK(cudaGetLastError());
-      DD_CUDA_CHECK(cudaDeviceSynchronize());
-      if (v == 0) {
-        DD_CUDA_CHECK(cudaMemcpy(ref.ptr, d.y[0].ptr, ref.bytes(), cudaMemcpyDeviceToDevice));
-        continue;
-      }
-      unsigned long long first;
-      const auto diff = count_diff(ref, d.y[0], &first);
-      b.record_check("spmv", size, vs[v].name, diff, first);
-    }
+    b.check("spmv", size, vs, d.y[0]);
   }
   if (b.quick)
     return;
