@@ -110,38 +110,31 @@ __device__ __forceinline__ unsigned span_mask(unsigned lo, unsigned len) {
   return len >= 32 ? ~0u : ((1u << len) - 1u) << lo;
 }
 
+/// Loads *p as sizeof(T) / sizeof(Word) .cg loads of Word.
+template <class Word, class T> __device__ __forceinline__ T load_cg_words(const T *p) {
+  Word words[sizeof(T) / sizeof(Word)];
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(T) / sizeof(Word); ++i)
+    words[i] = __ldcg(reinterpret_cast<const Word *>(p) + i);
+  T out;
+  memcpy(&out, words, sizeof(T));
+  return out;
+}
+
 /// Reads a message written by another SM. The caller has already acquired
 /// it (ready bit), so a plain load would be correct; .cg keeps the streamed
-/// payload out of L1 and does not depend on L1 invalidation at all.
+/// payload out of L1 and does not depend on L1 invalidation at all. The
+/// widest word the message's size and alignment allow.
 template <class T> __device__ __forceinline__ T load_cg(const T *p) {
   static_assert(std::is_trivially_copyable<T>::value, "messages must be trivially copyable");
-  if constexpr (sizeof(T) % 16 == 0 && alignof(T) >= 16) {
-    uint4 words[sizeof(T) / 16];
-#pragma unroll
-    for (unsigned i = 0; i < sizeof(T) / 16; ++i)
-      words[i] = __ldcg(reinterpret_cast<const uint4 *>(p) + i);
-    T out;
-    memcpy(&out, words, sizeof(T));
-    return out;
-  } else if constexpr (sizeof(T) % 8 == 0 && alignof(T) >= 8) {
-    uint2 words[sizeof(T) / 8];
-#pragma unroll
-    for (unsigned i = 0; i < sizeof(T) / 8; ++i)
-      words[i] = __ldcg(reinterpret_cast<const uint2 *>(p) + i);
-    T out;
-    memcpy(&out, words, sizeof(T));
-    return out;
-  } else if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
-    unsigned words[sizeof(T) / 4];
-#pragma unroll
-    for (unsigned i = 0; i < sizeof(T) / 4; ++i)
-      words[i] = __ldcg(reinterpret_cast<const unsigned *>(p) + i);
-    T out;
-    memcpy(&out, words, sizeof(T));
-    return out;
-  } else {
+  if constexpr (sizeof(T) % 16 == 0 && alignof(T) >= 16)
+    return load_cg_words<uint4>(p);
+  else if constexpr (sizeof(T) % 8 == 0 && alignof(T) >= 8)
+    return load_cg_words<uint2>(p);
+  else if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4)
+    return load_cg_words<unsigned>(p);
+  else
     return *p;
-  }
 }
 
 } // namespace detail
