@@ -77,11 +77,7 @@ template <class Dist> Expected<Result> run(const DeviceGraph &graph, VertexId so
     if (last_change != round)
       break;
   }
-  DD_SSSP_CUDA(timer.stop());
-  DD_SSSP_CUDA(timer.elapsed_ms(result.ms));
-  if (Status s = copy_distances(dist, result.values); !s.ok())
-    return s;
-  return result;
+  return finish_run(timer, dist, result);
 }
 
 } // namespace

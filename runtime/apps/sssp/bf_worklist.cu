@@ -47,11 +47,7 @@ template <class Dist> Expected<Result> run(const DeviceGraph &graph, VertexId so
     result.processed += size;
     ++result.launches;
   }
-  DD_SSSP_CUDA(timer.stop());
-  DD_SSSP_CUDA(timer.elapsed_ms(result.ms));
-  if (Status s = copy_distances(dist, result.values); !s.ok())
-    return s;
-  return result;
+  return finish_run(timer, dist, result);
 }
 
 } // namespace

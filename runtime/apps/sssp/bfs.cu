@@ -72,11 +72,7 @@ Expected<Result> bfs(const DeviceGraph &graph, VertexId source) {
     if (last_level != depth + 1)
       break;
   }
-  DD_SSSP_CUDA(timer.stop());
-  DD_SSSP_CUDA(timer.elapsed_ms(result.ms));
-  if (Status s = copy_distances(level, result.values); !s.ok())
-    return s;
-  return result;
+  return finish_run(timer, level, result);
 }
 
 } // namespace dd::sssp

@@ -215,6 +215,17 @@ Status copy_distances(const DeviceArray<Dist> &dist, std::vector<std::uint64_t> 
   return Status();
 }
 
+/// The end of every algorithm: stops the timer and copies the distances,
+/// widened, into `result`.
+template <class Dist>
+Expected<Result> finish_run(GpuTimer &timer, const DeviceArray<Dist> &dist, Result &result) {
+  DD_SSSP_CUDA(timer.stop());
+  DD_SSSP_CUDA(timer.elapsed_ms(result.ms));
+  if (Status s = copy_distances(dist, result.values); !s.ok())
+    return s;
+  return std::move(result);
+}
+
 } // namespace dd::sssp
 
 #endif // DD_SSSP_COMMON_CUH
