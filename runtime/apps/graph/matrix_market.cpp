@@ -9,21 +9,6 @@
 #include "graph/reader_util.h"
 
 namespace dd::graph::detail {
-namespace {
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-// The banner's words are case-insensitive.
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size())
-    return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i]))
-      return false;
-  return true;
-}
-
-} // namespace
 
 Expected<Csr> read_matrix_market(std::string_view data, std::string_view name,
                                  const ReadOptions& options) {

@@ -47,6 +47,16 @@ bool Tokens::next(std::string_view& token) {
 
 bool Tokens::done() { return is_blank(rest_); }
 
+bool iequals(std::string_view a, std::string_view b) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  if (a.size() != b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i]))
+      return false;
+  return true;
+}
+
 bool is_blank(std::string_view line) {
   for (char c : line)
     if (!is_space(c))

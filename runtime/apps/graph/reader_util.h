@@ -52,6 +52,8 @@ private:
 bool is_blank(std::string_view line);
 /// `line` without leading whitespace.
 std::string_view trim_left(std::string_view line);
+/// ASCII case-insensitive equality (file extensions, Matrix Market banners).
+bool iequals(std::string_view a, std::string_view b);
 
 /// A token for an error message: quoted, at most 40 characters, with bytes
 /// that are not printable ASCII written as \xNN (files may hold garbage).
