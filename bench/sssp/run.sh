@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# SSSP baselines on the GPU machine: near-far, bf-worklist, bf-topo and BFS
-# against CPU Dijkstra, one markdown table row per graph.
+# SSSP on the GPU machine: ADDS against near-far, bf-worklist, bf-topo and
+# BFS and CPU Dijkstra, one markdown table row per graph.
 #
 #   bench/sssp/run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]
 #
@@ -20,17 +20,20 @@
 # vertices (the first that reaches half of them). Every GPU result is
 # verified exactly against CPU Dijkstra (bfs: CPU BFS); a failure shows as
 # FAIL in the table. Columns: ms per algorithm (median, GPU time by CUDA
-# events; Dijkstra: CPU time of dd::graph::dijkstra); near-far's MTEPS
-# (out-edges of reached vertices / time); work = vertices processed (edge
-# lists scanned) / vertices reached, 1.00 for Dijkstra; the last two
-# columns: bf-worklist time / near-far time and Dijkstra time / near-far time.
+# events; Dijkstra: CPU time of dd::graph::dijkstra); ADDS's and near-far's
+# MTEPS (out-edges of reached vertices / time); ADDS's final delta and
+# near-far's delta and launches; work = vertices processed (edge lists
+# scanned) / vertices reached, which is 1.00 for Dijkstra; the last three
+# columns: near-far time / ADDS time, Dijkstra time / ADDS time and
+# Dijkstra time / near-far time. A last line gives the geometric mean of
+# near-far time / ADDS time over the graphs where both ran.
 # Raw dd-sssp lines go to WORK_DIR/sssp-bench.log.
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
 workdir=${2:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
 real=${3:-$(dirname "$0")/../../../shared/data/graphs}
 runs=${SSSP_RUNS:-5}
-graphs=${SSSP_GRAPHS:-"kron18 kron19 kron20 urand18 urand19 urand20 grid1024 grid2048 luxembourg wiki-Vote"}
+graphs=${SSSP_GRAPHS:-"kron18 kron20 kron22 urand18 urand20 urand22 grid1024 grid2048 grid4096 luxembourg wiki-Vote"}
 mkdir -p "$workdir"
 log="$workdir/sssp-bench.log"
 : >"$log"
@@ -77,6 +80,7 @@ run() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b <= 0) print "-"; else printf "%.2f", a / b }'; }
 
 rows=()
+speedups=()
 for name in $graphs; do
   prepare "$name" || { echo "cannot prepare $name" >&2; continue; }
   # A source that reaches much of the graph (Kronecker graphs have many
@@ -91,7 +95,7 @@ for name in $graphs; do
   done
   (( n > 0 )) || continue
   declare -A ms=() work=() mteps=()
-  for algo in dijkstra nearfar bf-worklist bf-topo bfs; do
+  for algo in dijkstra adds nearfar bf-worklist bf-topo bfs; do
     args=(--verify)
     [[ $algo != dijkstra ]] && args+=(--runs=$runs)
     if run $algo $src "${args[@]}"; then
@@ -99,19 +103,25 @@ for name in $graphs; do
       mteps[$algo]=$(field mteps <<<"$line")
       work[$algo]=$(ratio "$(field processed <<<"$line")" "$(field reached <<<"$line")")
       [[ $algo == nearfar ]] && delta=$(field delta <<<"$line") launches=$(field launches <<<"$line")
+      [[ $algo == adds ]] && adds_delta=$(field delta <<<"$line")
     else
       ms[$algo]=FAIL
     fi
   done
-  rows+=("| $name | $n | $m | $src | $best | ${ms[dijkstra]} | ${ms[nearfar]} | ${ms[bf-worklist]} | ${ms[bf-topo]} | ${ms[bfs]} | ${mteps[nearfar]:--} | ${delta:--} / ${launches:--} | ${work[nearfar]:--} / ${work[bf-worklist]:--} / ${work[bf-topo]:--} | $(ratio "${ms[bf-worklist]}" "${ms[nearfar]}") | $(ratio "${ms[dijkstra]}" "${ms[nearfar]}") |")
+  speedup=$(ratio "${ms[nearfar]}" "${ms[adds]}")
+  [[ $speedup != - ]] && speedups+=("$speedup")
+  rows+=("| $name | $n | $m | $src | $best | ${ms[dijkstra]} | ${ms[adds]} | ${ms[nearfar]} | ${ms[bf-worklist]} | ${ms[bf-topo]} | ${ms[bfs]} | ${mteps[adds]:--} / ${mteps[nearfar]:--} | ${adds_delta:--} / ${delta:--} / ${launches:--} | ${work[adds]:--} / ${work[nearfar]:--} / ${work[bf-worklist]:--} / ${work[bf-topo]:--} | $speedup | $(ratio "${ms[dijkstra]}" "${ms[adds]}") | $(ratio "${ms[dijkstra]}" "${ms[nearfar]}") |")
   echo "${rows[-1]}" >&2
-  unset ms work mteps delta launches
+  unset ms work mteps delta launches adds_delta
 done
 
 echo
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
 echo "runs: $runs timed (median) after 1 warm-up; every GPU result verified against the CPU reference"
 echo
-echo "| graph | V | E | src | reached | Dijkstra (CPU) ms | nearfar ms | bf-worklist ms | bf-topo ms | bfs ms | nearfar MTEPS | nearfar delta / launches | work nf / bfw / bft | nf vs bfw | nf vs Dijkstra |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| graph | V | E | src | reached | Dijkstra (CPU) ms | adds ms | nearfar ms | bf-worklist ms | bf-topo ms | bfs ms | MTEPS adds / nf | delta adds / nf / nf launches | work adds / nf / bfw / bft | adds vs nf | adds vs Dijkstra | nf vs Dijkstra |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${rows[@]}"
+echo
+echo "geometric mean of adds vs nf (near-far time / ADDS time) over ${#speedups[@]} graphs:" \
+  "$(printf '%s\n' "${speedups[@]}" | awk '{ s += log($1); n++ } END { if (n) printf "%.2f", exp(s / n); else print "-" }')"

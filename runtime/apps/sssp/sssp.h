@@ -45,10 +45,29 @@ struct Result {
   /// items for the data-driven algorithms, |V| per round for the
   /// topology-driven ones. Dijkstra scans each reached vertex once.
   std::uint64_t processed = 0;
-  /// Near-far's bucket width (0 for the others).
+  /// Near-far's bucket width; ADDS's at the end (0 for the others).
   std::uint64_t delta = 0;
   /// Whether distances were computed in 64 bits.
   bool wide_distances = false;
+  /// What ADDS's manager reports (zero for the other algorithms).
+  struct Adds {
+    std::uint32_t workers = 0;      ///< worker blocks (the grid less the manager)
+    std::uint32_t pool_blocks = 0;  ///< data blocks of 64K items in the pool
+    std::uint64_t head_switches = 0;
+    std::uint64_t delta_changes = 0;
+    std::uint32_t max_dequeue_buckets = 0;
+  } adds;
+};
+
+/// How ADDS runs; zero means "choose" for every field.
+struct AddsOptions {
+  /// A fixed bucket width (rounded up to a power of 2); 0: start at
+  /// near-far's delta and let the manager adjust it (section 5.7).
+  std::uint64_t delta = 0;
+  /// Data blocks of 64K items in the shared pool (at most 8192).
+  std::uint32_t pool_blocks = 0;
+  /// At most this many worker blocks (tests of small grids).
+  std::uint32_t max_workers = 0;
 };
 
 /// The graph in device memory (CSR with 32-bit offsets), owned. Move-only.
@@ -123,6 +142,12 @@ std::uint64_t nearfar_delta(const DeviceGraph &graph);
 /// below the current threshold, processed until empty, and a far pile split
 /// at the next threshold, threshold += delta.
 Expected<Result> nearfar(const DeviceGraph &graph, VertexId source);
+
+/// ADDS (dissertation chapter 5): asynchronous delta-stepping over 32
+/// buckets in one persistent launch; a manager block hands out the work,
+/// moves the head bucket on and adjusts delta at run time.
+Expected<Result> adds(const DeviceGraph &graph, VertexId source,
+                      const AddsOptions &options = AddsOptions());
 
 /// Level-synchronous, topology-driven, atomic-free BFS (Nasre et al.): each
 /// level, every vertex of the current level writes level + 1 to its

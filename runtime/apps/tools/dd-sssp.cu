@@ -38,6 +38,9 @@ constexpr const char *kUsage = R"(usage: dd-sssp --algo=A --src=S [options] GRAP
 Single-source shortest paths from S on the GPU, timed, optionally verified.
 
 Algorithms (--algo=A; see docs/sssp.md):
+  adds         ADDS (dissertation chapter 5): asynchronous delta-stepping over
+               32 buckets in one persistent launch, a manager block handing
+               out work and setting delta at run time
   nearfar      near-far (LonestarGPU's GPU SSSP): near and far piles,
                delta = 32 * mean weight / mean degree
   bf-worklist  data-driven Bellman-Ford: a worklist of the vertices improved
@@ -47,7 +50,6 @@ Algorithms (--algo=A; see docs/sssp.md):
   bfs          level-synchronous atomic-free BFS: prints levels (hop counts),
                ignores weights
   dijkstra     the CPU reference (binary-heap Dijkstra), for comparison
-  (adds, the ADDS worklist of dissertation chapter 5, is not implemented yet)
 
 Options:
   --algo=A           the algorithm (required)
@@ -68,6 +70,11 @@ Options:
                      [1, 255] from this seed (default 1), as
                      `dd-graph ... --weights=random` makes them: the weight
                      is a function of the pair {u, v}
+  --adds-delta=D     adds: a fixed bucket width (rounded up to a power of 2)
+                     instead of the run-time choice
+  --adds-pool=B      adds: data blocks of 64K items in the worklist pool
+                     (default: enough for |E| + |V| items in flight; <= 8192)
+  --adds-workers=W   adds: at most W worker blocks (default: all that fit)
   --help             this text
 
 Weights must be integers: a graph with float weights is an error (except for
@@ -86,7 +93,11 @@ Standard error gets one line of key=value results:
   launches    kernel launches of the main loop
   processed   vertices whose out-edges were scanned, summed over launches
               (|V| per launch for bf-topo and bfs; reached for dijkstra)
-  delta       near-far's bucket width (0 for the others)
+  delta       near-far's bucket width; adds: the width at the end (0 for
+              the others)
+--algo=adds adds a second line, "dd-sssp: adds: ...": workers (worker
+blocks), pool (data blocks), switches (head bucket moves), delta_changes,
+dequeue (most concurrent dequeue buckets used).
   distances   uint32 or uint64
 )";
 
@@ -97,8 +108,9 @@ int fail(const std::string &message) {
 
 // ---- command line --------------------------------------------------------
 
-const std::set<std::string> kValueOptions = {"algo", "src",  "out",        "runs",
-                                             "format", "base", "weight-seed"};
+const std::set<std::string> kValueOptions = {
+    "algo", "src", "out", "runs", "format", "base", "weight-seed",
+    "adds-delta", "adds-pool", "adds-workers"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
 
 
@@ -118,9 +130,11 @@ std::optional<std::string> get_u64(const Args &args, const char *name, std::uint
 
 // ---- running -------------------------------------------------------------
 
-enum class Algo { kNearFar, kBfWorklist, kBfTopo, kBfs, kDijkstra };
+enum class Algo { kAdds, kNearFar, kBfWorklist, kBfTopo, kBfs, kDijkstra };
 
 std::optional<Algo> parse_algo(const std::string &name) {
+  if (name == "adds")
+    return Algo::kAdds;
   if (name == "nearfar")
     return Algo::kNearFar;
   if (name == "bf-worklist")
@@ -136,8 +150,10 @@ std::optional<Algo> parse_algo(const std::string &name) {
 
 // One run of `algo` (the graph is on the device unless algo is dijkstra).
 Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGraph &device,
-                                VertexId source) {
+                                VertexId source, const sssp::AddsOptions &adds) {
   switch (algo) {
+  case Algo::kAdds:
+    return sssp::adds(device, source, adds);
   case Algo::kNearFar:
     return sssp::nearfar(device, source);
   case Algo::kBfWorklist:
@@ -232,23 +248,26 @@ int main_impl(int argc, char **argv) {
 
   const auto algo_it = args.values.find("algo");
   if (algo_it == args.values.end())
-    return fail("--algo is required (nearfar, bf-worklist, bf-topo, bfs or dijkstra)");
-  if (algo_it->second == "adds")
-    return fail("--algo=adds: ADDS (the decoupled worklist SSSP of dissertation chapter 5) is "
-                "not implemented yet; the baselines are nearfar, bf-worklist, bf-topo, bfs and "
-                "dijkstra (docs/sssp.md)");
+    return fail("--algo is required (adds, nearfar, bf-worklist, bf-topo, bfs or dijkstra)");
   const std::optional<Algo> algo = parse_algo(algo_it->second);
   if (!algo)
     return fail("--algo=" + algo_it->second +
-                " is not one of nearfar, bf-worklist, bf-topo, bfs, dijkstra");
+                " is not one of adds, nearfar, bf-worklist, bf-topo, bfs, dijkstra");
   if (args.values.count("src") == 0)
     return fail("--src is required");
   std::uint64_t source = 0, runs = 1, base = 0, weight_seed = 1;
-  for (auto problem : {get_u64(args, "src", 0, kMaxVertices - 1, source),
+  std::uint64_t adds_delta = 0, adds_pool = 0, adds_workers = 0;
+  for (auto problem : {get_u64(args, "adds-delta", 1, std::uint64_t(1) << 62, adds_delta),
+                       get_u64(args, "adds-pool", 128, 8192, adds_pool),
+                       get_u64(args, "adds-workers", 1, 1024, adds_workers),
+                       get_u64(args, "src", 0, kMaxVertices - 1, source),
                        get_u64(args, "runs", 1, 1000, runs), get_u64(args, "base", 0, 1, base),
                        get_u64(args, "weight-seed", 0, ~std::uint64_t{0}, weight_seed)})
     if (problem)
       return fail(*problem);
+  for (const char *option : {"adds-delta", "adds-pool", "adds-workers"})
+    if (*algo != Algo::kAdds && args.values.count(option))
+      return fail(str_cat("--", option, " applies to --algo=adds only"));
   if (args.positional.size() != 1)
     return fail(args.positional.empty() ? "no GRAPH given (dd-sssp --help)"
                                         : "expected one GRAPH, got " +
@@ -295,11 +314,16 @@ int main_impl(int argc, char **argv) {
       return fail(path + ": " + s.message());
   }
 
+  sssp::AddsOptions adds;
+  adds.delta = adds_delta;
+  adds.pool_blocks = std::uint32_t(adds_pool);
+  adds.max_workers = std::uint32_t(adds_workers);
+
   // Warm-up (GPU only: module loading and first-touch costs), then the runs.
   std::vector<double> times;
   Expected<sssp::Result> result = Status::error("no run");
   for (std::uint64_t i = (*algo == Algo::kDijkstra ? 1 : 0); i <= runs; ++i) {
-    result = run_once(*algo, csr, device, VertexId(source));
+    result = run_once(*algo, csr, device, VertexId(source), adds);
     if (!result.ok())
       return fail(result.status().message());
     if (i > 0)
@@ -328,6 +352,13 @@ int main_impl(int argc, char **argv) {
                (unsigned long long)traversed,
                (unsigned long long)result->launches, (unsigned long long)result->processed,
                (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32");
+  if (*algo == Algo::kAdds)
+    std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u switches=%llu delta_changes=%llu "
+                         "dequeue=%u\n",
+                 result->adds.workers, result->adds.pool_blocks,
+                 (unsigned long long)result->adds.head_switches,
+                 (unsigned long long)result->adds.delta_changes,
+                 result->adds.max_dequeue_buckets);
 
   if (args.flags.count("verify")) {
     if (auto problem = verify(*algo, csr, VertexId(source), values))

@@ -1,0 +1,184 @@
+// ADDS (Wang, dissertation chapter 5): delta-stepping over the decoupled
+// bucketed worklist of <dd/bucket_worklist.cuh>, in one persistent launch.
+//
+// Block 0 is the manager; every other block is a worker that takes an
+// assignment of up to kAddsThreads vertices, relaxes their out-edges
+// cooperatively (CooperativeExpand: a hub is spread over the block, a
+// road-network vertex costs one thread) and pushes each vertex it improves
+// with its new distance as the priority. No launch boundary or grid barrier
+// separates the steps of the algorithm, which is what near-far pays for on
+// high-diameter graphs (one launch and a host round trip per step).
+//
+// A vertex may sit in the worklist several times (ADDS removes no
+// duplicates); it is expanded with its distance at the time it is taken, so
+// a stale entry costs a scan of its edges that improves nothing.
+#include <algorithm>
+#include <cmath>
+
+#include "dd/bucket_worklist.cuh"
+#include "sssp/common.cuh"
+#include "sssp/expand.cuh"
+
+namespace dd::sssp {
+namespace {
+
+/// Threads per block of the ADDS grid: 16 warps, enough for the manager's
+/// roles (8 probe warps, assign, memory), and 512 items per assignment.
+constexpr unsigned kAddsThreads = 512;
+
+/// The manager gives up after this long (a bug must not hang the GPU).
+constexpr unsigned long long kDeadlineNs = 120ull * 1000 * 1000 * 1000;
+
+template <class Dist>
+__global__ void __launch_bounds__(kAddsThreads)
+    adds_kernel(GraphView g, Dist *dist, buckets::Storage storage, buckets::Params params) {
+  using Expand = CooperativeExpand<kAddsThreads, Dist>;
+  using Manager = buckets::Manager<kAddsThreads>;
+  using Worker = buckets::Worker<kAddsThreads>;
+  __shared__ union {
+    typename Manager::TempStorage manager;
+    struct {
+      typename Worker::TempStorage worklist;
+      typename Expand::TempStorage expand;
+    } worker;
+  } temp;
+  if (blockIdx.x == 0) {
+    Manager(storage, temp.manager, params).run();
+    return;
+  }
+  Worker worker(storage, temp.worker.worklist, blockIdx.x - 1);
+  buckets::Assignment a;
+  while (worker.next(a)) {
+    std::uint32_t begin = 0, end = 0;
+    Dist du = 0;
+    if (threadIdx.x < a.count) {
+      const VertexId u = worker.item(a, threadIdx.x);
+      du = load_relaxed(dist[u]);
+      begin = __ldg(&g.row_offsets[u]);
+      end = __ldg(&g.row_offsets[u + 1]);
+    }
+    Expand(temp.worker.expand).run(begin, end, du, [&](Dist from, std::uint32_t e) {
+      Dist candidate;
+      if (!add_distance(from, __ldg(&g.weights[e]), candidate))
+        return;
+      const VertexId v = __ldg(&g.col_indices[e]);
+      cuda::atomic_ref<Dist, cuda::thread_scope_device> dv(dist[v]);
+      if (candidate >= dv.load(cuda::memory_order_relaxed))
+        return;
+      if (candidate < dv.fetch_min(candidate, cuda::memory_order_relaxed))
+        worker.push(v, candidate);
+    });
+    worker.complete(a);
+  }
+}
+
+/// floor(log2(x)) for x >= 1.
+unsigned log2_floor(std::uint64_t x) {
+  unsigned r = 0;
+  while (x >>= 1)
+    ++r;
+  return r;
+}
+
+template <class Dist>
+Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOptions &options) {
+  const std::uint32_t n = graph.num_vertices();
+  int device = 0, sms = 0, per_sm = 0;
+  DD_SSSP_CUDA(cudaGetDevice(&device));
+  DD_SSSP_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  DD_SSSP_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, adds_kernel<Dist>,
+                                                             kAddsThreads, 0));
+  // Every block must be resident (the manager and the workers wait on each
+  // other): the grid is what fits, and the cooperative launch below fails
+  // rather than deadlocks if that changed.
+  unsigned grid = unsigned(sms) * unsigned(per_sm);
+  if (options.max_workers > 0)
+    grid = std::min(grid, options.max_workers + 1);
+  grid = std::min(grid, buckets::kMaxWorkers + 1);
+  if (per_sm < 1 || grid < 2)
+    return Status::error("ADDS needs at least two resident blocks of " +
+                         std::to_string(kAddsThreads) + " threads");
+  const unsigned workers = grid - 1;
+
+  // In flight at once: at most one entry per successful relaxation that is
+  // not yet read, which stays well below |E| + |V| in practice.
+  const unsigned pool_blocks =
+      options.pool_blocks > 0
+          ? options.pool_blocks
+          : buckets::BucketWorklist::pool_blocks_for(std::uint64_t(graph.num_edges()) + n);
+  DeviceArray<Dist> dist;
+  buckets::BucketWorklist worklist;
+  GpuTimer timer;
+  DD_SSSP_CUDA(dist.allocate(n));
+  DD_SSSP_CUDA(worklist.allocate(pool_blocks, workers));
+  DD_SSSP_CUDA(timer.create());
+  unsigned init_blocks = 0;
+  DD_SSSP_CUDA(resident_blocks(init_distances<Dist>, init_blocks));
+
+  // Delta starts at near-far's c * w / d rounded to a power of 2 (section
+  // 5.7) unless fixed; the manager moves it from there.
+  buckets::Params params;
+  const std::uint64_t delta =
+      options.delta > 0 ? options.delta : std::max<std::uint64_t>(nearfar_delta(graph), 1);
+  params.initial_shift = std::min(log2_floor(delta) + (delta & (delta - 1) ? 1 : 0), 62u);
+  params.dynamic_delta = options.delta == 0;
+  const double mean_degree = n > 0 ? double(graph.num_edges()) / n : 1;
+  params.mean_degree = float(std::max(mean_degree, 1.0));
+  // At least one edge per thread of a warp's items (section 5.4).
+  unsigned grain = 1;
+  while (grain < buckets::kMaxItemsPerWarp && grain * mean_degree < 32)
+    grain *= 2;
+  params.min_grain = grain;
+  params.deadline_ns = kDeadlineNs;
+
+  Result result;
+  result.wide_distances = sizeof(Dist) > 4;
+  result.launches = 1;
+  DD_SSSP_CUDA(timer.start());
+  init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
+  DD_SSSP_CUDA(cudaGetLastError());
+  const unsigned seed = source;
+  DD_SSSP_CUDA(worklist.seed(&seed, 1));
+  GraphView g = view(graph);
+  Dist *dist_ptr = dist.data();
+  buckets::Storage storage = worklist.storage();
+  void *args[] = {&g, &dist_ptr, &storage, &params};
+  DD_SSSP_CUDA(cudaLaunchCooperativeKernel(adds_kernel<Dist>, grid, kAddsThreads, args, 0, 0));
+  DD_SSSP_CUDA(timer.stop());
+  DD_SSSP_CUDA(timer.elapsed_ms(result.ms));
+
+  unsigned status = 0;
+  buckets::Stats stats{};
+  DD_SSSP_CUDA(worklist.read(status, stats));
+  switch (status) {
+  case buckets::kFinished:
+    break;
+  case buckets::kPoolExhausted:
+    return Status::error(graph::str_cat("ADDS: the worklist pool (", pool_blocks,
+                                        " blocks of 64K items) ran out; rerun with a larger "
+                                        "--adds-pool"));
+  case buckets::kTimedOut:
+    return Status::error("ADDS: no result after 120 s (internal error: the run was stopped)");
+  default:
+    return Status::error(graph::str_cat("ADDS: internal error: run ended in state ", status));
+  }
+  result.processed = stats.assigned;
+  result.delta = std::uint64_t(1) << stats.final_shift;
+  result.adds.workers = workers;
+  result.adds.pool_blocks = pool_blocks;
+  result.adds.head_switches = stats.head_switches;
+  result.adds.delta_changes = stats.delta_changes;
+  result.adds.max_dequeue_buckets = unsigned(stats.max_dequeue);
+  if (Status s = copy_distances(dist, result.values); !s.ok())
+    return s;
+  return result;
+}
+
+} // namespace
+
+Expected<Result> adds(const DeviceGraph &graph, VertexId source, const AddsOptions &options) {
+  return graph.needs_wide_distances() ? run<unsigned long long>(graph, source, options)
+                                      : run<unsigned>(graph, source, options);
+}
+
+} // namespace dd::sssp
