@@ -18,7 +18,7 @@ set -u
 bin=${1:?usage: sssp-verify.sh BIN_DIR GRAPH_DIR}
 graphs=${2:?usage: sssp-verify.sh BIN_DIR GRAPH_DIR}
 timeout_s=${DD_GPU_TEST_TIMEOUT:-120}
-algos="nearfar bf-worklist bf-topo bfs dijkstra"
+algos="adds nearfar bf-worklist bf-topo bfs dijkstra"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0

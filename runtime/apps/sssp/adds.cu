@@ -10,8 +10,13 @@
 // high-diameter graphs (one launch and a host round trip per step).
 //
 // A vertex may sit in the worklist several times (ADDS removes no
-// duplicates); it is expanded with its distance at the time it is taken, so
-// a stale entry costs a scan of its edges that improves nothing.
+// duplicates). It is expanded with its distance at the time it is taken,
+// and only if no thread expanded it with that distance before: expanded[u]
+// keeps the smallest distance u was expanded with (atomicMin), and since
+// distances only fall, expanded[u] <= dist[u] means an identical expansion
+// already happened or is under way. The dissertation re-scans such stale
+// entries; skipping them is exact and saves most of ADDS's extra work on
+// low-diameter graphs.
 #include <algorithm>
 #include <cmath>
 
@@ -29,9 +34,48 @@ constexpr unsigned kAddsThreads = 512;
 /// The manager gives up after this long (a bug must not hang the GPU).
 constexpr unsigned long long kDeadlineNs = 120ull * 1000 * 1000 * 1000;
 
+/// Relaxes edges [begin, end) of a vertex at distance du, kBatch at a time,
+/// and hands each improved head to `sink`: the batch's loads, then its
+/// atomics, then its sinks, so that a thread
+/// waits for one memory round trip per step instead of one per edge and
+/// step (a degree-4 road vertex would otherwise wait 4 times as long).
+template <class Dist, class Sink>
+__device__ __forceinline__ void relax_short(const GraphView &g, Dist *dist, Dist du,
+                                            std::uint32_t begin, std::uint32_t end,
+                                            Sink &&sink) {
+  constexpr unsigned kBatch = 4;
+  for (std::uint32_t first = begin; first < end; first += kBatch) {
+    VertexId v[kBatch];
+    Dist candidate[kBatch];
+    bool offer[kBatch];
+#pragma unroll
+    for (unsigned j = 0; j < kBatch; ++j) {
+      offer[j] = first + j < end;
+      if (offer[j]) {
+        v[j] = __ldg(&g.col_indices[first + j]);
+        offer[j] = add_distance(du, __ldg(&g.weights[first + j]), candidate[j]);
+      }
+    }
+#pragma unroll
+    for (unsigned j = 0; j < kBatch; ++j)
+      if (offer[j])
+        offer[j] = candidate[j] < load_relaxed(dist[v[j]]);
+#pragma unroll
+    for (unsigned j = 0; j < kBatch; ++j)
+      if (offer[j])
+        offer[j] = candidate[j] < cuda::atomic_ref<Dist, cuda::thread_scope_device>(dist[v[j]])
+                                      .fetch_min(candidate[j], cuda::memory_order_relaxed);
+#pragma unroll
+    for (unsigned j = 0; j < kBatch; ++j)
+      if (offer[j])
+        sink(v[j], candidate[j]);
+  }
+}
+
 template <class Dist>
 __global__ void __launch_bounds__(kAddsThreads)
-    adds_kernel(GraphView g, Dist *dist, buckets::Storage storage, buckets::Params params) {
+    adds_kernel(GraphView g, Dist *dist, Dist *expanded, unsigned long long *expansions,
+                buckets::Storage storage, buckets::Params params) {
   using Expand = CooperativeExpand<kAddsThreads, Dist>;
   using Manager = buckets::Manager<kAddsThreads>;
   using Worker = buckets::Worker<kAddsThreads>;
@@ -40,6 +84,8 @@ __global__ void __launch_bounds__(kAddsThreads)
     struct {
       typename Worker::TempStorage worklist;
       typename Expand::TempStorage expand;
+      VertexId local[2][kAddsThreads]; // this block's head-bucket queue, in and out
+      unsigned local_count[2];
     } worker;
   } temp;
   if (blockIdx.x == 0) {
@@ -47,29 +93,89 @@ __global__ void __launch_bounds__(kAddsThreads)
     return;
   }
   Worker worker(storage, temp.worker.worklist, blockIdx.x - 1);
-  buckets::Assignment a;
-  while (worker.next(a)) {
-    std::uint32_t begin = 0, end = 0;
-    Dist du = 0;
-    if (threadIdx.x < a.count) {
-      const VertexId u = worker.item(a, threadIdx.x);
-      du = load_relaxed(dist[u]);
-      begin = __ldg(&g.row_offsets[u]);
-      end = __ldg(&g.row_offsets[u + 1]);
+  // An improved vertex that falls in the head bucket goes to this block's
+  // own queue (up to kAddsThreads a round) and is expanded in another round
+  // of the same assignment, without the trip through the worklist and the
+  // manager that every other push takes: on a road network that trip is
+  // most of a hop's latency. The assignment is counted done only after its
+  // last round, so termination and head switches still see these items.
+  const auto sink = [&](VertexId v, Dist candidate, unsigned out) {
+    if (worker.in_head(candidate)) {
+      const unsigned slot =
+          cuda::atomic_ref<unsigned, cuda::thread_scope_block>(temp.worker.local_count[out])
+              .fetch_add(1, cuda::memory_order_relaxed);
+      if (slot < kAddsThreads) {
+        temp.worker.local[out][slot] = v;
+        return;
+      }
     }
-    Expand(temp.worker.expand).run(begin, end, du, [&](Dist from, std::uint32_t e) {
-      Dist candidate;
-      if (!add_distance(from, __ldg(&g.weights[e]), candidate))
-        return;
-      const VertexId v = __ldg(&g.col_indices[e]);
-      cuda::atomic_ref<Dist, cuda::thread_scope_device> dv(dist[v]);
-      if (candidate >= dv.load(cuda::memory_order_relaxed))
-        return;
-      if (candidate < dv.fetch_min(candidate, cuda::memory_order_relaxed))
-        worker.push(v, candidate);
-    });
+    worker.push(v, candidate);
+  };
+  buckets::Assignment a;
+  unsigned long long scanned = 0; // thread 0: edge lists this block scanned
+  while (worker.next(a)) {
+    worker.load_placement(); // published by the barrier below
+    unsigned count = a.count, in = 0;
+    for (bool from_pool = true;; from_pool = false) {
+      const unsigned out = in ^ 1;
+      if (threadIdx.x == 0)
+        temp.worker.local_count[out] = 0; // published by the barrier below
+      std::uint32_t begin = 0, end = 0;
+      Dist du = 0;
+      bool expand = false;
+      if (threadIdx.x < count) {
+        const VertexId u =
+            from_pool ? worker.item(a, threadIdx.x) : temp.worker.local[in][threadIdx.x];
+        // The edge range is loaded alongside the stale check, not after
+        // it: on a road network every hop of the search waits for this.
+        begin = __ldg(&g.row_offsets[u]);
+        end = __ldg(&g.row_offsets[u + 1]);
+        du = load_relaxed(dist[u]);
+        expand = du < cuda::atomic_ref<Dist, cuda::thread_scope_device>(expanded[u]).fetch_min(
+                          du, cuda::memory_order_relaxed);
+        if (!expand)
+          end = begin;
+      }
+      const unsigned expanding = __syncthreads_count(expand);
+      if (threadIdx.x == 0)
+        scanned += expanding;
+      // Ranges shorter than a warp are relaxed below, 4 edges at a time;
+      // the block and warp stages take the others.
+      const std::uint32_t short_begin = begin, short_end = end;
+      if (end - begin < warp_size)
+        end = begin;
+      Expand(temp.worker.expand).run(begin, end, du, [&](Dist from, std::uint32_t e) {
+        Dist candidate;
+        if (!add_distance(from, __ldg(&g.weights[e]), candidate))
+          return;
+        const VertexId v = __ldg(&g.col_indices[e]);
+        cuda::atomic_ref<Dist, cuda::thread_scope_device> dv(dist[v]);
+        if (candidate >= dv.load(cuda::memory_order_relaxed))
+          return;
+        if (candidate < dv.fetch_min(candidate, cuda::memory_order_relaxed))
+          sink(v, candidate, out);
+      });
+      if (short_end - short_begin < warp_size)
+        relax_short(g, dist, du, short_begin, short_end,
+                    [&](VertexId v, Dist candidate) { sink(v, candidate, out); });
+      __syncthreads();
+      count = min(temp.worker.local_count[out], kAddsThreads);
+      if (count == 0)
+        break;
+      in = out;
+    }
     worker.complete(a);
   }
+  if (threadIdx.x == 0)
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*expansions)
+        .fetch_add(scanned, cuda::memory_order_relaxed);
+}
+
+/// expanded[v] = kInf for all v.
+template <class Dist> __global__ void init_expanded(Dist *expanded, std::uint32_t n) {
+  for (std::uint64_t v = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; v < n;
+       v += std::uint64_t(gridDim.x) * blockDim.x)
+    expanded[v] = kInf<Dist>;
 }
 
 /// floor(log2(x)) for x >= 1.
@@ -106,10 +212,13 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
       options.pool_blocks > 0
           ? options.pool_blocks
           : buckets::BucketWorklist::pool_blocks_for(std::uint64_t(graph.num_edges()) + n);
-  DeviceArray<Dist> dist;
+  DeviceArray<Dist> dist, expanded;
+  DeviceArray<unsigned long long> expansions;
   buckets::BucketWorklist worklist;
   GpuTimer timer;
   DD_SSSP_CUDA(dist.allocate(n));
+  DD_SSSP_CUDA(expanded.allocate(n));
+  DD_SSSP_CUDA(expansions.allocate(1));
   DD_SSSP_CUDA(worklist.allocate(pool_blocks, workers));
   DD_SSSP_CUDA(timer.create());
   unsigned init_blocks = 0;
@@ -137,12 +246,17 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   DD_SSSP_CUDA(timer.start());
   init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
   DD_SSSP_CUDA(cudaGetLastError());
+  init_expanded<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(expanded.data(), n);
+  DD_SSSP_CUDA(cudaGetLastError());
+  DD_SSSP_CUDA(cudaMemsetAsync(expansions.data(), 0, sizeof(unsigned long long)));
   const unsigned seed = source;
   DD_SSSP_CUDA(worklist.seed(&seed, 1));
   GraphView g = view(graph);
   Dist *dist_ptr = dist.data();
+  Dist *expanded_ptr = expanded.data();
+  unsigned long long *expansions_ptr = expansions.data();
   buckets::Storage storage = worklist.storage();
-  void *args[] = {&g, &dist_ptr, &storage, &params};
+  void *args[] = {&g, &dist_ptr, &expanded_ptr, &expansions_ptr, &storage, &params};
   DD_SSSP_CUDA(cudaLaunchCooperativeKernel(adds_kernel<Dist>, grid, kAddsThreads, args, 0, 0));
   DD_SSSP_CUDA(timer.stop());
   DD_SSSP_CUDA(timer.elapsed_ms(result.ms));
@@ -162,7 +276,10 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   default:
     return Status::error(graph::str_cat("ADDS: internal error: run ended in state ", status));
   }
-  result.processed = stats.assigned;
+  unsigned long long scanned = 0;
+  DD_SSSP_CUDA(cudaMemcpy(&scanned, expansions.data(), sizeof scanned, cudaMemcpyDeviceToHost));
+  result.processed = scanned;
+  result.adds.items = stats.assigned;
   result.delta = std::uint64_t(1) << stats.final_shift;
   result.adds.workers = workers;
   result.adds.pool_blocks = pool_blocks;

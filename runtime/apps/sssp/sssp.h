@@ -56,6 +56,9 @@ struct Result {
     std::uint64_t head_switches = 0;
     std::uint64_t delta_changes = 0;
     std::uint32_t max_dequeue_buckets = 0;
+    /// Worklist items handed out; `processed` counts those expanded (an
+    /// item whose vertex was already expanded with its distance is not).
+    std::uint64_t items = 0;
   } adds;
 };
 

@@ -96,7 +96,8 @@ Standard error gets one line of key=value results:
   delta       near-far's bucket width; adds: the width at the end (0 for
               the others)
 --algo=adds adds a second line, "dd-sssp: adds: ...": workers (worker
-blocks), pool (data blocks), switches (head bucket moves), delta_changes,
+blocks), pool (data blocks), items (worklist entries handed out; processed
+counts the expanded ones), switches (head bucket moves), delta_changes,
 dequeue (most concurrent dequeue buckets used).
   distances   uint32 or uint64
 )";
@@ -353,9 +354,10 @@ int main_impl(int argc, char **argv) {
                (unsigned long long)result->launches, (unsigned long long)result->processed,
                (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32");
   if (*algo == Algo::kAdds)
-    std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u switches=%llu delta_changes=%llu "
-                         "dequeue=%u\n",
+    std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u items=%llu switches=%llu "
+                         "delta_changes=%llu dequeue=%u\n",
                  result->adds.workers, result->adds.pool_blocks,
+                 (unsigned long long)result->adds.items,
                  (unsigned long long)result->adds.head_switches,
                  (unsigned long long)result->adds.delta_changes,
                  result->adds.max_dequeue_buckets);

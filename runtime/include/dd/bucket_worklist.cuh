@@ -105,6 +105,11 @@ struct Stats {
 /// Tuning of the manager (defaults from the dissertation, section 5.7).
 struct Params {
   unsigned initial_shift = 0;  ///< log2 of the first Delta
+  /// Delta grows to at most 2^(initial_shift + max_growth) for utilization
+  /// (clipping may take it further). Work a block keeps for itself (see
+  /// Worker::in_head) is invisible to the manager's utilization estimate,
+  /// which then keeps asking for a wider head bucket.
+  unsigned max_growth = 2;
   unsigned min_grain = 1;      ///< items per warp, at least (power of 2)
   float mean_degree = 1;       ///< work per item, for the utilization estimate
   float util_low = 0.5f;       ///< below: more concurrency (dequeue buckets, Delta)
@@ -194,6 +199,7 @@ struct Assignment {
 ///                       BlockThreads items (one per thread)
 template <unsigned BlockThreads> class Worker {
   static_assert(BlockThreads % warp_size == 0 && BlockThreads <= 1024, "whole warps");
+  static_assert(BlockThreads >= 2 * warp_size, "thread warp_size does the counting");
 
 public:
   /// Shared memory of a worker block (declare it __shared__).
@@ -226,23 +232,22 @@ public:
           word = kTerminate;
           break;
         }
+        // A short cap: on a high-diameter graph every hop of the search
+        // waits here once.
         __nanosleep(ns);
-        ns = ns < 512 ? ns * 2 : ns;
+        ns = ns < 128 ? ns * 2 : ns;
       }
       if (word != kTerminate) {
         // Pairs with the manager's release store of the flag, which follows
         // its acquire of the segments' write counts: the items are visible.
         cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
         flag.store(0, cuda::memory_order_relaxed);
-        // Placement may lag the manager by an assignment: any bucket is
-        // correct, only the order of work suffers.
-        temp_.base = detail::device_ref<unsigned long long>(s_.config->base)
-                         .load(cuda::memory_order_relaxed);
-        temp_.head = detail::device_ref<unsigned>(s_.config->head).load(cuda::memory_order_relaxed);
-        temp_.shift =
-            detail::device_ref<unsigned>(s_.config->shift).load(cuda::memory_order_relaxed);
       }
       temp_.assignment = word;
+    } else if (threadIdx.x == warp_size && pending_count_ != 0) {
+      // The previous assignment's counts, while thread 0 polls.
+      count_done(pending_start_, pending_count_, pending_bucket_);
+      pending_count_ = 0;
     }
     __syncthreads();
     const unsigned long long word = temp_.assignment;
@@ -252,6 +257,27 @@ public:
     a.count = static_cast<unsigned>(word >> 32) & 0x7ffu;
     a.bucket = static_cast<unsigned>(word >> 43) & 0x1fu;
     return true;
+  }
+
+  /// Block-collective, after next() and before the first push of the
+  /// assignment, with a __syncthreads between: loads where pushes go. Off
+  /// the critical path (one thread, overlapped with the items' loads).
+  /// Placement may lag the manager: any bucket is correct, only the order
+  /// of work suffers.
+  __device__ __forceinline__ void load_placement() {
+    if (threadIdx.x != warp_size)
+      return;
+    temp_.base =
+        detail::device_ref<unsigned long long>(s_.config->base).load(cuda::memory_order_relaxed);
+    temp_.head = detail::device_ref<unsigned>(s_.config->head).load(cuda::memory_order_relaxed);
+    temp_.shift = detail::device_ref<unsigned>(s_.config->shift).load(cuda::memory_order_relaxed);
+  }
+
+  /// Whether `priority` falls in the head bucket (as of load_placement()):
+  /// such an item may be processed at once by the block that made it, since
+  /// delta-stepping leaves the order within the head bucket free.
+  __device__ __forceinline__ bool in_head(unsigned long long priority) const {
+    return priority <= temp_.base || ((priority - temp_.base) >> temp_.shift) == 0;
   }
 
   /// Item i < a.count of the assignment. An L2 load: data blocks are reused,
@@ -292,17 +318,26 @@ public:
   }
 
   /// Block-collective, after the assignment's items were processed (and all
-  /// their pushes made): counts them done and read.
+  /// their pushes made): counts them done and read. Thread warp_size does
+  /// it during the next next(), while thread 0 polls for the assignment
+  /// (the barrier between orders every push before the counts).
   __device__ void complete(const Assignment &a) {
     __syncthreads();
-    if (threadIdx.x != 0)
-      return;
-    detail::device_ref<unsigned long long>(s_.dwc[a.bucket * kCounterStride])
-        .fetch_add(a.count, cuda::memory_order_release);
-    const unsigned block = a.start >> kBlockShift;
+    if (threadIdx.x == warp_size) {
+      pending_start_ = a.start;
+      pending_count_ = a.count;
+      pending_bucket_ = a.bucket;
+    }
+  }
+
+private:
+  __device__ void count_done(unsigned start, unsigned count, unsigned bucket) {
+    detail::device_ref<unsigned long long>(s_.dwc[bucket * kCounterStride])
+        .fetch_add(count, cuda::memory_order_release);
+    const unsigned block = start >> kBlockShift;
     const unsigned read = detail::device_ref<unsigned>(s_.rdc[block])
-                              .fetch_add(a.count, cuda::memory_order_acq_rel) +
-                          a.count;
+                              .fetch_add(count, cuda::memory_order_acq_rel) +
+                          count;
     if (read != kBlockWords)
       return;
     // Every word of the block was read (so written and counted): reset its
@@ -314,7 +349,6 @@ public:
     detail::device_ref<unsigned>(s_.freed[block]).store(1, cuda::memory_order_release);
   }
 
-private:
   /// The data block of `slot` of `bucket`, through the block's translation
   /// cache; waits for the manager to map it. kUnmapped if the run failed.
   __device__ unsigned translate(unsigned bucket, unsigned long long slot) {
@@ -340,6 +374,8 @@ private:
   Storage s_;
   TempStorage &temp_;
   unsigned index_;
+  // Thread warp_size's record of the assignment complete() has not counted.
+  unsigned pending_start_ = 0, pending_count_ = 0, pending_bucket_ = 0;
 };
 
 /// The manager block: kProbeWarps probe warps, one assign warp, one
@@ -424,13 +460,9 @@ private:
       detail::block_ref<unsigned long long> read_ptr(temp_.read_ptr[b]);
       const unsigned long long start = read_ptr.load(cuda::memory_order_relaxed);
       detail::device_ref<unsigned long long> resv(s_.resv[b * kCounterStride]);
-      const unsigned long long reserved = detail::uniform(resv.load(cuda::memory_order_relaxed));
-      if (reserved == start) {
-        __nanosleep(ns);
-        ns = ns < 256 ? ns * 2 : ns;
-        continue;
-      }
-      ns = 32;
+      // Counts first, whatever resv is: one round trip less per round than
+      // reading resv to pick the segments (counts of unreserved segments
+      // read 0 and change nothing below).
       const unsigned long long first_segment = start >> kSegmentShift;
       unsigned count[kRounds];
 #pragma unroll
@@ -438,8 +470,6 @@ private:
         const unsigned long long segment = first_segment + r * warp_size + lane;
         const unsigned long long pos = segment << kSegmentShift;
         count[r] = 0;
-        if (pos >= reserved)
-          continue;
         const unsigned long long slot = pos >> kBlockShift;
         if (slot != cached_slot) {
           const unsigned block = detail::device_ref<unsigned>(detail::table_entry(s_, b, slot))
@@ -459,6 +489,12 @@ private:
       cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
       const unsigned long long reserved_after =
           detail::uniform(resv.load(cuda::memory_order_relaxed));
+      if (reserved_after == start) {
+        __nanosleep(ns);
+        ns = ns < 128 ? ns * 2 : ns;
+        continue;
+      }
+      ns = 32;
       unsigned long long valid_end = (first_segment + kRounds * warp_size) << kSegmentShift;
 #pragma unroll
       for (unsigned r = 0; r < kRounds; ++r) {
@@ -770,7 +806,7 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
       }
       if (!moved) {
         __nanosleep(ns);
-        ns = ns < 256 ? ns * 2 : ns;
+        ns = ns < 64 ? ns * 2 : ns;
       }
     } else {
       ns = 32;
@@ -824,7 +860,8 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
     } else if (util < p_.util_low) {
       if (dequeue < kMaxDequeueBuckets)
         ++dequeue;
-      else if (mean_util < p_.util_low && settled && shift < 62)
+      else if (mean_util < p_.util_low && settled && shift < 62 &&
+               shift < p_.initial_shift + p_.max_growth)
         new_shift = shift + 1;
     } else if (util > p_.util_high) {
       if (dequeue > kMinDequeueBuckets)
