@@ -31,30 +31,69 @@ namespace {
 /// roles (8 probe warps, assign, memory), and 512 items per assignment.
 constexpr unsigned kAddsThreads = 512;
 
+/// Blocks per SM the kernel is compiled for (64 registers a thread). 3 or
+/// 4 (40 or 32 registers, with spills) were 5-25% slower on the H200 on
+/// every graph tried (docs/PERF.md).
+constexpr unsigned kAddsBlocksPerSm = 2;
+
 /// The manager gives up after this long (a bug must not hang the GPU).
 constexpr unsigned long long kDeadlineNs = 120ull * 1000 * 1000 * 1000;
 
-/// Relaxes edges [begin, end) of a vertex at distance du, kBatch at a time,
-/// and hands each improved head to `sink`: the batch's loads, then its
-/// atomics, then its sinks, so that a thread
-/// waits for one memory round trip per step instead of one per edge and
-/// step (a degree-4 road vertex would otherwise wait 4 times as long).
+/// A warp's shared memory for relax_flat: its lanes' ranges as inclusive
+/// prefix sums of their lengths, edge offsets and distances.
+template <class Dist> struct FlatStorage {
+  std::uint32_t inclusive[warp_size];
+  std::uint32_t offset[warp_size]; // begin - exclusive prefix (mod 2^32)
+  Dist du[warp_size];
+};
+
+/// Warp-collective (all 32 lanes): relaxes every lane's edges [begin, end)
+/// (from its vertex at distance du) as one list spread over the warp, each
+/// lane kBatch edges per step — the step's loads, then its atomics, then
+/// its sinks — so a lane waits for a few memory round trips per step
+/// instead of one chain per edge and vertex. Each improved head goes to
+/// `sink(v, distance)`.
 template <class Dist, class Sink>
-__device__ __forceinline__ void relax_short(const GraphView &g, Dist *dist, Dist du,
-                                            std::uint32_t begin, std::uint32_t end,
-                                            Sink &&sink) {
+__device__ __forceinline__ void relax_flat(const GraphView &g, Dist *dist, Dist du,
+                                           std::uint32_t begin, std::uint32_t end,
+                                           FlatStorage<Dist> &flat, Sink &&sink) {
   constexpr unsigned kBatch = 4;
-  for (std::uint32_t first = begin; first < end; first += kBatch) {
+  const unsigned lane = lane_id();
+  const std::uint32_t length = end - begin;
+  std::uint32_t inclusive = length;
+#pragma unroll
+  for (unsigned d = 1; d < warp_size; d *= 2) {
+    const std::uint32_t v = __shfl_up_sync(full_warp_mask, inclusive, d);
+    if (lane >= d)
+      inclusive += v;
+  }
+  const std::uint32_t total = __shfl_sync(full_warp_mask, inclusive, warp_size - 1);
+  if (total == 0)
+    return;
+  __syncwarp(); // the previous call's reads of `flat` are over
+  flat.inclusive[lane] = inclusive;
+  flat.offset[lane] = begin - (inclusive - length);
+  flat.du[lane] = du;
+  __syncwarp();
+  for (std::uint32_t base = 0; base < total; base += warp_size * kBatch) {
     VertexId v[kBatch];
     Dist candidate[kBatch];
     bool offer[kBatch];
 #pragma unroll
     for (unsigned j = 0; j < kBatch; ++j) {
-      offer[j] = first + j < end;
-      if (offer[j]) {
-        v[j] = __ldg(&g.col_indices[first + j]);
-        offer[j] = add_distance(du, __ldg(&g.weights[first + j]), candidate[j]);
-      }
+      const std::uint32_t i = base + j * warp_size + lane;
+      offer[j] = i < total;
+      if (!offer[j])
+        continue;
+      // The owner: how many lanes' ranges end at or before i.
+      unsigned owner = 0;
+#pragma unroll
+      for (unsigned step = warp_size / 2; step > 0; step /= 2)
+        if (flat.inclusive[owner + step - 1] <= i)
+          owner += step;
+      const std::uint32_t e = flat.offset[owner] + i;
+      v[j] = __ldg(&g.col_indices[e]);
+      offer[j] = add_distance(flat.du[owner], __ldg(&g.weights[e]), candidate[j]);
     }
 #pragma unroll
     for (unsigned j = 0; j < kBatch; ++j)
@@ -73,7 +112,7 @@ __device__ __forceinline__ void relax_short(const GraphView &g, Dist *dist, Dist
 }
 
 template <class Dist>
-__global__ void __launch_bounds__(kAddsThreads)
+__global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
     adds_kernel(GraphView g, Dist *dist, Dist *expanded, unsigned long long *expansions,
                 buckets::Storage storage, buckets::Params params) {
   using Expand = CooperativeExpand<kAddsThreads, Dist>;
@@ -86,6 +125,7 @@ __global__ void __launch_bounds__(kAddsThreads)
       typename Expand::TempStorage expand;
       VertexId local[2][kAddsThreads]; // this block's head-bucket queue, in and out
       unsigned local_count[2];
+      FlatStorage<Dist> flat[kAddsThreads / warp_size];
     } worker;
   } temp;
   if (blockIdx.x == 0) {
@@ -139,10 +179,11 @@ __global__ void __launch_bounds__(kAddsThreads)
       const unsigned expanding = __syncthreads_count(expand);
       if (threadIdx.x == 0)
         scanned += expanding;
-      // Ranges shorter than a warp are relaxed below, 4 edges at a time;
-      // the block and warp stages take the others.
-      const std::uint32_t short_begin = begin, short_end = end;
-      if (end - begin < warp_size)
+      // Hubs (a block's worth of edges or more) are expanded by the block,
+      // one after another; every other range by its warp, flattened.
+      const bool hub = end - begin >= kAddsThreads;
+      const std::uint32_t flat_begin = begin, flat_end = hub ? begin : end;
+      if (!hub)
         end = begin;
       Expand(temp.worker.expand).run(begin, end, du, [&](Dist from, std::uint32_t e) {
         Dist candidate;
@@ -155,9 +196,8 @@ __global__ void __launch_bounds__(kAddsThreads)
         if (candidate < dv.fetch_min(candidate, cuda::memory_order_relaxed))
           sink(v, candidate, out);
       });
-      if (short_end - short_begin < warp_size)
-        relax_short(g, dist, du, short_begin, short_end,
-                    [&](VertexId v, Dist candidate) { sink(v, candidate, out); });
+      relax_flat(g, dist, du, flat_begin, flat_end, temp.worker.flat[threadIdx.x / warp_size],
+                 [&](VertexId v, Dist candidate) { sink(v, candidate, out); });
       __syncthreads();
       count = min(temp.worker.local_count[out], kAddsThreads);
       if (count == 0)
