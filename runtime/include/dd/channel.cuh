@@ -14,7 +14,7 @@
 //     .send(dest, msg)                      any lane, any divergence
 //     .finish()                             block-collective: flush, done
 //   ChannelReceiver<Message, Capacity>      the server loop
-//     ChannelReceiver(ch, temp_storage)
+//     ChannelReceiver(ch, temp_storage[, server, threads])
 //     .run(handler)                         block-collective; returns when
 //                                           all clients are done and the
 //                                           ring is drained
@@ -135,6 +135,50 @@ template <class T> __device__ __forceinline__ T load_cg(const T *p) {
     return load_cg_words<unsigned>(p);
   else
     return *p;
+}
+
+/// One full warp: claims the run of ready slots of a ring (its ready words)
+/// that starts at `next`, up to 32 words (1024 slots); clears their bits;
+/// returns the run's length (the same in every lane). After it, the
+/// payloads of the run may be read (acquire fence). Used by
+/// ChannelReceiver's leader and by the handler warps of <dd/delegate.cuh>.
+template <unsigned Capacity> __device__ unsigned claim_ready(unsigned *ready, unsigned long long next) {
+  constexpr unsigned ring_words = Capacity / 32;
+  constexpr unsigned window_words = ring_words < 32 ? ring_words : 32;
+  const unsigned lane = lane_id();
+  const unsigned b0 = unsigned(next) & 31;
+  const unsigned long long word = (next >> 5) + lane;
+  // Lane 0's bits below b0 are other slots (claimed, or the next lap's):
+  // masked out. Lanes past the window report a hole at their bit 0. Slots
+  // of the window at or past read_index + Capacity alias claimed slots
+  // whose bits are clear and stay clear until read_index moves, so the
+  // run never extends into them.
+  unsigned missing = 1;
+  if (lane < window_words) {
+    const unsigned bits =
+        detail::device_ref<unsigned>(ready[word & (ring_words - 1)]).load(cuda::memory_order_relaxed);
+    missing = ~bits & (lane == 0 ? ~0u << b0 : ~0u);
+  }
+  const unsigned holes = __ballot_sync(full_warp_mask, missing != 0);
+  unsigned n;
+  if (holes == 0) {
+    n = window_words * 32 - b0;
+  } else {
+    const unsigned f = __ffs(holes) - 1;
+    n = f * 32 + (__ffs(__shfl_sync(full_warp_mask, missing, f)) - 1) - b0;
+  }
+  if (n != 0) {
+    // Pairs with the senders' release fetch_or: their payload writes
+    // happen before this warp's reads of the run, and before the followers'
+    // reads through the block barrier (ChannelReceiver).
+    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+    const unsigned lo = b0 > lane * 32 ? b0 : lane * 32;
+    const unsigned hi = b0 + n < lane * 32 + 32 ? b0 + n : lane * 32 + 32;
+    if (lane < window_words && lo < hi) // other bits of the word may be set concurrently
+      detail::device_ref<unsigned>(ready[word & (ring_words - 1)])
+          .fetch_and(~detail::span_mask(lo - lane * 32, hi - lo), cuda::memory_order_relaxed);
+  }
+  return n;
 }
 
 } // namespace detail
@@ -423,6 +467,10 @@ private:
 /// Contract: a block of at least 64 threads; every thread calls run() once
 /// (it synchronizes the block); the handler runs on follower threads, one
 /// message per call, in any divergence, and must not call __syncthreads.
+/// With `threads` (a multiple of 32, >= 64) given to the constructor, only
+/// threads [0, threads) of the block call run(), which then synchronizes
+/// them with named barrier 1 instead of __syncthreads; the block's other
+/// warps are free for other work (<dd/delegate.cuh>'s handler warps).
 /// Ordering: a client block's messages to one server enter the ring in send
 /// order (stage generations are flushed one after another), and batches are
 /// handled one after another, but the messages of one batch (up to 1024
@@ -438,14 +486,15 @@ public:
     unsigned stop[2];
   };
 
-  __device__ ChannelReceiver(const channel_type &ch, TempStorage &temp, unsigned server = blockIdx.x)
-      : ch_(ch), temp_(temp), server_(server) {}
+  __device__ ChannelReceiver(const channel_type &ch, TempStorage &temp, unsigned server = blockIdx.x,
+                             unsigned threads = 0)
+      : ch_(ch), temp_(temp), server_(server), threads_(threads) {}
 
   /// Receives until every client block is done and the ring is drained (or
   /// the host aborts). `handle(const Message &)`.
   template <class Handler> __device__ void run(Handler &&handle) {
     const unsigned tid = detail::linear_thread_index();
-    const unsigned threads = detail::block_thread_count();
+    const unsigned threads = threads_ != 0 ? threads_ : detail::block_thread_count();
     typename channel_type::meta_type &meta = ch_.meta[server_];
     const Message *ring = ch_.slots + size_t(server_) * Capacity;
     Leader leader{0, 0, false};
@@ -455,7 +504,7 @@ public:
       leader.next = detail::device_ref<unsigned long long>(meta.read_index).load(cuda::memory_order_relaxed);
       claim(leader, 0, true);
     }
-    __syncthreads();
+    sync();
     for (unsigned buf = 0;; buf ^= 1) {
       const unsigned long long begin = temp_.begin[buf];
       const unsigned count = temp_.count[buf];
@@ -470,7 +519,7 @@ public:
         for (unsigned i = tid - warp_size; i < count; i += threads - warp_size)
           handle(detail::load_cg(ring + ((begin + i) & (Capacity - 1))));
       }
-      __syncthreads(); // payload reads (and bit clears) before the release
+      sync(); // payload reads (and bit clears) before the release
       if (tid == 0 && count != 0)
         detail::device_ref<unsigned long long>(meta.read_index).store(begin + count, cuda::memory_order_release);
       if (stop)
@@ -479,51 +528,25 @@ public:
   }
 
 private:
+  /// The receiver's barrier: the block, or named barrier 1 over `threads_`
+  /// (like __syncthreads, it orders the participants' memory accesses; the
+  /// non-.aligned form, so lanes of a warp may arrive apart).
+  __device__ void sync() const {
+    if (threads_ == 0)
+      __syncthreads();
+    else
+      asm volatile("barrier.sync 1, %0;" ::"r"(threads_) : "memory");
+  }
+
   struct Leader {
     unsigned long long next;        // first index not yet claimed
     unsigned long long final_write; // write_index once all clients are done
     bool clients_done;
   };
 
-  /// Leader warp: claims the run of ready slots that starts at `next`, up to
-  /// 32 words (1024 slots); clears their bits; returns the run's length.
+  /// Leader warp: claims the run of ready slots that starts at `next`.
   __device__ unsigned scan(unsigned long long next) {
-    constexpr unsigned ring_words = Capacity / 32;
-    constexpr unsigned window_words = ring_words < 32 ? ring_words : 32;
-    unsigned *ready = ch_.meta[server_].ready;
-    const unsigned lane = lane_id();
-    const unsigned b0 = unsigned(next) & 31;
-    const unsigned long long word = (next >> 5) + lane;
-    // Lane 0's bits below b0 are other slots (claimed, or the next lap's):
-    // masked out. Lanes past the window report a hole at their bit 0. Slots
-    // of the window at or past read_index + Capacity alias claimed slots
-    // whose bits are clear and stay clear until read_index moves, so the
-    // run never extends into them.
-    unsigned missing = 1;
-    if (lane < window_words) {
-      const unsigned bits =
-          detail::device_ref<unsigned>(ready[word & (ring_words - 1)]).load(cuda::memory_order_relaxed);
-      missing = ~bits & (lane == 0 ? ~0u << b0 : ~0u);
-    }
-    const unsigned holes = __ballot_sync(full_warp_mask, missing != 0);
-    unsigned n;
-    if (holes == 0) {
-      n = window_words * 32 - b0;
-    } else {
-      const unsigned f = __ffs(holes) - 1;
-      n = f * 32 + (__ffs(__shfl_sync(full_warp_mask, missing, f)) - 1) - b0;
-    }
-    if (n != 0) {
-      // Pairs with the senders' release fetch_or: their payload writes
-      // happen before the followers' reads (through the block barrier).
-      cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-      const unsigned lo = b0 > lane * 32 ? b0 : lane * 32;
-      const unsigned hi = b0 + n < lane * 32 + 32 ? b0 + n : lane * 32 + 32;
-      if (lane < window_words && lo < hi) // other bits of the word may be set concurrently
-        detail::device_ref<unsigned>(ready[word & (ring_words - 1)])
-            .fetch_and(~detail::span_mask(lo - lane * 32, hi - lo), cuda::memory_order_relaxed);
-    }
-    return n;
+    return detail::claim_ready<Capacity>(ch_.meta[server_].ready, next);
   }
 
   /// Leader warp: claims the next batch into assignment buffer `slot`. With
@@ -581,6 +604,7 @@ private:
   channel_type ch_;
   TempStorage &temp_;
   unsigned server_;
+  unsigned threads_; // 0: the whole block
 };
 
 } // namespace dd

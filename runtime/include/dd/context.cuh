@@ -54,6 +54,7 @@ namespace dd {
 struct ChannelSplit {
   int sms = 0;                     ///< multiprocessors of the device
   unsigned servers = 0;            ///< server blocks (one ring each)
+  unsigned servers_asked = 0;      ///< Config::servers (or its default); more than `servers` only with fit_servers
   unsigned server_threads = 0;
   size_t server_shared = 0;        ///< dynamic shared memory per server block
   unsigned server_blocks_per_sm = 0; ///< occupancy of the server kernel alone
@@ -66,9 +67,10 @@ struct ChannelSplit {
 
   void print(FILE *out) const {
     std::fprintf(out,
-                 "split: %d SMs; %u server blocks x %u threads (%u/SM alone); %u client blocks x %u "
+                 "split: %d SMs; %u server blocks%s x %u threads (%u/SM alone); %u client blocks x %u "
                  "threads, %zu B shared (%u/SM alone, %u/SM beside servers, %u co-resident)\n",
-                 sms, servers, server_threads, server_blocks_per_sm, clients, client_threads,
+                 sms, servers, servers_asked > servers ? " (fewer than asked)" : "", server_threads,
+                 server_blocks_per_sm, clients, client_threads,
                  client_shared, client_blocks_per_sm, clients_beside_servers, resident_clients);
   }
 };
@@ -91,6 +93,7 @@ public:
     size_t server_shared = 0;    ///< dynamic shared memory the server kernel needs
     size_t client_extra_shared = 0; ///< client dynamic shared memory beyond the sender's
     double start_timeout_s = 10.0; ///< how long launch() waits for the servers to start
+    bool fit_servers = false;    ///< plan fewer servers than asked when not all fit (instead of failing)
   };
 
   Context() = default;
@@ -100,7 +103,9 @@ public:
 
   /// Sizes the split for these two kernels and allocates the channel.
   /// Fails (cudaErrorInvalidConfiguration, see error()) when the servers
-  /// cannot all be resident or no client block fits beside them.
+  /// cannot all be resident or no client block fits beside them; with
+  /// Config::fit_servers it plans fewer server blocks instead (split().servers,
+  /// the number the kernels must route by; split().servers_asked).
   template <class... ServerArgs, class... ClientArgs>
   cudaError_t plan(void (*server)(ServerArgs...), void (*client)(ClientArgs...), const Config &config) {
     release();
@@ -110,8 +115,7 @@ public:
     DD_CONTEXT_TRY(cudaGetDevice(&device));
     DD_CONTEXT_TRY(cudaGetDeviceProperties(&prop, device));
     const unsigned sms = unsigned(prop.multiProcessorCount);
-    const unsigned servers = config.servers != 0 ? config.servers : std::max(1u, sms / 8);
-    const size_t client_shared = sender_type::shared_bytes(servers) + config.client_extra_shared;
+    const unsigned asked = config.servers != 0 ? config.servers : std::max(1u, sms / 8);
     if (config.server_threads < 64 || config.client_threads == 0)
       return fail(cudaErrorInvalidConfiguration, "server blocks need at least 64 threads");
 
@@ -127,28 +131,43 @@ public:
       DD_CONTEXT_TRY(cudaFuncSetAttribute(reinterpret_cast<const void *>(server),
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           int(config.server_shared)));
-    if (client_shared > 48 * 1024)
-      DD_CONTEXT_TRY(cudaFuncSetAttribute(reinterpret_cast<const void *>(client),
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, int(client_shared)));
 
     cudaFuncAttributes sa{}, ca{};
     DD_CONTEXT_TRY(cudaFuncGetAttributes(&sa, reinterpret_cast<const void *>(server)));
     DD_CONTEXT_TRY(cudaFuncGetAttributes(&ca, reinterpret_cast<const void *>(client)));
-    int server_occ = 0, client_occ = 0;
+    int server_occ = 0;
     DD_CONTEXT_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&server_occ, server, int(config.server_threads),
                                                                  config.server_shared));
-    DD_CONTEXT_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&client_occ, client, int(config.client_threads),
-                                                                 client_shared));
-
     const Use su = use_of(sa, config.server_threads, config.server_shared, prop);
-    const Use cu = use_of(ca, config.client_threads, client_shared, prop);
+
+    // The client's shared memory (its stages) grows with the server count.
+    unsigned servers = asked;
+    size_t client_shared = 0;
+    int client_occ = 0;
+    Use cu{};
+    auto size_client = [&](unsigned s) -> cudaError_t {
+      client_shared = sender_type::shared_bytes(s) + config.client_extra_shared;
+      if (client_shared > size_t(prop.sharedMemPerBlockOptin)) {
+        client_occ = 0;
+        return cudaSuccess;
+      }
+      if (client_shared > 48 * 1024) {
+        const cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void *>(client),
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize, int(client_shared));
+        if (e != cudaSuccess)
+          return e;
+      }
+      cu = use_of(ca, config.client_threads, client_shared, prop);
+      return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&client_occ, client, int(config.client_threads),
+                                                           client_shared);
+    };
     // Client blocks that fit on one SM beside k server blocks.
     auto beside = [&](unsigned k) -> unsigned {
       const long long warps = prop.maxThreadsPerMultiProcessor / 32 - (long long)k * su.warps;
       const long long blocks = prop.maxBlocksPerMultiProcessor - (long long)k;
       const long long regs = prop.regsPerMultiprocessor - (long long)k * su.regs;
       const long long shared = (long long)prop.sharedMemPerMultiprocessor - (long long)k * su.shared;
-      if (warps <= 0 || blocks <= 0 || regs < 0 || shared < 0)
+      if (client_occ <= 0 || warps <= 0 || blocks <= 0 || regs < 0 || shared < 0)
         return 0;
       long long n = std::min(warps / cu.warps, blocks);
       if (cu.regs > 0)
@@ -156,10 +175,28 @@ public:
       n = std::min(n, shared / cu.shared);
       return unsigned(std::max(0ll, std::min(n, (long long)client_occ)));
     };
+    if (config.fit_servers) {
+      // The most server blocks, up to `asked`, that are all resident at once
+      // with a client block beside ceil(S / sms) of them, so that every SM
+      // can run clients (the first GPU run fitted to floor(S / sms), the
+      // bare minimum below: 527 servers and one co-resident client block,
+      // 1.6 s for 2^17 messages); each step down shrinks the client's stages.
+      servers = std::min(asked, sms * unsigned(std::max(server_occ, 0)));
+      for (; servers > 0; --servers) {
+        DD_CONTEXT_TRY(size_client(servers));
+        if (beside((servers + sms - 1) / sms) != 0)
+          break;
+      }
+      if (servers == 0)
+        return fail(cudaErrorInvalidConfiguration, "not even one server block fits beside a client block");
+    } else {
+      DD_CONTEXT_TRY(size_client(servers));
+    }
 
     split_ = ChannelSplit{};
     split_.sms = int(sms);
     split_.servers = servers;
+    split_.servers_asked = asked;
     split_.server_threads = config.server_threads;
     split_.server_shared = config.server_shared;
     split_.server_blocks_per_sm = unsigned(server_occ);

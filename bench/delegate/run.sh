@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs the delegate benchmark and tests on the GPU machine (one call), with a
+# time limit per step so that a hang cannot eat the others' time; logs under
+# $OUT (default .):
+#
+#   bench/delegate/run.sh [quick|full|repeat]
+#
+# quick: the channel stress test's 16-server configurations, delegate_test,
+#        delegate_bench --quick, and a server-count sweep at collision
+#        factors 256 and 128K.
+# full:  the whole channel stress test, delegate_test, the whole benchmark
+#        (the table of docs/PERF.md), and the delegate alone with 32 and 64
+#        servers at collision factors 256 and 128K; the table is printed last.
+# repeat: the whole benchmark again (run-to-run spread) and delegate_test's
+#        collision-factor-1K cases under compute-sanitizer memcheck.
+# Binaries come from bench/delegate/build.sh in DD_GPU_DIR (default
+# .gpu-delegate, carried to the machine).
+set -u
+cd "$(dirname "$0")/../.."
+dir=${DD_GPU_DIR:-.gpu-delegate}
+out=${OUT:-.}
+mode=${1:-full}
+query=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw
+nvidia-smi --query-gpu=$query --format=csv >"$out/gpu.txt" 2>&1 || true
+step() { # NAME LIMIT COMMAND...
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS
+  timeout -k 5 "$limit" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  echo "== $name: exit $rc ($((SECONDS - t0)) s) $(grep -E 'passed, [0-9]+ failed' "$out/$name.log" | tail -1)"
+  grep -E '^FAIL' "$out/$name.log" | head -5
+}
+if [ "$mode" = repeat ]; then
+  step delegate_bench_repeat 240 "$dir/delegate_bench" ${DD_BENCH_ARGS:-}
+  for f in single/cf1024/S16/L4096 nested/cf1024/S16/L4096; do
+    step "memcheck_${f//\//_}" 60 compute-sanitizer --tool memcheck "$dir/delegate_test" --filter "$f" --timeout 20
+    tail -3 "$out/memcheck_${f//\//_}.log"
+  done
+  grep -vE "^(ok|FAIL) " "$out/delegate_bench_repeat.log"
+elif [ "$mode" = quick ]; then
+  step channel_stress_s16 60 "$dir/channel_stress" --filter C8192/S16 --budget 40
+  step delegate_test 90 "$dir/delegate_test" --timeout 10
+  step bench_quick 60 "$dir/delegate_bench" --quick --timeout 5
+  step bench_s16 60 "$dir/delegate_bench" --cf 256,131072 --reps 3 --skip-fit --timeout 8
+  for s in 32 64; do
+    step bench_s$s 30 "$dir/delegate_bench" --cf 256,131072 --reps 3 --skip-fit --skip-original --servers $s --timeout 8
+  done
+  for f in bench_quick bench_s16 bench_s32 bench_s64; do
+    echo "---- $f"; grep -E "^(ok|FAIL)|^split|geomean" "$out/$f.log"
+  done
+  grep -E "^(PASS|FAIL)" "$out/delegate_test.log"
+else
+  step channel_stress 175 "$dir/channel_stress" --budget 140
+  step delegate_test 120 "$dir/delegate_test"
+  step delegate_bench 240 "$dir/delegate_bench" ${DD_BENCH_ARGS:-}
+  for s in 32 64; do # more servers: the delegate alone, same sizes
+    step sweep_s$s 40 "$dir/delegate_bench" --cf 256,131072 --skip-original --skip-fit --servers $s
+  done
+  nvidia-smi --query-gpu=$query --format=csv,noheader >>"$out/gpu.txt" 2>&1 || true
+  cat "$out/gpu.txt"
+  grep -E "^(PASS|FAIL)" "$out/delegate_test.log"
+  for f in sweep_s32 sweep_s64; do
+    echo "---- $f"; grep -E "^(ok|FAIL)" "$out/$f.log"
+  done
+  grep -vE "^(ok|FAIL) " "$out/delegate_bench.log"
+fi
