@@ -6,9 +6,13 @@
 #                                     them, dd-sssp and the graphs into DIR
 #                                     (default .gpu-proof, git-ignored)
 #   scripts/gpu-proof.sh run [DIR]    on the GPU machine (carry DIR): run
-#                                     atomics_test, channel_stress, the
-#                                     examples differential test and the
-#                                     dd-sssp verification; logs under $OUT
+#                                     atomics_test, channel_stress,
+#                                     delegate_test, delegate_bench --quick
+#                                     (its exact checks, small sizes), the
+#                                     examples differential test, the
+#                                     dd-sssp verification (every algorithm)
+#                                     and the ADDS stress test; logs under
+#                                     $OUT
 #
 # `run` ends with one line "gpu-proof: N passed, N failed" (suites, not
 # cases; each suite's own counts are in its log) and exits 1 when any failed.
@@ -22,13 +26,16 @@ build="${DECOUPLER_BUILD_DIR:-$root/build}"
 pack() {
   set -e
   "$root/scripts/setup.sh" >/dev/null
-  cmake --build "$build" --target atomics_test channel_stress dd-sssp dd-graph \
+  cmake --build "$build" --target atomics_test channel_stress delegate_test dd-sssp dd-graph \
     histogram histogram_dd spmv_coo spmv_coo_dd sssp_topology sssp_topology_dd >&2
   mkdir -p "$dir/bin" "$dir/graphs"
-  cp "$build"/bin/{atomics_test,channel_stress,dd-sssp} "$dir/bin/"
+  cp "$build"/bin/{atomics_test,channel_stress,delegate_test,dd-sssp,dd-graph} "$dir/bin/"
+  # The delegate benchmark is not a CMake target (bench/delegate/build.sh).
+  "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" \
+    "$root/bench/delegate/delegate_bench.cu" -o "$dir/bin/delegate_bench"
   cp "$build"/examples/{histogram,spmv_coo,sssp_topology}{,_dd} "$dir/bin/"
   cp "$root/test/gpu/examples-differential.sh" "$root/test/gpu/sssp-verify.sh" \
-     "$root/test/gpu/run.sh" "$dir/"
+     "$root/test/gpu/adds-stress.sh" "$root/test/gpu/run.sh" "$dir/"
   local shared="$root/../shared/data/graphs"
   [ -d "$shared" ] && cp "$shared"/*.mtx "$shared"/*.txt "$shared"/*.edges "$dir/graphs/"
   "$build/bin/dd-graph" generate kron --scale=14 --seed=3 -o "$dir/graphs/kron14.gr"
@@ -53,8 +60,11 @@ run() {
   nvidia-smi -L
   suite atomics_test "$dir/bin/atomics_test"
   suite channel_stress timeout -k 5 175 "$dir/bin/channel_stress" --budget 140
+  suite delegate_test timeout -k 5 120 "$dir/bin/delegate_test"
+  suite delegate_bench timeout -k 5 60 "$dir/bin/delegate_bench" --quick
   suite examples "$dir/examples-differential.sh" "$dir/bin" "$dir/graphs"
   suite sssp "$dir/sssp-verify.sh" "$dir/bin" "$dir/graphs"
+  suite adds "$dir/adds-stress.sh" "$dir/bin" "${TMPDIR:-/tmp}/adds-stress" "$dir/graphs"
   echo "gpu-proof: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }

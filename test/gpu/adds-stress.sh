@@ -11,8 +11,10 @@
 #   --adds-pool=128         the smallest pool (blocks recycled constantly)
 # Graphs (generated into WORK_DIR by dd-graph, seeded): Kronecker 14 and 17
 # (hubs), uniform random 2^16 x 16, road-like grids 64^2 and 1024^2, a
-# 1 x 20000 chain (20000 hops: deep, one vertex wide), weights 1..255 and
-# 1..1 (all equal: many ties), plus every graph of REAL_GRAPH_DIR.
+# 1 x 20000 chain (20000 hops: deep, one vertex wide), weights 1..255, 1..1
+# (all equal: many ties) and 0..2 (zero weights), weights up to 2^31 - 1
+# (uint64 distances), directed uniform and grid graphs, plus every graph of
+# REAL_GRAPH_DIR.
 #
 #   test/gpu/adds-stress.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]
 #
@@ -42,6 +44,10 @@ gen grid1024 grid --rows=1024 --cols=1024
 gen chain20k grid --rows=1 --cols=20000 --remove=0 --shortcuts=0
 gen grid256-unit grid --rows=256 --cols=256 --weight-range=1,1
 gen kron14-unit kron --scale=14 --weight-range=1,1
+gen kron10-w0 kron --scale=10 --weight-range=0,2
+gen grid64-wide grid --rows=64 --cols=64 --weight-range=1000000,2147483647
+gen urand14-directed uniform --vertices=16384 --edges=262144
+gen grid300x200-directed grid --rows=300 --cols=200 --directed
 
 check() { # LABEL ARGS...: one verified run
   local label=$1
