@@ -9,16 +9,15 @@
 // separates the steps of the algorithm, which is what near-far pays for on
 // high-diameter graphs (one launch and a host round trip per step).
 //
-// A vertex may sit in the worklist several times (ADDS removes no
-// duplicates). It is expanded with its distance at the time it is taken,
-// and only if no thread expanded it with that distance before: expanded[u]
-// keeps the smallest distance u was expanded with (atomicMin), and since
-// distances only fall, expanded[u] <= dist[u] means an identical expansion
-// already happened or is under way. The dissertation re-scans such stale
-// entries; skipping them is exact and saves most of ADDS's extra work on
-// low-diameter graphs.
+// Duplicate entries. The dissertation pushes a vertex every time its
+// distance falls and re-scans every entry. Here (VertexState) an
+// improvement that finds an entry of the vertex already queued at the same
+// or a higher priority pushes nothing, since that entry will expand the
+// vertex with whatever its distance is when taken; and an entry whose vertex
+// did not improve since it was last taken is skipped. Both are exact.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "dd/bucket_worklist.cuh"
 #include "sssp/common.cuh"
@@ -39,6 +38,68 @@ constexpr unsigned kAddsBlocksPerSm = 2;
 /// The manager gives up after this long (a bug must not hang the GPU).
 constexpr unsigned long long kDeadlineNs = 120ull * 1000 * 1000 * 1000;
 
+/// Per-vertex state with 32-bit distances: one 64-bit word per vertex, the
+/// distance in the high half and, in the low half, 1 + the distance with
+/// which the vertex's newest entry was queued, or 0 when no entry is
+/// pending. One atomic both improves a distance and tells whether an entry
+/// is pending; one atomic both takes an entry (clears the pending half) and
+/// reads the distance to expand with, so no improvement can fall between
+/// the two.
+struct PackedState {
+  using Dist = unsigned;
+  static constexpr unsigned long long kDistanceMask = 0xffffffff00000000ull;
+  unsigned long long *word;
+
+  __device__ __forceinline__ Dist distance(VertexId v) const {
+    return Dist(load_relaxed(word[v]) >> 32);
+  }
+  /// Takes an entry of u: false when u did not improve since its last take
+  /// (nothing to expand), else du is the distance to expand with.
+  __device__ __forceinline__ bool take(VertexId u, Dist &du) const {
+    const unsigned long long old = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(
+                                       word[u]).fetch_and(kDistanceMask, cuda::memory_order_relaxed);
+    du = Dist(old >> 32);
+    return (old & ~kDistanceMask) != 0;
+  }
+  /// Offers c (< kInf) to v; true when v improved and needs a new entry:
+  /// none is pending, or the pending one sits in a later bucket than c.
+  /// The word's pending half becomes c + 1 either way, a priority no
+  /// higher than the pending entry's, so later decisions stay safe.
+  template <class Rank>
+  __device__ __forceinline__ bool improve(VertexId v, Dist c, const Rank &rank) const {
+    const unsigned long long desired =
+        (static_cast<unsigned long long>(c) << 32) | (static_cast<unsigned long long>(c) + 1);
+    const unsigned long long old = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(
+                                       word[v]).fetch_min(desired, cuda::memory_order_relaxed);
+    if (c >= Dist(old >> 32))
+      return false;
+    const unsigned pending = unsigned(old);
+    return pending == 0 || rank(pending - 1) > rank(c);
+  }
+};
+
+/// Per-vertex state with 64-bit distances (no room to pack): the distance,
+/// and the smallest distance the vertex was expanded with; every
+/// improvement queues an entry, and an entry whose vertex was already
+/// expanded with its current distance is skipped.
+template <class D> struct PlainState {
+  using Dist = D;
+  Dist *dist;
+  Dist *expanded;
+
+  __device__ __forceinline__ Dist distance(VertexId v) const { return load_relaxed(dist[v]); }
+  __device__ __forceinline__ bool take(VertexId u, Dist &du) const {
+    du = load_relaxed(dist[u]);
+    return du < cuda::atomic_ref<Dist, cuda::thread_scope_device>(expanded[u]).fetch_min(
+                    du, cuda::memory_order_relaxed);
+  }
+  template <class Rank>
+  __device__ __forceinline__ bool improve(VertexId v, Dist c, const Rank &) const {
+    return c < cuda::atomic_ref<Dist, cuda::thread_scope_device>(dist[v]).fetch_min(
+                   c, cuda::memory_order_relaxed);
+  }
+};
+
 /// A warp's shared memory for relax_flat: its lanes' ranges as inclusive
 /// prefix sums of their lengths, edge offsets and distances.
 template <class Dist> struct FlatStorage {
@@ -52,11 +113,13 @@ template <class Dist> struct FlatStorage {
 /// lane kBatch edges per step — the step's loads, then its atomics, then
 /// its sinks — so a lane waits for a few memory round trips per step
 /// instead of one chain per edge and vertex. Each improved head goes to
-/// `sink(v, distance)`.
-template <class Dist, class Sink>
-__device__ __forceinline__ void relax_flat(const GraphView &g, Dist *dist, Dist du,
+/// `sink(v, distance)` when it needs an entry (State::improve, ordered by
+/// `rank`).
+template <class State, class Rank, class Sink, class Dist = typename State::Dist>
+__device__ __forceinline__ void relax_flat(const GraphView &g, const State &state, Dist du,
                                            std::uint32_t begin, std::uint32_t end,
-                                           FlatStorage<Dist> &flat, Sink &&sink) {
+                                           FlatStorage<Dist> &flat, const Rank &rank,
+                                           Sink &&sink) {
   constexpr unsigned kBatch = 4;
   const unsigned lane = lane_id();
   const std::uint32_t length = end - begin;
@@ -98,12 +161,11 @@ __device__ __forceinline__ void relax_flat(const GraphView &g, Dist *dist, Dist 
 #pragma unroll
     for (unsigned j = 0; j < kBatch; ++j)
       if (offer[j])
-        offer[j] = candidate[j] < load_relaxed(dist[v[j]]);
+        offer[j] = candidate[j] < state.distance(v[j]);
 #pragma unroll
     for (unsigned j = 0; j < kBatch; ++j)
       if (offer[j])
-        offer[j] = candidate[j] < cuda::atomic_ref<Dist, cuda::thread_scope_device>(dist[v[j]])
-                                      .fetch_min(candidate[j], cuda::memory_order_relaxed);
+        offer[j] = state.improve(v[j], candidate[j], rank);
 #pragma unroll
     for (unsigned j = 0; j < kBatch; ++j)
       if (offer[j])
@@ -111,10 +173,11 @@ __device__ __forceinline__ void relax_flat(const GraphView &g, Dist *dist, Dist 
   }
 }
 
-template <class Dist>
+template <class State>
 __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
-    adds_kernel(GraphView g, Dist *dist, Dist *expanded, unsigned long long *expansions,
+    adds_kernel(GraphView g, State state, unsigned long long *expansions,
                 buckets::Storage storage, buckets::Params params) {
+  using Dist = typename State::Dist;
   using Expand = CooperativeExpand<kAddsThreads, Dist>;
   using Manager = buckets::Manager<kAddsThreads>;
   using Worker = buckets::Worker<kAddsThreads>;
@@ -151,6 +214,8 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
     }
     worker.push(v, candidate);
   };
+  // Priorities compare by bucket (as the block places pushes).
+  const auto rank = [&](Dist d) { return worker.bucket_offset(d); };
   buckets::Assignment a;
   unsigned long long scanned = 0; // thread 0: edge lists this block scanned
   while (worker.next(a)) {
@@ -166,13 +231,11 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
       if (threadIdx.x < count) {
         const VertexId u =
             from_pool ? worker.item(a, threadIdx.x) : temp.worker.local[in][threadIdx.x];
-        // The edge range is loaded alongside the stale check, not after
-        // it: on a road network every hop of the search waits for this.
+        // The edge range is loaded alongside the take, not after it: on a
+        // road network every hop of the search waits for this.
         begin = __ldg(&g.row_offsets[u]);
         end = __ldg(&g.row_offsets[u + 1]);
-        du = load_relaxed(dist[u]);
-        expand = du < cuda::atomic_ref<Dist, cuda::thread_scope_device>(expanded[u]).fetch_min(
-                          du, cuda::memory_order_relaxed);
+        expand = state.take(u, du);
         if (!expand)
           end = begin;
       }
@@ -190,14 +253,11 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
         if (!add_distance(from, __ldg(&g.weights[e]), candidate))
           return;
         const VertexId v = __ldg(&g.col_indices[e]);
-        cuda::atomic_ref<Dist, cuda::thread_scope_device> dv(dist[v]);
-        if (candidate >= dv.load(cuda::memory_order_relaxed))
-          return;
-        if (candidate < dv.fetch_min(candidate, cuda::memory_order_relaxed))
+        if (candidate < state.distance(v) && state.improve(v, candidate, rank))
           sink(v, candidate, out);
       });
-      relax_flat(g, dist, du, flat_begin, flat_end, temp.worker.flat[threadIdx.x / warp_size],
-                 [&](VertexId v, Dist candidate) { sink(v, candidate, out); });
+      relax_flat(g, state, du, flat_begin, flat_end, temp.worker.flat[threadIdx.x / warp_size],
+                 rank, [&](VertexId v, Dist candidate) { sink(v, candidate, out); });
       __syncthreads();
       count = min(temp.worker.local_count[out], kAddsThreads);
       if (count == 0)
@@ -211,11 +271,24 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
         .fetch_add(scanned, cuda::memory_order_relaxed);
 }
 
-/// expanded[v] = kInf for all v.
+/// PlainState: expanded[v] = kInf for all v. PackedState: every word
+/// (kInf, none pending), the source's (0, its seed entry pending).
 template <class Dist> __global__ void init_expanded(Dist *expanded, std::uint32_t n) {
   for (std::uint64_t v = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; v < n;
        v += std::uint64_t(gridDim.x) * blockDim.x)
     expanded[v] = kInf<Dist>;
+}
+__global__ void init_packed(unsigned long long *word, std::uint32_t n, VertexId source) {
+  for (std::uint64_t v = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; v < n;
+       v += std::uint64_t(gridDim.x) * blockDim.x)
+    word[v] = v == source ? 1ull : PackedState::kDistanceMask;
+}
+/// The distances of a PackedState.
+__global__ void unpack_distances(const unsigned long long *word, unsigned *dist,
+                                 std::uint32_t n) {
+  for (std::uint64_t v = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; v < n;
+       v += std::uint64_t(gridDim.x) * blockDim.x)
+    dist[v] = unsigned(word[v] >> 32);
 }
 
 /// floor(log2(x)) for x >= 1.
@@ -228,11 +301,12 @@ unsigned log2_floor(std::uint64_t x) {
 
 template <class Dist>
 Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOptions &options) {
+  using State = std::conditional_t<sizeof(Dist) == 4, PackedState, PlainState<Dist>>;
   const std::uint32_t n = graph.num_vertices();
   int device = 0, sms = 0, per_sm = 0;
   DD_SSSP_CUDA(cudaGetDevice(&device));
   DD_SSSP_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  DD_SSSP_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, adds_kernel<Dist>,
+  DD_SSSP_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, adds_kernel<State>,
                                                              kAddsThreads, 0));
   // Every block must be resident (the manager and the workers wait on each
   // other): the grid is what fits, and the cooperative launch below fails
@@ -252,12 +326,16 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
       options.pool_blocks > 0
           ? options.pool_blocks
           : buckets::BucketWorklist::pool_blocks_for(std::uint64_t(graph.num_edges()) + n);
-  DeviceArray<Dist> dist, expanded;
+  DeviceArray<Dist> dist, expanded;     // PlainState; dist also unpacked into
+  DeviceArray<unsigned long long> words; // PackedState
   DeviceArray<unsigned long long> expansions;
   buckets::BucketWorklist worklist;
   GpuTimer timer;
   DD_SSSP_CUDA(dist.allocate(n));
-  DD_SSSP_CUDA(expanded.allocate(n));
+  if constexpr (std::is_same_v<State, PackedState>)
+    DD_SSSP_CUDA(words.allocate(n));
+  else
+    DD_SSSP_CUDA(expanded.allocate(n));
   DD_SSSP_CUDA(expansions.allocate(1));
   DD_SSSP_CUDA(worklist.allocate(pool_blocks, workers));
   DD_SSSP_CUDA(timer.create());
@@ -284,20 +362,26 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   result.wide_distances = sizeof(Dist) > 4;
   result.launches = 1;
   DD_SSSP_CUDA(timer.start());
-  init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
-  DD_SSSP_CUDA(cudaGetLastError());
-  init_expanded<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(expanded.data(), n);
+  State state;
+  if constexpr (std::is_same_v<State, PackedState>) {
+    init_packed<<<blocks_for(n, init_blocks), kBlockThreads>>>(words.data(), n, source);
+    state.word = words.data();
+  } else {
+    init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
+    DD_SSSP_CUDA(cudaGetLastError());
+    init_expanded<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(expanded.data(), n);
+    state.dist = dist.data();
+    state.expanded = expanded.data();
+  }
   DD_SSSP_CUDA(cudaGetLastError());
   DD_SSSP_CUDA(cudaMemsetAsync(expansions.data(), 0, sizeof(unsigned long long)));
   const unsigned seed = source;
   DD_SSSP_CUDA(worklist.seed(&seed, 1));
   GraphView g = view(graph);
-  Dist *dist_ptr = dist.data();
-  Dist *expanded_ptr = expanded.data();
   unsigned long long *expansions_ptr = expansions.data();
   buckets::Storage storage = worklist.storage();
-  void *args[] = {&g, &dist_ptr, &expanded_ptr, &expansions_ptr, &storage, &params};
-  DD_SSSP_CUDA(cudaLaunchCooperativeKernel(adds_kernel<Dist>, grid, kAddsThreads, args, 0, 0));
+  void *args[] = {&g, &state, &expansions_ptr, &storage, &params};
+  DD_SSSP_CUDA(cudaLaunchCooperativeKernel(adds_kernel<State>, grid, kAddsThreads, args, 0, 0));
   DD_SSSP_CUDA(timer.stop());
   DD_SSSP_CUDA(timer.elapsed_ms(result.ms));
 
@@ -326,6 +410,10 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   result.adds.head_switches = stats.head_switches;
   result.adds.delta_changes = stats.delta_changes;
   result.adds.max_dequeue_buckets = unsigned(stats.max_dequeue);
+  if constexpr (std::is_same_v<State, PackedState>) {
+    unpack_distances<<<blocks_for(n, init_blocks), kBlockThreads>>>(words.data(), dist.data(), n);
+    DD_SSSP_CUDA(cudaGetLastError());
+  }
   if (Status s = copy_distances(dist, result.values); !s.ok())
     return s;
   return result;

@@ -273,6 +273,15 @@ public:
     temp_.shift = detail::device_ref<unsigned>(s_.config->shift).load(cuda::memory_order_relaxed);
   }
 
+  /// The bucket `priority` goes to, counted from the head (0..31, as of
+  /// load_placement()): lower is sooner.
+  __device__ __forceinline__ unsigned bucket_offset(unsigned long long priority) const {
+    if (priority <= temp_.base)
+      return 0;
+    const unsigned long long k = (priority - temp_.base) >> temp_.shift;
+    return k < kBuckets - 1 ? static_cast<unsigned>(k) : kBuckets - 1;
+  }
+
   /// Whether `priority` falls in the head bucket (as of load_placement()):
   /// such an item may be processed at once by the block that made it, since
   /// delta-stepping leaves the order within the head bucket free.
