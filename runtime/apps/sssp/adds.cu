@@ -64,17 +64,22 @@ struct PackedState {
   /// Offers c (< kInf) to v; true when v improved and needs a new entry:
   /// none is pending, or the pending one sits in a later bucket than c.
   /// The word's pending half becomes c + 1 either way, a priority no
-  /// higher than the pending entry's, so later decisions stay safe.
+  /// higher than the pending entry's, so later decisions stay safe. With
+  /// `local` the caller keeps v in its block's queue whatever this returns
+  /// (true: improved): the pending half then says "lowest priority", so
+  /// that no other block waits for a block that may be busy with a hub.
   template <class Rank>
-  __device__ __forceinline__ bool improve(VertexId v, Dist c, const Rank &rank) const {
+  __device__ __forceinline__ bool improve(VertexId v, Dist c, const Rank &rank,
+                                          bool local = false) const {
     const unsigned long long desired =
-        (static_cast<unsigned long long>(c) << 32) | (static_cast<unsigned long long>(c) + 1);
+        (static_cast<unsigned long long>(c) << 32) |
+        (local ? ~kDistanceMask : static_cast<unsigned long long>(c) + 1);
     const unsigned long long old = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(
                                        word[v]).fetch_min(desired, cuda::memory_order_relaxed);
     if (c >= Dist(old >> 32))
       return false;
     const unsigned pending = unsigned(old);
-    return pending == 0 || rank(pending - 1) > rank(c);
+    return local || pending == 0 || rank(pending - 1) > rank(c);
   }
 };
 
@@ -94,9 +99,44 @@ template <class D> struct PlainState {
                     du, cuda::memory_order_relaxed);
   }
   template <class Rank>
-  __device__ __forceinline__ bool improve(VertexId v, Dist c, const Rank &) const {
+  __device__ __forceinline__ bool improve(VertexId v, Dist c, const Rank &,
+                                          bool = false) const {
     return c < cuda::atomic_ref<Dist, cuda::thread_scope_device>(dist[v]).fetch_min(
                    c, cuda::memory_order_relaxed);
+  }
+};
+
+/// Where an improved vertex goes: the block's own queue when its distance
+/// falls in the head bucket and the queue has room (see adds_kernel), else
+/// the worklist. In three steps, so that relax_flat can overlap the atomics
+/// of several edges: place() picks a local slot (or kGlobal), improve()
+/// offers the distance, finish() fills the slot (with kNoVertex when
+/// nothing improved) or pushes.
+template <class State, class Worker> struct KeepOrPush {
+  using Dist = typename State::Dist;
+  static constexpr unsigned kGlobal = ~0u;
+  static constexpr VertexId kNoVertex = ~VertexId{0};
+  const State &state;
+  Worker &worker;
+  VertexId *local;       // this round's output queue
+  unsigned *local_count; // its fill count (may run past kAddsThreads)
+
+  __device__ __forceinline__ unsigned place(Dist c) const {
+    if (!worker.in_head(c))
+      return kGlobal;
+    const unsigned slot = cuda::atomic_ref<unsigned, cuda::thread_scope_block>(*local_count)
+                              .fetch_add(1, cuda::memory_order_relaxed);
+    return slot < kAddsThreads ? slot : kGlobal;
+  }
+  __device__ __forceinline__ bool improve(VertexId v, Dist c, unsigned slot) const {
+    return state.improve(v, c, [this](Dist d) { return worker.bucket_offset(d); },
+                         slot != kGlobal);
+  }
+  __device__ __forceinline__ void finish(VertexId v, Dist c, unsigned slot, bool improved) const {
+    if (slot != kGlobal)
+      local[slot] = improved ? v : kNoVertex;
+    else if (improved)
+      worker.push(v, c);
   }
 };
 
@@ -115,11 +155,10 @@ template <class Dist> struct FlatStorage {
 /// instead of one chain per edge and vertex. Each improved head goes to
 /// `sink(v, distance)` when it needs an entry (State::improve, ordered by
 /// `rank`).
-template <class State, class Rank, class Sink, class Dist = typename State::Dist>
+template <class State, class Offer, class Dist = typename State::Dist>
 __device__ __forceinline__ void relax_flat(const GraphView &g, const State &state, Dist du,
                                            std::uint32_t begin, std::uint32_t end,
-                                           FlatStorage<Dist> &flat, const Rank &rank,
-                                           Sink &&sink) {
+                                           FlatStorage<Dist> &flat, Offer &offer_to) {
   constexpr unsigned kBatch = 4;
   const unsigned lane = lane_id();
   const std::uint32_t length = end - begin;
@@ -162,14 +201,18 @@ __device__ __forceinline__ void relax_flat(const GraphView &g, const State &stat
     for (unsigned j = 0; j < kBatch; ++j)
       if (offer[j])
         offer[j] = candidate[j] < state.distance(v[j]);
+    unsigned slot[kBatch];
+#pragma unroll
+    for (unsigned j = 0; j < kBatch; ++j)
+      slot[j] = offer[j] ? offer_to.place(candidate[j]) : Offer::kGlobal;
 #pragma unroll
     for (unsigned j = 0; j < kBatch; ++j)
       if (offer[j])
-        offer[j] = state.improve(v[j], candidate[j], rank);
+        offer[j] = offer_to.improve(v[j], candidate[j], slot[j]);
 #pragma unroll
     for (unsigned j = 0; j < kBatch; ++j)
-      if (offer[j])
-        sink(v[j], candidate[j]);
+      if (offer[j] || slot[j] != Offer::kGlobal)
+        offer_to.finish(v[j], candidate[j], slot[j], offer[j]);
   }
 }
 
@@ -202,20 +245,7 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
   // manager that every other push takes: on a road network that trip is
   // most of a hop's latency. The assignment is counted done only after its
   // last round, so termination and head switches still see these items.
-  const auto sink = [&](VertexId v, Dist candidate, unsigned out) {
-    if (worker.in_head(candidate)) {
-      const unsigned slot =
-          cuda::atomic_ref<unsigned, cuda::thread_scope_block>(temp.worker.local_count[out])
-              .fetch_add(1, cuda::memory_order_relaxed);
-      if (slot < kAddsThreads) {
-        temp.worker.local[out][slot] = v;
-        return;
-      }
-    }
-    worker.push(v, candidate);
-  };
-  // Priorities compare by bucket (as the block places pushes).
-  const auto rank = [&](Dist d) { return worker.bucket_offset(d); };
+  using Offer = KeepOrPush<State, Worker>;
   buckets::Assignment a;
   unsigned long long scanned = 0; // thread 0: edge lists this block scanned
   while (worker.next(a)) {
@@ -228,9 +258,13 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
       std::uint32_t begin = 0, end = 0;
       Dist du = 0;
       bool expand = false;
-      if (threadIdx.x < count) {
-        const VertexId u =
-            from_pool ? worker.item(a, threadIdx.x) : temp.worker.local[in][threadIdx.x];
+      Offer offer{state, worker, temp.worker.local[out], &temp.worker.local_count[out]};
+      // A local slot holds kNoVertex when its offer improved nothing.
+      const VertexId u =
+          threadIdx.x >= count ? Offer::kNoVertex
+          : from_pool          ? worker.item(a, threadIdx.x)
+                               : temp.worker.local[in][threadIdx.x];
+      if (u != Offer::kNoVertex) {
         // The edge range is loaded alongside the take, not after it: on a
         // road network every hop of the search waits for this.
         begin = __ldg(&g.row_offsets[u]);
@@ -253,11 +287,13 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
         if (!add_distance(from, __ldg(&g.weights[e]), candidate))
           return;
         const VertexId v = __ldg(&g.col_indices[e]);
-        if (candidate < state.distance(v) && state.improve(v, candidate, rank))
-          sink(v, candidate, out);
+        if (candidate >= state.distance(v))
+          return;
+        const unsigned slot = offer.place(candidate);
+        offer.finish(v, candidate, slot, offer.improve(v, candidate, slot));
       });
       relax_flat(g, state, du, flat_begin, flat_end, temp.worker.flat[threadIdx.x / warp_size],
-                 rank, [&](VertexId v, Dist candidate) { sink(v, candidate, out); });
+                 offer);
       __syncthreads();
       count = min(temp.worker.local_count[out], kAddsThreads);
       if (count == 0)
