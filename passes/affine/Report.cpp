@@ -1,6 +1,7 @@
 //===- affine/Report.cpp - Printing the analysis report -------------------===//
 
 #include "affine/Report.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
@@ -159,6 +160,32 @@ std::string quoted(StringRef S) {
   return Out;
 }
 
+std::string stringsJSON(const std::vector<std::string> &Items) {
+  std::string Out = "[";
+  for (size_t I = 0; I < Items.size(); ++I)
+    Out += (I ? ", " : "") + quoted(Items[I]);
+  return Out + "]";
+}
+
+std::string criticalSectionJSON(const CriticalSectionEntry &C) {
+  JSONLine J;
+  J.num("line", C.Pos.Line)
+      .num("column", C.Pos.Column)
+      .str("function", C.Function)
+      .str("status", C.Recognized ? "recognized" : "refused");
+  if (C.Recognized)
+    J.str("shape", C.Shape)
+        .raw("locks", stringsJSON(C.Locks))
+        .raw("message", stringsJSON(C.Message))
+        .raw("arguments", stringsJSON(C.Arguments))
+        .num("statements", C.Statements);
+  else
+    J.str("reason", C.Reason)
+        .num("reason_line", C.ReasonPos.Line)
+        .num("reason_column", C.ReasonPos.Column);
+  return J.done();
+}
+
 /// Prints `"Key": [` entries one per line `]` at the given indent.
 template <typename T, typename Fn>
 void printList(raw_ostream &OS, StringRef Indent, StringRef Key,
@@ -198,7 +225,8 @@ void printOne(const FileReport &R, raw_ostream &OS, StringRef Indent) {
     }
     OS << In1 << "],\n";
   }
-  printList(OS, In1, "annotations", R.Annotations, annotationJSON, true);
+  printList(OS, In1, "annotations", R.Annotations, annotationJSON, false);
+  printList(OS, In1, "critical_sections", R.CriticalSections, criticalSectionJSON, true);
   OS << Indent << "}";
 }
 
@@ -299,6 +327,23 @@ void printText(const FileReport &R, raw_ostream &OS) {
       if (!A.Function.empty())
         OS << " in '" << A.Function << "'";
       OS << "\n";
+    }
+  }
+  if (!R.CriticalSections.empty()) {
+    OS << R.File << ": critical sections (#pragma dd delegate):\n";
+    const auto List = [](const std::vector<std::string> &Items) {
+      return Items.empty() ? std::string("none") : join(Items, ", ");
+    };
+    for (const CriticalSectionEntry &C : R.CriticalSections) {
+      OS << "  " << posText(C.Pos) << " in '" << C.Function << "': ";
+      if (!C.Recognized) {
+        OS << "refused at " << posText(C.ReasonPos) << ": " << C.Reason << "\n";
+        continue;
+      }
+      OS << C.Shape << " lock" << (C.Locks.size() > 1 ? "s " : " ") << join(C.Locks, " then ")
+         << ", " << C.Statements << " statement" << (C.Statements == 1 ? "" : "s")
+         << "\n    message: " << List(C.Message) << "\n    server arguments: "
+         << List(C.Arguments) << "\n";
     }
   }
 }

@@ -95,10 +95,26 @@ struct AnnotationEntry {
   std::vector<std::pair<std::string, std::string>> Clauses;
 };
 
+/// A `#pragma dd delegate` loop as the delegate pass recognizes it
+/// (passes/delegate/CriticalSection.h), or why it cannot be delegated.
+struct CriticalSectionEntry {
+  Position Pos;         // the loop
+  std::string Function; // the enclosing kernel or device function
+  bool Recognized = false;
+  std::string Shape;                  // single, nested (recognized only)
+  std::vector<std::string> Locks;     // "locks[b]", in acquisition order
+  std::vector<std::string> Message;   // client values each message carries
+  std::vector<std::string> Arguments; // kernel parameters the server needs
+  unsigned Statements = 0;            // statements of the critical section
+  std::string Reason;                 // refused only
+  Position ReasonPos;
+};
+
 struct FileReport {
   std::string File;
   std::vector<KernelReport> Kernels;
   std::vector<AnnotationEntry> Annotations;
+  std::vector<CriticalSectionEntry> CriticalSections;
 };
 
 /// The x stride of an access in bytes as the JSON reports it: 0 for scalar,

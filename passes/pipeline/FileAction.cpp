@@ -4,10 +4,12 @@
 #include "affine/AffineAnalysis.h"
 #include "annotations/Annotations.h"
 #include "atomics/AtomicsPass.h"
+#include "delegate/CriticalSection.h"
 #include "rewrite/PassDiagnostics.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -52,6 +54,47 @@ AnnotationEntry toEntry(const Annotation &A, const SourceManager &SM) {
   return E;
 }
 
+std::string sourceText(const Expr *E, const SourceManager &SM, const LangOptions &LO) {
+  if (!E)
+    return "";
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO)
+      .str();
+}
+
+std::vector<std::string> names(ArrayRef<const ValueDecl *> Decls) {
+  std::vector<std::string> Out;
+  for (const ValueDecl *D : Decls)
+    Out.push_back(D->getNameAsString());
+  return Out;
+}
+
+/// What the delegate pass makes of a `#pragma dd delegate` loop.
+CriticalSectionEntry criticalSectionEntry(const Annotation &A, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CriticalSectionEntry E;
+  E.Pos = toPosition(SM, A.TargetStmt->getBeginLoc());
+  E.Function = A.Enclosing->getNameAsString();
+  std::variant<CriticalSection, Refusal> M =
+      matchCriticalSection(A.TargetStmt, *A.Enclosing, Ctx);
+  if (const auto *R = std::get_if<Refusal>(&M)) {
+    E.Reason = R->Message;
+    E.ReasonPos = toPosition(SM, R->Loc);
+    return E;
+  }
+  const CriticalSection &CS = std::get<CriticalSection>(M);
+  E.Recognized = true;
+  E.Shape = CS.Kind == CriticalSection::Shape::Single ? "single" : "nested";
+  for (const LockRef &L : CS.Locks) {
+    std::string Array = sourceText(L.Array, SM, Ctx.getLangOpts());
+    E.Locks.push_back(L.Index ? Array + "[" + sourceText(L.Index, SM, Ctx.getLangOpts()) + "]"
+                              : "*" + Array);
+  }
+  E.Message = names(CS.Message);
+  E.Arguments = names(CS.Arguments);
+  E.Statements = CS.Body.size();
+  return E;
+}
+
 class FileConsumer : public ASTConsumer {
 public:
   FileConsumer(const RunOptions &Options, FileResult &Result,
@@ -75,8 +118,11 @@ public:
         Report.File = Main->getName().str();
       for (const std::unique_ptr<KernelAnalysis> &K : Kernels)
         Report.Kernels.push_back(K->Report);
-      for (const Annotation &A : Annotations.all())
+      for (const Annotation &A : Annotations.all()) {
         Report.Annotations.push_back(toEntry(A, SM));
+        if (A.Kind == Directive::Delegate && A.TargetStmt && A.Enclosing)
+          Report.CriticalSections.push_back(criticalSectionEntry(A, Ctx));
+      }
     } else {
       Rewriter R(SM, Ctx.getLangOpts());
       PassDiagnostics PassDiags(Diags, Options.RemarkAll);

@@ -1,0 +1,588 @@
+//===- delegate/CriticalSection.cpp - Try-lock critical sections ----------===//
+
+#include "delegate/CriticalSection.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+namespace {
+
+/// A helper's parameters in the caller's terms (no helper: empty).
+struct Substitution {
+  const FunctionDecl *Helper = nullptr;
+  DenseMap<const ParmVarDecl *, const Expr *> Args;
+};
+
+const Expr *strip(const Expr *E) { return E ? E->IgnoreParenImpCasts() : nullptr; }
+
+const Stmt *stripStmt(const Stmt *S) {
+  if (const auto *E = dyn_cast_or_null<Expr>(S))
+    return strip(E);
+  return S;
+}
+
+/// The statements of \p S: its children when it is a block, else itself.
+SmallVector<const Stmt *, 8> statements(const Stmt *S) {
+  SmallVector<const Stmt *, 8> Out;
+  if (const auto *C = dyn_cast_or_null<CompoundStmt>(S))
+    Out.append(C->body_begin(), C->body_end());
+  else if (S)
+    Out.push_back(S);
+  return Out;
+}
+
+/// The one statement of \p S (a block of one, or a statement); null
+/// otherwise.
+const Stmt *single(const Stmt *S) {
+  SmallVector<const Stmt *, 8> All = statements(S);
+  return All.size() == 1 ? All.front() : nullptr;
+}
+
+const FunctionDecl *callee(const Expr *E, const CallExpr *&Call) {
+  Call = dyn_cast_or_null<CallExpr>(strip(E));
+  return Call ? Call->getDirectCallee() : nullptr;
+}
+
+bool isNamed(const FunctionDecl *F, std::initializer_list<StringRef> Names) {
+  return F && F->getIdentifier() && is_contained(Names, F->getName());
+}
+
+std::optional<int64_t> intValue(const Expr *E, const ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (E && !E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  return std::nullopt;
+}
+
+/// \p E with a helper's parameter replaced by the caller's argument (only
+/// a bare parameter can be replaced; anything else stays as written).
+const Expr *substitute(const Expr *E, const Substitution &Subst) {
+  if (const auto *D = dyn_cast<DeclRefExpr>(strip(E)))
+    if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()))
+      if (const Expr *A = Subst.Args.lookup(P))
+        return A;
+  return E;
+}
+
+/// Whether \p E mentions a parameter of the helper (then it cannot be
+/// written in the caller's terms: only a bare parameter is replaced).
+bool mentionsHelperParam(const Expr *E, const Substitution &Subst) {
+  if (!Subst.Helper || !E)
+    return false;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl()))
+      return P->getDeclContext() == Subst.Helper;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (mentionsHelperParam(CE, Subst))
+        return true;
+  return false;
+}
+
+/// The lock that address \p Addr names: &A[i], A + i, or a pointer A
+/// (index none).
+bool lockAt(const Expr *Addr, const Substitution &Subst, LockRef &L) {
+  Addr = strip(Addr);
+  if (const auto *U = dyn_cast<UnaryOperator>(Addr);
+      U && U->getOpcode() == UO_AddrOf) {
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(strip(U->getSubExpr()))) {
+      L.Array = substitute(A->getBase(), Subst);
+      L.Index = substitute(A->getIdx(), Subst);
+    } else {
+      return false;
+    }
+  } else if (const auto *B = dyn_cast<BinaryOperator>(Addr);
+             B && B->getOpcode() == BO_Add) {
+    const bool LeftIsPointer = B->getLHS()->getType()->isPointerType();
+    L.Array = substitute(LeftIsPointer ? B->getLHS() : B->getRHS(), Subst);
+    L.Index = substitute(LeftIsPointer ? B->getRHS() : B->getLHS(), Subst);
+  } else if (Addr->getType()->isPointerType()) {
+    L.Array = substitute(Addr, Subst);
+    L.Index = nullptr;
+  } else {
+    return false;
+  }
+  return !mentionsHelperParam(L.Array, Subst) && !mentionsHelperParam(L.Index, Subst);
+}
+
+/// The lock that lvalue \p E names: A[i] or *p.
+bool lockLValue(const Expr *E, const Substitution &Subst, LockRef &L) {
+  E = strip(E);
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+    L.Array = substitute(A->getBase(), Subst);
+    L.Index = substitute(A->getIdx(), Subst);
+  } else if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref) {
+    return lockAt(U->getSubExpr(), Subst, L);
+  } else {
+    return false;
+  }
+  return !mentionsHelperParam(L.Array, Subst) && !mentionsHelperParam(L.Index, Subst);
+}
+
+/// The caller's substitution for a call of a one-statement helper.
+bool helperBody(const CallExpr *Call, const FunctionDecl *F, const Substitution &Outer,
+                Substitution &Inner, SmallVectorImpl<const Stmt *> &Body) {
+  const FunctionDecl *Def = nullptr;
+  if (!F->hasBody(Def) || !Def->hasAttr<CUDADeviceAttr>())
+    return false;
+  if (Call->getNumArgs() != Def->getNumParams())
+    return false;
+  Inner.Helper = Def;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I)
+    Inner.Args[Def->getParamDecl(I)] = substitute(Call->getArg(I), Outer);
+  Body = statements(Def->getBody());
+  return true;
+}
+
+/// try_lock: atomicCAS(addr, 0, 1) == 0, atomicExch(addr, 1) == 0, their
+/// negations with !, or a call of a __device__ helper whose body returns one
+/// of them.
+bool matchTryLock(const Expr *Cond, const Substitution &Subst, const ASTContext &Ctx,
+                  LockRef &L, unsigned Depth = 0) {
+  Cond = strip(Cond);
+  const Expr *Call = nullptr;
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond); B && B->getOpcode() == BO_EQ) {
+    if (intValue(B->getRHS(), Ctx) == 0)
+      Call = B->getLHS();
+    else if (intValue(B->getLHS(), Ctx) == 0)
+      Call = B->getRHS();
+  } else if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
+    Call = U->getSubExpr();
+  }
+  const CallExpr *CE = nullptr;
+  if (Call) {
+    const FunctionDecl *F = callee(Call, CE);
+    if (isNamed(F, {"atomicCAS"}) && CE->getNumArgs() == 3 &&
+        intValue(CE->getArg(1), Ctx) == 0 && intValue(CE->getArg(2), Ctx).value_or(0) != 0)
+      return lockAt(CE->getArg(0), Subst, L);
+    if (isNamed(F, {"atomicExch"}) && CE->getNumArgs() == 2 &&
+        intValue(CE->getArg(1), Ctx).value_or(0) != 0)
+      return lockAt(CE->getArg(0), Subst, L);
+    return false;
+  }
+  // A helper: bool try_lock(...) { return <try-lock>; }
+  const FunctionDecl *F = callee(Cond, CE);
+  if (!F || Depth > 2)
+    return false;
+  Substitution Inner;
+  SmallVector<const Stmt *, 8> Body;
+  if (!helperBody(CE, F, Subst, Inner, Body) || Body.size() != 1)
+    return false;
+  const auto *R = dyn_cast<ReturnStmt>(Body.front());
+  return R && matchTryLock(R->getRetValue(), Inner, Ctx, L, Depth + 1);
+}
+
+bool isFence(const Stmt *S) {
+  const CallExpr *CE = nullptr;
+  return isNamed(callee(dyn_cast_or_null<Expr>(S), CE),
+                 {"__threadfence", "__threadfence_system"});
+}
+
+/// unlock: atomicExch(addr, 0), A[i] = 0, *p = 0, or a call of a __device__
+/// helper made of one of them (after an optional fence).
+bool matchUnlock(const Stmt *S, const Substitution &Subst, const ASTContext &Ctx, LockRef &L,
+                 unsigned Depth = 0) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return false;
+  E = strip(E);
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Assign)
+    return intValue(B->getRHS(), Ctx) == 0 && lockLValue(B->getLHS(), Subst, L);
+  const CallExpr *CE = nullptr;
+  const FunctionDecl *F = callee(E, CE);
+  if (!F)
+    return false;
+  if (isNamed(F, {"atomicExch"}))
+    return CE->getNumArgs() == 2 && intValue(CE->getArg(1), Ctx) == 0 &&
+           lockAt(CE->getArg(0), Subst, L);
+  if (Depth > 2)
+    return false;
+  Substitution Inner;
+  SmallVector<const Stmt *, 8> Body;
+  if (!helperBody(CE, F, Subst, Inner, Body))
+    return false;
+  if (Body.size() == 2 && isFence(Body.front()))
+    Body.erase(Body.begin());
+  return Body.size() == 1 && matchUnlock(Body.front(), Inner, Ctx, L, Depth + 1);
+}
+
+/// `Flag = true` (or 1) for a local bool/int variable.
+const VarDecl *flagSet(const Stmt *S, const ASTContext &Ctx) {
+  const auto *B = dyn_cast_or_null<BinaryOperator>(stripStmt(S));
+  if (!B || B->getOpcode() != BO_Assign || intValue(B->getRHS(), Ctx) != 1)
+    return nullptr;
+  const auto *D = dyn_cast<DeclRefExpr>(strip(B->getLHS()));
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) ? V : nullptr;
+}
+
+/// `!Flag`.
+const VarDecl *notFlag(const Expr *E) {
+  const auto *U = dyn_cast_or_null<UnaryOperator>(strip(E));
+  if (!U || U->getOpcode() != UO_LNot)
+    return nullptr;
+  const auto *D = dyn_cast<DeclRefExpr>(strip(U->getSubExpr()));
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+
+/// `Flag` (a reference to it).
+const VarDecl *flagRef(const Expr *E) {
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+
+bool sameExpr(const Expr *A, const Expr *B, const ASTContext &Ctx) {
+  if (!A || !B)
+    return A == B;
+  FoldingSetNodeID IA, IB;
+  strip(A)->Profile(IA, Ctx, /*Canonical=*/true);
+  strip(B)->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
+bool sameLock(const LockRef &A, const LockRef &B, const ASTContext &Ctx) {
+  return sameExpr(A.Array, B.Array, Ctx) && sameExpr(A.Index, B.Index, Ctx);
+}
+
+/// Splits the statements of the branch that holds every lock into the
+/// critical section and its end (an optional fence, the unlocks of \p Held,
+/// the flag set). Returns the refusal message, empty on success.
+std::string splitTail(const Stmt *Branch, ArrayRef<LockRef> Held, const ASTContext &Ctx,
+                      CriticalSection &CS, const VarDecl *&Flag) {
+  SmallVector<const Stmt *, 8> All = statements(Branch);
+  SmallVector<bool, 2> Unlocked(Held.size(), false);
+  Flag = nullptr;
+  size_t End = All.size();
+  while (End > 0) {
+    const Stmt *S = All[End - 1];
+    if (const VarDecl *F = flagSet(S, Ctx); F && !Flag) {
+      Flag = F;
+    } else if (LockRef L; matchUnlock(S, Substitution(), Ctx, L)) {
+      bool Matched = false;
+      for (size_t I = 0; I < Held.size() && !Matched; ++I)
+        if (!Unlocked[I] && sameLock(L, Held[I], Ctx))
+          Unlocked[I] = Matched = true;
+      if (!Matched)
+        return "the critical section releases a lock it did not take";
+    } else if (!isFence(S)) {
+      break;
+    }
+    --End;
+  }
+  if (!Flag)
+    return "the branch that takes the lock does not end by setting the loop's flag";
+  if (!llvm::all_of(Unlocked, [](bool U) { return U; }))
+    return "the critical section does not release every lock it takes at its end";
+  CS.Body.assign(All.begin(), All.begin() + End);
+  return "";
+}
+
+/// do { BODY } while (COND) / while (COND) { BODY }.
+bool loopParts(const Stmt *Loop, const Expr *&Cond, const Stmt *&Body) {
+  if (const auto *D = dyn_cast<DoStmt>(Loop)) {
+    Cond = D->getCond();
+    Body = D->getBody();
+    return true;
+  }
+  if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    Cond = W->getCond();
+    Body = W->getBody();
+    return true;
+  }
+  return false;
+}
+
+/// Listing 4.1: while (!done) { if (try_lock(L)) { CS; fence; unlock(L); done = true; } }
+std::string matchSingle(const Expr *Cond, const Stmt *Body, const ASTContext &Ctx,
+                        CriticalSection &CS) {
+  const VarDecl *Flag = notFlag(Cond);
+  const auto *If = dyn_cast_or_null<IfStmt>(single(Body));
+  if (!Flag || !If || If->getElse() || If->getInit() || If->getConditionVariable())
+    return "not a try-lock loop";
+  LockRef L;
+  if (!matchTryLock(If->getCond(), Substitution(), Ctx, L))
+    return "not a try-lock loop";
+  L.Loc = If->getCond()->getExprLoc();
+  CS.Kind = CriticalSection::Shape::Single;
+  CS.Locks = {L};
+  const VarDecl *Set = nullptr;
+  if (std::string Why = splitTail(If->getThen(), CS.Locks, Ctx, CS, Set); !Why.empty())
+    return Why;
+  if (Set != Flag)
+    return "the critical section sets a flag other than the loop's";
+  CS.Flags = {Flag};
+  return "";
+}
+
+/// Listing 4.3:
+///   do {
+///     if (!s1) { if (try_lock(L1)) s1 = true; }
+///     if (s1) { if (try_lock(L2)) { CS; fence; unlock(L1); unlock(L2); s2 = true; } }
+///   } while (!(s1 && s2));
+std::string matchNested(const Expr *Cond, const Stmt *Body, const ASTContext &Ctx,
+                        CriticalSection &CS) {
+  const auto *Not = dyn_cast_or_null<UnaryOperator>(strip(Cond));
+  const auto *And = Not && Not->getOpcode() == UO_LNot
+                        ? dyn_cast<BinaryOperator>(strip(Not->getSubExpr()))
+                        : nullptr;
+  if (!And || And->getOpcode() != BO_LAnd)
+    return "not a try-lock loop";
+  const VarDecl *S1 = flagRef(And->getLHS()), *S2 = flagRef(And->getRHS());
+  SmallVector<const Stmt *, 8> Parts = statements(Body);
+  if (!S1 || !S2 || S1 == S2 || Parts.size() != 2)
+    return "not a try-lock loop";
+  // if (!s1) { if (try_lock(L1)) s1 = true; }
+  const auto *First = dyn_cast<IfStmt>(Parts[0]);
+  const auto *Take1 = First ? dyn_cast_or_null<IfStmt>(single(First->getThen())) : nullptr;
+  LockRef L1, L2;
+  if (!First || First->getElse() || notFlag(First->getCond()) != S1 || !Take1 ||
+      Take1->getElse() || !matchTryLock(Take1->getCond(), Substitution(), Ctx, L1) ||
+      flagSet(single(Take1->getThen()), Ctx) != S1)
+    return "not a nested try-lock loop (Listing 4.3's first lock)";
+  // if (s1) { if (try_lock(L2)) { ... } }
+  const auto *Second = dyn_cast<IfStmt>(Parts[1]);
+  const auto *Take2 = Second ? dyn_cast_or_null<IfStmt>(single(Second->getThen())) : nullptr;
+  if (!Second || Second->getElse() || flagRef(Second->getCond()) != S1 || !Take2 ||
+      Take2->getElse() || !matchTryLock(Take2->getCond(), Substitution(), Ctx, L2))
+    return "not a nested try-lock loop (Listing 4.3's second lock)";
+  L1.Loc = Take1->getCond()->getExprLoc();
+  L2.Loc = Take2->getCond()->getExprLoc();
+  if (sameLock(L1, L2, Ctx))
+    return "the two locks of a nested critical section are the same lock";
+  CS.Kind = CriticalSection::Shape::Nested;
+  CS.Locks = {L1, L2};
+  const VarDecl *Set = nullptr;
+  if (std::string Why = splitTail(Take2->getThen(), CS.Locks, Ctx, CS, Set); !Why.empty())
+    return Why;
+  if (Set != S2)
+    return "the critical section sets a flag other than the loop's second flag";
+  CS.Flags = {S1, S2};
+  return "";
+}
+
+bool isThreadBuiltin(const Expr *E) {
+  const auto *D = dyn_cast<DeclRefExpr>(E);
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  return V && V->getIdentifier() &&
+         is_contained({StringRef("threadIdx"), StringRef("blockIdx"), StringRef("blockDim"),
+                       StringRef("gridDim")},
+                      V->getName());
+}
+
+/// The checks of the critical section's statements and what they read.
+class BodyChecker : public RecursiveASTVisitor<BodyChecker> {
+public:
+  BodyChecker(const CriticalSection &CS, const SourceManager &SM) : CS(CS), SM(SM) {}
+
+  std::optional<Refusal> Problem;
+  SmallVector<const ValueDecl *, 8> Message, Arguments;
+  SmallVector<std::pair<const VarDecl *, SourceLocation>, 4> Written;
+
+  bool TraverseStmt(Stmt *S) {
+    if (Problem)
+      return false;
+    const bool Loop = S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
+    LoopDepth += Loop;
+    const bool Continue = RecursiveASTVisitor::TraverseStmt(S);
+    LoopDepth -= Loop;
+    return Continue;
+  }
+  bool VisitReturnStmt(ReturnStmt *R) {
+    return refuse(R->getBeginLoc(), "the critical section returns");
+  }
+  bool VisitGotoStmt(GotoStmt *G) {
+    return refuse(G->getBeginLoc(), "the critical section leaves by 'goto'");
+  }
+  bool VisitBreakStmt(BreakStmt *B) {
+    return LoopDepth > 0 || refuse(B->getBeginLoc(), "the critical section leaves the try-lock "
+                                                     "loop with 'break'");
+  }
+  bool VisitContinueStmt(ContinueStmt *C) {
+    return LoopDepth > 0 || refuse(C->getBeginLoc(), "the critical section leaves the try-lock "
+                                                     "loop with 'continue'");
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (isNamed(F, {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
+                    "__syncthreads_or", "__syncwarp", "__barrier_sync"}))
+      return refuse(C->getBeginLoc(), "the critical section synchronizes threads ('" +
+                                          F->getName().str() + "')");
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
+      if (const CXXMethodDecl *MD = M->getMethodDecl(); isNamed(MD, {"sync"}))
+        return refuse(C->getBeginLoc(), "the critical section synchronizes threads ('sync')");
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      return wrote(B->getLHS(), B->getOperatorLoc());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      return wrote(U->getSubExpr(), U->getOperatorLoc());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    // threadIdx.x and friends (clang's CUDA built-ins, read through
+    // properties of these variables).
+    if (isThreadBuiltin(D))
+      return refuse(D->getBeginLoc(),
+                    "the critical section reads a thread or block index, which differs on "
+                    "the server; compute it before the loop");
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!V || !V->hasLocalStorage() || declaredInside(V))
+      return true;
+    auto &List = isa<ParmVarDecl>(V) ? Arguments : Message;
+    if (!is_contained(List, V))
+      List.push_back(V);
+    return true;
+  }
+
+private:
+  bool refuse(SourceLocation Loc, std::string Message) {
+    Problem = Refusal{Loc, std::move(Message)};
+    return false;
+  }
+  bool declaredInside(const VarDecl *V) const {
+    SourceRange R = CS.Loop->getSourceRange();
+    SourceLocation L = V->getLocation();
+    return !SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
+           !SM.isBeforeInTranslationUnit(R.getEnd(), L);
+  }
+  /// A store to \p LHS: memory is the server's to write (except shared
+  /// memory, which is the client block's); a local of the kernel is
+  /// recorded and checked against its uses outside.
+  bool wrote(const Expr *LHS, SourceLocation Loc) {
+    const Expr *Base = LHS->IgnoreParenImpCasts();
+    while (true) {
+      if (const auto *A = dyn_cast<ArraySubscriptExpr>(Base))
+        Base = A->getBase()->IgnoreParenImpCasts();
+      else if (const auto *M = dyn_cast<MemberExpr>(Base); M && !M->isArrow())
+        Base = M->getBase()->IgnoreParenImpCasts();
+      else
+        break;
+    }
+    const auto *D = dyn_cast<DeclRefExpr>(Base);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V)
+      return true; // through a pointer: memory the server can reach
+    if (V->hasAttr<CUDASharedAttr>())
+      return refuse(Loc, "the critical section writes shared memory ('" +
+                             V->getName().str() + "'), which the server cannot reach");
+    if (V->hasLocalStorage() && !declaredInside(V) && !is_contained(CS.Flags, V) &&
+        LHS->IgnoreParenImpCasts() == Base)
+      Written.push_back({V, Loc});
+    return true;
+  }
+
+  const CriticalSection &CS;
+  const SourceManager &SM;
+  unsigned LoopDepth = 0;
+};
+
+/// Whether \p V is referenced in \p Function outside \p Range.
+bool usedOutside(const VarDecl *V, SourceRange Range, const FunctionDecl &Function,
+                 const SourceManager &SM) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    SourceRange Range;
+    const SourceManager &SM;
+    bool Found = false;
+    Finder(const VarDecl *V, SourceRange R, const SourceManager &SM) : V(V), Range(R), SM(SM) {}
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() != V)
+        return true;
+      SourceLocation L = D->getLocation();
+      if (SM.isBeforeInTranslationUnit(L, Range.getBegin()) ||
+          SM.isBeforeInTranslationUnit(Range.getEnd(), L))
+        Found = true;
+      return !Found;
+    }
+  } F(V, Range, SM);
+  F.TraverseStmt(Function.getBody());
+  return F.Found;
+}
+
+/// Adds the locals and parameters that \p E reads to \p CS.
+void addReads(const Expr *E, CriticalSection &CS) {
+  if (!E)
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()); V && V->hasLocalStorage()) {
+      auto &List = isa<ParmVarDecl>(V) ? CS.Arguments : CS.Message;
+      if (!is_contained(List, V))
+        List.push_back(V);
+    }
+  for (const Stmt *Child : E->children())
+    addReads(dyn_cast_or_null<Expr>(Child), CS);
+}
+
+} // namespace
+
+std::variant<CriticalSection, Refusal>
+matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext &Ctx) {
+  while (const auto *L = dyn_cast<LabelStmt>(Loop))
+    Loop = L->getSubStmt();
+  CriticalSection CS;
+  CS.Loop = Loop;
+  const Expr *Cond = nullptr;
+  const Stmt *Body = nullptr;
+  if (!loopParts(Loop, Cond, Body))
+    return Refusal{Loop->getBeginLoc(),
+                   "a delegated critical section must be a do/while or while try-lock loop"};
+  std::string Why = matchSingle(Cond, Body, Ctx, CS);
+  if (!Why.empty()) {
+    CriticalSection Nested;
+    Nested.Loop = Loop;
+    std::string NestedWhy = matchNested(Cond, Body, Ctx, Nested);
+    if (NestedWhy.empty()) {
+      CS = std::move(Nested);
+      Why.clear();
+    } else if (Why == "not a try-lock loop") {
+      Why = NestedWhy == "not a try-lock loop"
+                ? "not a try-lock loop (Listing 4.1: do { if (try_lock(L)) { ...; "
+                  "__threadfence(); unlock(L); done = true; } } while (!done), or Listing "
+                  "4.3's two nested locks)"
+                : NestedWhy;
+    }
+  }
+  if (!Why.empty())
+    return Refusal{Loop->getBeginLoc(), Why};
+
+  BodyChecker Check(CS, Ctx.getSourceManager());
+  for (const Stmt *S : CS.Body) {
+    Check.TraverseStmt(const_cast<Stmt *>(S));
+    if (Check.Problem)
+      return *Check.Problem;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const auto &[V, Loc] : Check.Written)
+    if (usedOutside(V, Loop->getSourceRange(), Function, SM))
+      return Refusal{Loc, "the critical section writes '" + V->getName().str() +
+                              "', which the kernel uses outside it; the server cannot "
+                              "return a value to the client"};
+  // The data ids first (every lock index), then what the body reads.
+  for (const LockRef &L : CS.Locks) {
+    addReads(L.Index, CS);
+    addReads(L.Array, CS);
+  }
+  for (const ValueDecl *V : Check.Message)
+    if (!is_contained(CS.Message, V))
+      CS.Message.push_back(V);
+  for (const ValueDecl *V : Check.Arguments)
+    if (!is_contained(CS.Arguments, V))
+      CS.Arguments.push_back(V);
+  return CS;
+}
+
+} // namespace decoupler

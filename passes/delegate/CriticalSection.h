@@ -1,0 +1,71 @@
+//===- delegate/CriticalSection.h - Try-lock critical sections --*- C++ -*-===//
+//
+// Recognition of the lock-protected critical sections that the delegate
+// rewrite hands to server thread blocks (dissertation section 4.2-4.4): a
+// try-lock loop over a lock array, one lock (Listing 4.1) or two nested
+// locks (Listing 4.3), as do/while or while, with locks taken and released
+// by atomicCAS / atomicExch / a plain store directly or through one-statement
+// __device__ helpers. What the recognizer returns is what the rewrite needs:
+// the locks (array and index, in the caller's terms), the statements of the
+// critical section, and the values it reads from the client (its message).
+// When a loop cannot be delegated it says why, with a location: the pattern
+// is not a try-lock loop, or the critical section returns, leaves the loop,
+// synchronizes, reads thread or block indices, writes shared memory, or
+// writes a local variable that the kernel uses outside it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_DELEGATE_CRITICALSECTION_H
+#define DECOUPLER_DELEGATE_CRITICALSECTION_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+#include <variant>
+
+namespace decoupler {
+
+/// One lock of a critical section: the element Array[Index] of a lock array,
+/// written in the kernel's terms (a helper's parameters replaced by the
+/// call's arguments).
+struct LockRef {
+  const clang::Expr *Array = nullptr;
+  const clang::Expr *Index = nullptr;
+  /// Where the lock is taken (the try-lock call).
+  clang::SourceLocation Loc;
+};
+
+struct CriticalSection {
+  enum class Shape { Single, Nested };
+  const clang::Stmt *Loop = nullptr;
+  Shape Kind = Shape::Single;
+  /// In the order the client takes them (Nested: the outer one first).
+  llvm::SmallVector<LockRef, 2> Locks;
+  /// The critical section: the statements between acquiring the (last)
+  /// lock and the fence or unlock that ends it.
+  llvm::SmallVector<const clang::Stmt *, 8> Body;
+  /// The loop's completion flags (one per lock).
+  llvm::SmallVector<const clang::VarDecl *, 2> Flags;
+  /// Local variables the body or the lock indices read, declared before
+  /// the loop: what a message carries.
+  llvm::SmallVector<const clang::ValueDecl *, 8> Message;
+  /// Kernel parameters the body reads: arguments of the server kernel.
+  llvm::SmallVector<const clang::ValueDecl *, 8> Arguments;
+};
+
+/// Why a loop is not a critical section that can be delegated.
+struct Refusal {
+  clang::SourceLocation Loc;
+  std::string Message;
+};
+
+/// Matches \p Loop (the statement a `#pragma dd delegate` annotates, inside
+/// \p Function) against the try-lock patterns.
+std::variant<CriticalSection, Refusal>
+matchCriticalSection(const clang::Stmt *Loop, const clang::FunctionDecl &Function,
+                     clang::ASTContext &Ctx);
+
+} // namespace decoupler
+
+#endif // DECOUPLER_DELEGATE_CRITICALSECTION_H
