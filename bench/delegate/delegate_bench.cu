@@ -376,6 +376,80 @@ void reset_latency(const Latency &l) {
   DD_CUDA_CHECK(cudaMemset(l.sum_count, 0, 2 * sizeof(unsigned long long)));
 }
 
+/// The median, least and largest of the timed runs (all 0 without runs).
+void summarize(const std::vector<double> &ms, double &med, double &lo, double &hi) {
+  med = median(ms);
+  if (!ms.empty()) {
+    lo = *std::min_element(ms.begin(), ms.end());
+    hi = *std::max_element(ms.begin(), ms.end());
+  }
+}
+
+/// The global-lock original of a benchmark: a warm-up, opt.reps timed runs
+/// and, with `latency`, one more that measures the lock hand-off. Before
+/// each run `reset()`; `launch(measure, watchdog)` enqueues the kernel;
+/// after it `check()` returns what is wrong ("" when exact). Fills the
+/// row's orig_* fields; failures go to `fail`.
+template <class Reset, class Launch, class Check, class Fail>
+void time_original(Row &row, const Options &opt, bool latency, unsigned *expired,
+                   const Latency &lat, Reset &&reset, Launch &&launch, Check &&check,
+                   Fail &&fail) {
+  Timer timer;
+  std::vector<double> ms;
+  for (unsigned rep = 0; rep <= opt.reps + (latency ? 1 : 0); ++rep) {
+    const bool measure = latency && rep == opt.reps + 1;
+    reset();
+    if (measure)
+      reset_latency(lat);
+    const Watchdog wd = make_watchdog(expired, opt.timeout_s);
+    DD_CUDA_CHECK(cudaEventRecord(timer.a));
+    launch(measure, wd);
+    DD_CUDA_CHECK(cudaGetLastError());
+    DD_CUDA_CHECK(cudaEventRecord(timer.b));
+    DD_CUDA_CHECK(cudaEventSynchronize(timer.b));
+    unsigned exp = 0;
+    DD_CUDA_CHECK(cudaMemcpy(&exp, expired, sizeof exp, cudaMemcpyDeviceToHost));
+    if (exp) {
+      fail("original: watchdog expired");
+      break;
+    }
+    const std::string why = check();
+    if (!why.empty())
+      fail("original: " + why);
+    float f = 0;
+    DD_CUDA_CHECK(cudaEventElapsedTime(&f, timer.a, timer.b));
+    if (measure)
+      row.orig_lat = latency_of(lat);
+    else if (rep > 0)
+      ms.push_back(f);
+  }
+  summarize(ms, row.orig_ms, row.orig_min, row.orig_max);
+}
+
+/// One delegate run through `ctx` (server and client launchers as
+/// dd::Context::launch takes them), waited for with the run's time limit;
+/// `wall_ms` gets the host-side time. False (and `fail` told) when it did not
+/// finish; kernels that do not stop after the abort end the program, since
+/// nothing else can run on the GPU.
+template <class Ctx, class Server, class Client, class Fail>
+bool run_delegate(Ctx &ctx, const Options &opt, Server &&server, Client &&client, Fail &&fail,
+                  double &wall_ms) {
+  const auto w0 = clock_type::now();
+  cudaError_t e = ctx.launch(server, client);
+  if (e == cudaSuccess)
+    e = ctx.wait(opt.timeout_s);
+  wall_ms = std::chrono::duration<double, std::milli>(clock_type::now() - w0).count();
+  if (e == cudaSuccess)
+    return true;
+  fail(std::string("delegate: ") + ctx.error());
+  if (ctx.hung()) {
+    std::printf("FAIL the kernels did not stop after the abort; giving up\n");
+    std::fflush(stdout);
+    std::_Exit(1);
+  }
+  return false;
+}
+
 // ---- HT ----
 
 struct HtModel {
@@ -441,48 +515,19 @@ Row run_ht(const Options &opt, unsigned cf, unsigned servers_asked, bool fit, bo
       row.why = why;
     }
   };
-  Timer timer;
   const unsigned blocks = (n + 255) / 256;
 
   // Original.
-  if (!fit && opt.original) {
-    std::vector<double> ms;
-    for (unsigned rep = 0; rep <= opt.reps + (latency ? 1 : 0); ++rep) {
-      const bool measure = latency && rep == opt.reps + 1;
-      ht_reset(t, n);
-      if (measure)
-        reset_latency(lat);
-      const Watchdog wd = make_watchdog(expired, opt.timeout_s);
-      DD_CUDA_CHECK(cudaEventRecord(timer.a));
-      if (measure)
-        ht_original<true><<<blocks, 256>>>(t, n, cf, opt.seed, lat, wd);
-      else
-        ht_original<false><<<blocks, 256>>>(t, n, cf, opt.seed, lat, wd);
-      DD_CUDA_CHECK(cudaGetLastError());
-      DD_CUDA_CHECK(cudaEventRecord(timer.b));
-      DD_CUDA_CHECK(cudaEventSynchronize(timer.b));
-      unsigned exp = 0;
-      DD_CUDA_CHECK(cudaMemcpy(&exp, expired, sizeof exp, cudaMemcpyDeviceToHost));
-      if (exp) {
-        fail("original: watchdog expired");
-        break;
-      }
-      const std::string why = ht_check(t, n, cf, opt.seed);
-      if (!why.empty())
-        fail("original: " + why);
-      float f = 0;
-      DD_CUDA_CHECK(cudaEventElapsedTime(&f, timer.a, timer.b));
-      if (measure)
-        row.orig_lat = latency_of(lat);
-      else if (rep > 0)
-        ms.push_back(f);
-    }
-    row.orig_ms = median(ms);
-    if (!ms.empty()) {
-      row.orig_min = *std::min_element(ms.begin(), ms.end());
-      row.orig_max = *std::max_element(ms.begin(), ms.end());
-    }
-  }
+  if (!fit && opt.original)
+    time_original(
+        row, opt, latency, expired, lat, [&] { ht_reset(t, n); },
+        [&](bool measure, const Watchdog &wd) {
+          if (measure)
+            ht_original<true><<<blocks, 256>>>(t, n, cf, opt.seed, lat, wd);
+          else
+            ht_original<false><<<blocks, 256>>>(t, n, cf, opt.seed, lat, wd);
+        },
+        [&] { return ht_check(t, n, cf, opt.seed); }, fail);
 
   // Delegate.
   for (int measure = 0; measure <= (latency ? 1 : 0); ++measure) {
@@ -508,27 +553,20 @@ Row run_ht(const Options &opt, unsigned cf, unsigned servers_asked, bool fit, bo
       ht_reset(t, n);
       if (measure)
         reset_latency(lat);
-      const auto w0 = clock_type::now();
-      cudaError_t e = ctx.launch(
-          [&](dim3 g, dim3 b, size_t shm, cudaStream_t s) {
-            if (measure)
-              ht_server<true><<<g, b, shm, s>>>(ch, t, lat);
-            else
-              ht_server<false><<<g, b, shm, s>>>(ch, t, lat);
-          },
-          [&](dim3 g, dim3 b, size_t shm, cudaStream_t s) { ht_client<<<g, b, shm, s>>>(ch, t, n, cf, opt.seed); });
-      if (e == cudaSuccess)
-        e = ctx.wait(opt.timeout_s);
-      const double wms = std::chrono::duration<double, std::milli>(clock_type::now() - w0).count();
-      if (e != cudaSuccess) {
-        fail(std::string("delegate: ") + ctx.error());
-        if (ctx.hung()) {
-          std::printf("FAIL the kernels did not stop after the abort; giving up\n");
-          std::fflush(stdout);
-          std::_Exit(1);
-        }
+      double wms = 0;
+      if (!run_delegate(
+              ctx, opt,
+              [&](dim3 g, dim3 b, size_t shm, cudaStream_t s) {
+                if (measure)
+                  ht_server<true><<<g, b, shm, s>>>(ch, t, lat);
+                else
+                  ht_server<false><<<g, b, shm, s>>>(ch, t, lat);
+              },
+              [&](dim3 g, dim3 b, size_t shm, cudaStream_t s) {
+                ht_client<<<g, b, shm, s>>>(ch, t, n, cf, opt.seed);
+              },
+              fail, wms))
         break;
-      }
       const std::string why = ht_check(t, n, cf, opt.seed);
       if (!why.empty())
         fail("delegate: " + why);
@@ -540,12 +578,8 @@ Row run_ht(const Options &opt, unsigned cf, unsigned servers_asked, bool fit, bo
       }
     }
     if (!measure) {
-      row.dele_ms = median(ms);
+      summarize(ms, row.dele_ms, row.dele_min, row.dele_max);
       row.dele_wall_ms = median(wall);
-      if (!ms.empty()) {
-        row.dele_min = *std::min_element(ms.begin(), ms.end());
-        row.dele_max = *std::max_element(ms.begin(), ms.end());
-      }
     }
   }
   cudaFree(t.head);
@@ -616,47 +650,18 @@ Row run_atm(const Options &opt, unsigned cf, unsigned servers_asked, bool fit, b
       row.why = why;
     }
   };
-  Timer timer;
   const unsigned blocks = (n + 255) / 256;
 
-  if (!fit && opt.original) {
-    std::vector<double> ms;
-    for (unsigned rep = 0; rep <= opt.reps + (latency ? 1 : 0); ++rep) {
-      const bool measure = latency && rep == opt.reps + 1;
-      atm_reset(bank);
-      if (measure)
-        reset_latency(lat);
-      const Watchdog wd = make_watchdog(expired, opt.timeout_s);
-      DD_CUDA_CHECK(cudaEventRecord(timer.a));
-      if (measure)
-        atm_original<true><<<blocks, 256>>>(bank, n, cf, opt.seed, lat, wd);
-      else
-        atm_original<false><<<blocks, 256>>>(bank, n, cf, opt.seed, lat, wd);
-      DD_CUDA_CHECK(cudaGetLastError());
-      DD_CUDA_CHECK(cudaEventRecord(timer.b));
-      DD_CUDA_CHECK(cudaEventSynchronize(timer.b));
-      unsigned exp = 0;
-      DD_CUDA_CHECK(cudaMemcpy(&exp, expired, sizeof exp, cudaMemcpyDeviceToHost));
-      if (exp) {
-        fail("original: watchdog expired");
-        break;
-      }
-      const std::string why = atm_check(bank, n, cf, opt.seed);
-      if (!why.empty())
-        fail("original: " + why);
-      float f = 0;
-      DD_CUDA_CHECK(cudaEventElapsedTime(&f, timer.a, timer.b));
-      if (measure)
-        row.orig_lat = latency_of(lat);
-      else if (rep > 0)
-        ms.push_back(f);
-    }
-    row.orig_ms = median(ms);
-    if (!ms.empty()) {
-      row.orig_min = *std::min_element(ms.begin(), ms.end());
-      row.orig_max = *std::max_element(ms.begin(), ms.end());
-    }
-  }
+  if (!fit && opt.original)
+    time_original(
+        row, opt, latency, expired, lat, [&] { atm_reset(bank); },
+        [&](bool measure, const Watchdog &wd) {
+          if (measure)
+            atm_original<true><<<blocks, 256>>>(bank, n, cf, opt.seed, lat, wd);
+          else
+            atm_original<false><<<blocks, 256>>>(bank, n, cf, opt.seed, lat, wd);
+        },
+        [&] { return atm_check(bank, n, cf, opt.seed); }, fail);
 
   for (int measure = 0; measure <= (latency ? 1 : 0); ++measure) {
     AtmContext ctx;
@@ -686,27 +691,20 @@ Row run_atm(const Options &opt, unsigned cf, unsigned servers_asked, bool fit, b
       if (measure)
         reset_latency(lat);
       DD_CUDA_CHECK(sides.reset());
-      const auto w0 = clock_type::now();
-      cudaError_t e = ctx.launch(
-          [&](dim3 g, dim3 b, size_t shm, cudaStream_t s) {
-            if (measure)
-              atm_server<true><<<g, b, shm, s>>>(ch, side, bank, lat);
-            else
-              atm_server<false><<<g, b, shm, s>>>(ch, side, bank, lat);
-          },
-          [&](dim3 g, dim3 b, size_t shm, cudaStream_t s) { atm_client<<<g, b, shm, s>>>(ch, n, cf, opt.seed); });
-      if (e == cudaSuccess)
-        e = ctx.wait(opt.timeout_s);
-      const double wms = std::chrono::duration<double, std::milli>(clock_type::now() - w0).count();
-      if (e != cudaSuccess) {
-        fail(std::string("delegate: ") + ctx.error());
-        if (ctx.hung()) {
-          std::printf("FAIL the kernels did not stop after the abort; giving up\n");
-          std::fflush(stdout);
-          std::_Exit(1);
-        }
+      double wms = 0;
+      if (!run_delegate(
+              ctx, opt,
+              [&](dim3 g, dim3 b, size_t shm, cudaStream_t s) {
+                if (measure)
+                  atm_server<true><<<g, b, shm, s>>>(ch, side, bank, lat);
+                else
+                  atm_server<false><<<g, b, shm, s>>>(ch, side, bank, lat);
+              },
+              [&](dim3 g, dim3 b, size_t shm, cudaStream_t s) {
+                atm_client<<<g, b, shm, s>>>(ch, n, cf, opt.seed);
+              },
+              fail, wms))
         break;
-      }
       unsigned errs[2];
       DD_CUDA_CHECK(sides.errors(errs));
       if (errs[0] || errs[1])
@@ -723,12 +721,8 @@ Row run_atm(const Options &opt, unsigned cf, unsigned servers_asked, bool fit, b
       }
     }
     if (!measure) {
-      row.dele_ms = median(ms);
+      summarize(ms, row.dele_ms, row.dele_min, row.dele_max);
       row.dele_wall_ms = median(wall);
-      if (!ms.empty()) {
-        row.dele_min = *std::min_element(ms.begin(), ms.end());
-        row.dele_max = *std::max_element(ms.begin(), ms.end());
-      }
     }
   }
   cudaFree(bank.balance);
