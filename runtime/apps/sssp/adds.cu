@@ -307,13 +307,8 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
         .fetch_add(scanned, cuda::memory_order_relaxed);
 }
 
-/// PlainState: expanded[v] = kInf for all v. PackedState: every word
-/// (kInf, none pending), the source's (0, its seed entry pending).
-template <class Dist> __global__ void init_expanded(Dist *expanded, std::uint32_t n) {
-  for (std::uint64_t v = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; v < n;
-       v += std::uint64_t(gridDim.x) * blockDim.x)
-    expanded[v] = kInf<Dist>;
-}
+/// PackedState: every word (kInf, none pending), the source's (0, its seed
+/// entry pending).
 __global__ void init_packed(unsigned long long *word, std::uint32_t n, VertexId source) {
   for (std::uint64_t v = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; v < n;
        v += std::uint64_t(gridDim.x) * blockDim.x)
@@ -405,7 +400,7 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   } else {
     init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
     DD_SSSP_CUDA(cudaGetLastError());
-    init_expanded<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(expanded.data(), n);
+    DD_SSSP_CUDA(cudaMemsetAsync(expanded.data(), 0xff, n * sizeof(Dist))); // kInf
     state.dist = dist.data();
     state.expanded = expanded.data();
   }
