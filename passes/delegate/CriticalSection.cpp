@@ -378,13 +378,21 @@ bool isThreadBuiltin(const Expr *E) {
                       V->getName());
 }
 
-/// The checks of the critical section's statements and what they read.
+/// Records that the critical section reads \p V, a variable of the kernel:
+/// a parameter is a server argument, a local part of the message.
+void addInput(const VarDecl *V, CriticalSection &CS) {
+  auto &List = isa<ParmVarDecl>(V) ? CS.Arguments : CS.Message;
+  if (!is_contained(List, V))
+    List.push_back(V);
+}
+
+/// The checks of the critical section's statements; adds what they read to
+/// the section's inputs.
 class BodyChecker : public RecursiveASTVisitor<BodyChecker> {
 public:
-  BodyChecker(const CriticalSection &CS, const SourceManager &SM) : CS(CS), SM(SM) {}
+  BodyChecker(CriticalSection &CS, const SourceManager &SM) : CS(CS), SM(SM) {}
 
   std::optional<Refusal> Problem;
-  SmallVector<const ValueDecl *, 8> Message, Arguments;
   SmallVector<std::pair<const VarDecl *, SourceLocation>, 4> Written;
 
   bool TraverseStmt(Stmt *S) {
@@ -440,11 +448,8 @@ public:
                     "the critical section reads a thread or block index, which differs on "
                     "the server; compute it before the loop");
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
-    if (!V || !V->hasLocalStorage() || declaredInside(V))
-      return true;
-    auto &List = isa<ParmVarDecl>(V) ? Arguments : Message;
-    if (!is_contained(List, V))
-      List.push_back(V);
+    if (V && V->hasLocalStorage() && !declaredInside(V))
+      addInput(V, CS);
     return true;
   }
 
@@ -485,7 +490,7 @@ private:
     return true;
   }
 
-  const CriticalSection &CS;
+  CriticalSection &CS;
   const SourceManager &SM;
   unsigned LoopDepth = 0;
 };
@@ -513,16 +518,14 @@ bool usedOutside(const VarDecl *V, SourceRange Range, const FunctionDecl &Functi
   return F.Found;
 }
 
-/// Adds the locals and parameters that \p E reads to \p CS.
+/// Adds the locals and parameters that \p E (a lock's array or index)
+/// reads to \p CS.
 void addReads(const Expr *E, CriticalSection &CS) {
   if (!E)
     return;
   if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()); V && V->hasLocalStorage()) {
-      auto &List = isa<ParmVarDecl>(V) ? CS.Arguments : CS.Message;
-      if (!is_contained(List, V))
-        List.push_back(V);
-    }
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()); V && V->hasLocalStorage())
+      addInput(V, CS);
   for (const Stmt *Child : E->children())
     addReads(dyn_cast_or_null<Expr>(Child), CS);
 }
@@ -559,6 +562,11 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
   if (!Why.empty())
     return Refusal{Loop->getBeginLoc(), Why};
 
+  // The data ids first (every lock index), then what the body reads.
+  for (const LockRef &L : CS.Locks) {
+    addReads(L.Index, CS);
+    addReads(L.Array, CS);
+  }
   BodyChecker Check(CS, Ctx.getSourceManager());
   for (const Stmt *S : CS.Body) {
     Check.TraverseStmt(const_cast<Stmt *>(S));
@@ -571,17 +579,6 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
       return Refusal{Loc, "the critical section writes '" + V->getName().str() +
                               "', which the kernel uses outside it; the server cannot "
                               "return a value to the client"};
-  // The data ids first (every lock index), then what the body reads.
-  for (const LockRef &L : CS.Locks) {
-    addReads(L.Index, CS);
-    addReads(L.Array, CS);
-  }
-  for (const ValueDecl *V : Check.Message)
-    if (!is_contained(CS.Message, V))
-      CS.Message.push_back(V);
-  for (const ValueDecl *V : Check.Arguments)
-    if (!is_contained(CS.Arguments, V))
-      CS.Arguments.push_back(V);
   return CS;
 }
 
