@@ -34,6 +34,8 @@
 #include <cuda/atomic>
 
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 
 #include "dd/channel.cuh"
 #include "dd/context.cuh"
@@ -587,6 +589,153 @@ private:
   unsigned *queue_ = nullptr;
   unsigned *queue_next_ = nullptr;
   device_type device_{};
+};
+
+//===----------------------------------------------------------------------===//
+// What the delegate pass generates code against (docs/delegate-pass.md): one
+// type per delegated kernel bundles the runtime types, and launch() is the
+// host side that replaces the original `kernel<<<grid, block>>>(...)`.
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+
+/// Server blocks asked for: DD_DELEGATE_SERVERS from the environment (so a
+/// run can ask for more than fit, or for one), else the annotation's
+/// servers(N), else 0 (Context's default). Always fitted to what is resident.
+inline unsigned delegate_servers(unsigned annotated) {
+  if (const char *env = std::getenv("DD_DELEGATE_SERVERS"))
+    return unsigned(std::strtoul(env, nullptr, 0));
+  return annotated;
+}
+
+/// A delegated launch cannot fail later the way `<<<>>>` does (the program
+/// checks no error of it): it says why and ends the program.
+[[noreturn]] inline void delegate_fail(const char *kernel, const char *what) {
+  std::fprintf(stderr, "dd: delegated launch of %s failed: %s\n", kernel, what);
+  std::exit(EXIT_FAILURE);
+}
+
+/// The Context configuration of a delegated launch: the client kernel runs
+/// with the original launch's grid and block (the kernel's index arithmetic
+/// depends on them); servers of 512 threads, as many as fit.
+template <class Ctx> typename Ctx::Config delegate_config(const char *kernel, unsigned servers, dim3 grid, dim3 block) {
+  const unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+  const unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
+  if (blocks == 0 || threads == 0 || blocks > 0xffffffffull || threads > 1024)
+    delegate_fail(kernel, "invalid grid or block (as the original launch would be)");
+  typename Ctx::Config cfg;
+  cfg.servers = delegate_servers(servers);
+  cfg.server_threads = 512;
+  cfg.clients = unsigned(blocks);
+  cfg.client_threads = unsigned(threads);
+  cfg.fit_servers = true;
+  return cfg;
+}
+
+/// Plans, runs both kernels and waits for them. The device is synchronized
+/// first: the Context's streams are non-blocking, and the original launch
+/// was ordered after the program's earlier work. DD_DELEGATE_SPLIT=1 prints
+/// the split to stderr.
+template <class Ctx, class Server, class Client, class LaunchServer, class LaunchClient, class BeforeLaunch>
+void delegate_run(const char *kernel, Ctx &ctx, Server server, Client client, dim3 grid, dim3 block,
+                  unsigned servers, LaunchServer &&launch_server, LaunchClient &&launch_client,
+                  BeforeLaunch &&before_launch) {
+  if (ctx.plan(server, client, delegate_config<Ctx>(kernel, servers, grid, block)) != cudaSuccess)
+    delegate_fail(kernel, ctx.error());
+  if (const char *env = std::getenv("DD_DELEGATE_SPLIT"); env && *env && *env != '0') {
+    std::fprintf(stderr, "dd: %s: ", kernel);
+    ctx.split().print(stderr);
+  }
+  if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+    delegate_fail(kernel, cudaGetErrorString(e));
+  before_launch();
+  // The client keeps the original launch's shape; Context's grid and block
+  // are its flattened sizes, the same block count.
+  cudaError_t e = ctx.launch(launch_server, [&](dim3, dim3, size_t shared, cudaStream_t stream) {
+    launch_client(grid, block, shared, stream);
+  });
+  if (e == cudaSuccess)
+    e = ctx.wait(1e9); // no time limit (about 31 years): the original had none
+  if (e != cudaSuccess)
+    delegate_fail(kernel, ctx.error());
+}
+
+} // namespace detail
+
+/// The runtime types of one delegated kernel whose critical section takes
+/// one lock, and its host launch.
+///
+///   using k_delegate = dd::Delegate<k_message>;
+///   __global__ void k_client(k_delegate::channel_type ch, ...);   // sends
+///   __global__ void k_server(k_delegate::channel_type ch, ...);   // k_delegate::server_type
+///   k_delegate::launch("k", 0, k_server, k_client, grid, block,
+///       [&](const k_delegate::channel_type &ch, dim3 g, dim3 b, size_t shm, cudaStream_t s) { k_server<<<g, b, shm, s>>>(ch, ...); },
+///       [&](const k_delegate::channel_type &ch, dim3 g, dim3 b, size_t shm, cudaStream_t s) { k_client<<<g, b, shm, s>>>(ch, ...); });
+template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096> struct Delegate {
+  using context_type = Context<Message, Capacity>;
+  using channel_type = typename context_type::channel_type;
+  using sender_type = typename context_type::sender_type;
+  using server_type = DelegateServer<Message, Locks, Capacity>;
+
+  /// The server block that owns data item `id`.
+  __host__ __device__ static unsigned route(const channel_type &ch, unsigned long long id) {
+    return DelegateMap<Locks>{ch.servers}.server(id);
+  }
+
+  /// Runs the client kernel with `grid` and `block` and the server kernel
+  /// beside it, and waits for both. `servers`: server blocks asked for (0:
+  /// Context's default); fewer run when not all would be resident.
+  template <class Server, class Client, class LaunchServer, class LaunchClient>
+  static void launch(const char *kernel, unsigned servers, Server server, Client client, dim3 grid, dim3 block,
+                     LaunchServer &&launch_server, LaunchClient &&launch_client) {
+    context_type ctx;
+    channel_type ch{};
+    detail::delegate_run(
+        kernel, ctx, server, client, grid, block, servers,
+        [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_server(ch, g, b, shared, s); },
+        [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_client(ch, g, b, shared, s); },
+        [&] { ch = ctx.channel(); });
+  }
+};
+
+/// As Delegate, for critical sections that take two nested locks (§4.4):
+/// the server kernel also takes the side channels (sides_type).
+template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096, unsigned SideCapacity = 1024>
+struct NestedDelegate {
+  using context_type = Context<Message, Capacity>;
+  using channel_type = typename context_type::channel_type;
+  using sender_type = typename context_type::sender_type;
+  using server_type = NestedDelegateServer<Message, Locks, Capacity, SideCapacity>;
+  using sides_type = typename server_type::sides_type;
+
+  /// The server block a critical section on items `a` and `b` goes to.
+  __host__ __device__ static unsigned route(const channel_type &ch, unsigned long long a, unsigned long long b) {
+    return server_type::route(a, b, ch.servers);
+  }
+
+  /// As Delegate::launch; launch_server also gets the side channels.
+  template <class Server, class Client, class LaunchServer, class LaunchClient>
+  static void launch(const char *kernel, unsigned servers, Server server, Client client, dim3 grid, dim3 block,
+                     LaunchServer &&launch_server, LaunchClient &&launch_client) {
+    context_type ctx;
+    NestedDelegateSides<SideCapacity> sides;
+    channel_type ch{};
+    detail::delegate_run(
+        kernel, ctx, server, client, grid, block, servers,
+        [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_server(ch, sides.device(), g, b, shared, s); },
+        [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_client(ch, g, b, shared, s); },
+        [&] {
+          ch = ctx.channel();
+          cudaError_t e = sides.allocate(ctx.split(), ch, server_type::locks);
+          if (e == cudaSuccess)
+            e = sides.reset();
+          if (e != cudaSuccess)
+            detail::delegate_fail(kernel, cudaGetErrorString(e));
+        });
+    unsigned errors[2] = {0, 0};
+    if (sides.errors(errors) != cudaSuccess || errors[0] != 0 || errors[1] != 0)
+      detail::delegate_fail(kernel, "the nested servers counted misrouted messages");
+  }
 };
 
 } // namespace dd
