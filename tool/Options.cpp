@@ -142,6 +142,20 @@ cl::opt<bool> AtomicsFloat(
              "additions: results may differ in the last bits)"),
     cl::cat(ModeCategory));
 
+enum class DelegateMode { Annotated, Auto };
+cl::opt<DelegateMode> Delegate(
+    "delegate",
+    cl::desc("Which try-lock loops the delegate pass rewrites"),
+    cl::values(clEnumValN(DelegateMode::Annotated, "annotated",
+                          "those annotated '#pragma dd delegate'\n"
+                          "(default); what cannot be rewritten\n"
+                          "is an error"),
+               clEnumValN(DelegateMode::Auto, "auto",
+                          "also unannotated ones, each with a\n"
+                          "remark; those that cannot be rewritten\n"
+                          "are left alone (-Rdecoupler says why)")),
+    cl::init(DelegateMode::Annotated), cl::cat(ModeCategory));
+
 cl::opt<bool> PrintCommands(
     "print-commands",
     cl::desc("Print each file's final compiler command line\n"
@@ -173,6 +187,8 @@ EXAMPLES:
       one file per hardware thread.
   decoupler --passes=atomics -Rdecoupler --in-place src/histogram.cu
       Run only the atomics pass, explain what it did, overwrite the input.
+  decoupler --passes=delegate --delegate=auto ht.cu -o ht.dd.cu
+      Hand every recognized try-lock critical section to server blocks.
 
 COMPILE COMMANDS:
   Without -p or '--', a file is parsed with no arguments of its own. Every
@@ -310,6 +326,7 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   Opts.Run.RemarkAll = RemarkAll;
   Opts.Run.RemarkAffine = RemarkAffine;
   Opts.Run.AtomicsFloat = AtomicsFloat;
+  Opts.Run.DelegateAuto = Delegate == DelegateMode::Auto;
   // Keep the user's order but drop repeats: each pass runs at most once.
   StringSet<> Seen;
   for (const std::string &Name : Passes)

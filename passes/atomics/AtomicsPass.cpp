@@ -209,6 +209,11 @@ bool runAtomicsPass(ASTContext &Ctx,
     StringRef Name = Call->getDirectCallee()->getName();
     AtomicName Atomic = *parseAtomicName(Name);
     SourceLocation Loc = Call->getBeginLoc();
+    if (llvm::any_of(Options.Skip, [&](SourceRange S) {
+          return !Ctx.getSourceManager().isBeforeInTranslationUnit(Loc, S.getBegin()) &&
+                 !Ctx.getSourceManager().isBeforeInTranslationUnit(S.getEnd(), Loc);
+        }))
+      continue;
     auto ForcedIt = Forced.find(Call);
     const Annotation *Pragma = ForcedIt == Forced.end() ? nullptr : ForcedIt->second;
 

@@ -28,6 +28,9 @@ struct AtomicsOptions {
   /// --atomics-float: also aggregate float/double atomicAdd (the reduction
   /// reorders the additions, so results may differ in the last bits).
   bool Float = false;
+  /// Source ranges an earlier pass replaced (the delegate pass's try-lock
+  /// loops): atomics inside them are left alone.
+  std::vector<clang::SourceRange> Skip;
 };
 
 /// Runs the pass over every atomic call of the main file. Returns true when

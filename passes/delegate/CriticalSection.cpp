@@ -106,7 +106,11 @@ bool lockAt(const Expr *Addr, const Substitution &Subst, LockRef &L) {
     L.Array = substitute(LeftIsPointer ? B->getLHS() : B->getRHS(), Subst);
     L.Index = substitute(LeftIsPointer ? B->getRHS() : B->getLHS(), Subst);
   } else if (Addr->getType()->isPointerType()) {
-    L.Array = substitute(Addr, Subst);
+    // A helper's pointer parameter: the caller's argument (&A[i], A + i)
+    // names the lock, already in the caller's terms.
+    if (const Expr *Arg = substitute(Addr, Subst); Arg != Addr)
+      return lockAt(Arg, Substitution(), L);
+    L.Array = Addr;
     L.Index = nullptr;
   } else {
     return false;
@@ -448,6 +452,10 @@ public:
                     "the critical section reads a thread or block index, which differs on "
                     "the server; compute it before the loop");
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (V && V->hasAttr<CUDASharedAttr>())
+      return refuse(D->getBeginLoc(), "the critical section reads shared memory ('" +
+                                          V->getName().str() +
+                                          "'), which is the client block's");
     if (V && V->hasLocalStorage() && !declaredInside(V))
       addInput(V, CS);
     return true;

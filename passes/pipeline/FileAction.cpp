@@ -5,6 +5,7 @@
 #include "annotations/Annotations.h"
 #include "atomics/AtomicsPass.h"
 #include "delegate/CriticalSection.h"
+#include "delegate/DelegatePass.h"
 #include "rewrite/PassDiagnostics.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
@@ -129,9 +130,18 @@ public:
       auto Enabled = [&](StringRef Pass) {
         return Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass);
       };
+      // The delegate pass first: it replaces whole loops, which the atomics
+      // pass then leaves alone.
+      std::vector<SourceRange> Replaced;
+      if (Enabled("delegate")) {
+        DelegateOptions DO;
+        DO.Auto = Options.DelegateAuto;
+        Result.Changed |= runDelegatePass(Ctx, Annotations, R, DO, PassDiags, Replaced);
+      }
       if (Enabled("atomics")) {
         AtomicsOptions AO;
         AO.Float = Options.AtomicsFloat;
+        AO.Skip = std::move(Replaced);
         Result.Changed |= runAtomicsPass(Ctx, Kernels, Annotations, R, AO, PassDiags);
       }
       // Byte for byte the input when no pass changed anything.
@@ -180,7 +190,7 @@ private:
 } // namespace
 
 const std::vector<std::string> &availablePasses() {
-  static const std::vector<std::string> Available = {"atomics"};
+  static const std::vector<std::string> Available = {"delegate", "atomics"};
   return Available;
 }
 

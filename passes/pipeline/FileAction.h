@@ -31,6 +31,9 @@ struct RunOptions {
   bool RemarkAll = false;
   /// --atomics-float: the atomics pass may aggregate float/double additions.
   bool AtomicsFloat = false;
+  /// --delegate=auto: the delegate pass also rewrites unannotated try-lock
+  /// loops.
+  bool DelegateAuto = false;
   /// Rewrite passes to run, by name (`--passes=`); empty means every pass
   /// that applies. Names are validated by the driver with isKnownPass().
   std::vector<std::string> Passes;

@@ -14,6 +14,11 @@ void PassDiagnostics::remark(SourceLocation Loc, const llvm::Twine &Message) {
   Diags.Report(Loc, ID) << Message.str();
 }
 
+void PassDiagnostics::remarkAlways(SourceLocation Loc, const llvm::Twine &Message) {
+  unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Remark, "%0");
+  Diags.Report(Loc, ID) << Message.str();
+}
+
 void PassDiagnostics::error(SourceLocation Loc, const llvm::Twine &Message) {
   unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
   Diags.Report(Loc, ID) << Message.str();

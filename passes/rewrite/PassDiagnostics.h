@@ -21,6 +21,9 @@ public:
       : Diags(Diags), Remarks(Remarks) {}
 
   void remark(clang::SourceLocation Loc, const llvm::Twine &Message);
+  /// A remark shown without -Rdecoupler: for a rewrite the user did not
+  /// annotate (--delegate=auto), which must not happen silently.
+  void remarkAlways(clang::SourceLocation Loc, const llvm::Twine &Message);
   void error(clang::SourceLocation Loc, const llvm::Twine &Message);
   void note(clang::SourceLocation Loc, const llvm::Twine &Message);
   bool hadError() const { return Diags.hasErrorOccurred(); }

@@ -1,0 +1,916 @@
+//===- delegate/DelegatePass.cpp - Critical sections to server blocks -----===//
+
+#include "delegate/DelegatePass.h"
+#include "delegate/CriticalSection.h"
+#include "rewrite/Includes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <map>
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+namespace {
+
+/// Server blocks keep the lock table and the receiver's buffers in static
+/// shared memory, which CUDA caps at 48 KB.
+constexpr unsigned MaxLocks = 8192;
+constexpr unsigned DefaultLocks = 4096;
+
+/// One try-lock loop the pass will rewrite (or was asked to).
+struct Candidate {
+  const Stmt *Loop = nullptr;
+  const FunctionDecl *Kernel = nullptr;
+  const Annotation *Pragma = nullptr; // null: found by --delegate=auto
+};
+
+/// A value of the message: a variable of the kernel, or a lock index that
+/// is not one (computed by the client, named dd_idN).
+struct Field {
+  std::string Type;
+  std::string Name;
+  const ValueDecl *Decl = nullptr;
+  const Expr *Computed = nullptr;
+};
+
+std::string text(SourceRange Range, const SourceManager &SM, const LangOptions &LO) {
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(Range), SM, LO).str();
+}
+
+bool inMacro(SourceRange Range) {
+  return Range.getBegin().isMacroID() || Range.getEnd().isMacroID();
+}
+
+bool within(SourceLocation L, SourceRange Range, const SourceManager &SM) {
+  return !SM.isBeforeInTranslationUnit(L, Range.getBegin()) &&
+         !SM.isBeforeInTranslationUnit(Range.getEnd(), L);
+}
+
+/// The variable at the base of an lvalue or pointer expression: `a` of
+/// a[i], a.f[i], a->f, *a, *(a + i), &a[i].
+const VarDecl *baseVar(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      E = A->getBase();
+    else if (const auto *M = dyn_cast<MemberExpr>(E))
+      E = M->getBase();
+    else if (const auto *U = dyn_cast<UnaryOperator>(E);
+             U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
+      E = U->getSubExpr();
+    else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
+      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+    else if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(D->getDecl());
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// References to \p V in \p Root, optionally only those outside \p Skip.
+SmallVector<const DeclRefExpr *, 4> refsTo(const ValueDecl *V, const Stmt *Root,
+                                           const SourceManager &SM,
+                                           std::optional<SourceRange> Skip = std::nullopt) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ValueDecl *V;
+    const SourceManager &SM;
+    std::optional<SourceRange> Skip;
+    SmallVector<const DeclRefExpr *, 4> Out;
+    Finder(const ValueDecl *V, const SourceManager &SM, std::optional<SourceRange> Skip)
+        : V(V), SM(SM), Skip(Skip) {}
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == V && !(Skip && within(D->getLocation(), *Skip, SM)))
+        Out.push_back(D);
+      return true;
+    }
+  } F(V, SM, Skip);
+  F.TraverseStmt(const_cast<Stmt *>(Root));
+  return F.Out;
+}
+
+/// Parameters of \p Kernel the kernel assigns, increments or takes the
+/// address of: their value at the critical section is the client's, so they
+/// travel in the message rather than as server arguments.
+bool paramModified(const ParmVarDecl *P, const FunctionDecl &Kernel) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ParmVarDecl *P;
+    bool Found = false;
+    explicit Finder(const ParmVarDecl *P) : P(P) {}
+    bool refers(const Expr *E) const {
+      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return D && D->getDecl() == P;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      Found |= B->isAssignmentOp() && refers(B->getLHS());
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+               refers(U->getSubExpr());
+      return !Found;
+    }
+  } F(P);
+  F.TraverseStmt(Kernel.getBody());
+  return F.Found;
+}
+
+/// Variables whose memory the critical section writes (assignment,
+/// increment, atomic*), by the variable at the base of the address.
+SmallVector<const VarDecl *, 4> writtenBases(ArrayRef<const Stmt *> Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SmallVector<const VarDecl *, 4> Out;
+    void add(const Expr *E) {
+      // Only stores through memory: a plain local is the refusal of the
+      // recognizer (or dead after the section).
+      const Expr *S = E->IgnoreParenImpCasts();
+      if (isa<DeclRefExpr>(S))
+        return;
+      if (const VarDecl *V = baseVar(S); V && !is_contained(Out, V))
+        Out.push_back(V);
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp())
+        add(B->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->isIncrementDecrementOp())
+        add(U->getSubExpr());
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (F && F->getIdentifier() && F->getName().starts_with("atomic") && C->getNumArgs() > 0)
+        add(C->getArg(0));
+      return true;
+    }
+  } F;
+  for (const Stmt *S : Body)
+    F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Out;
+}
+
+/// Whether \p Body returns (outside lambdas, which return from themselves).
+bool hasReturn(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitReturnStmt(ReturnStmt *) {
+      Found = true;
+      return false;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+/// The innermost loop around \p S inside the kernel, if any.
+const Stmt *enclosingLoop(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return nullptr;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      return P;
+    Parents = Ctx.getParents(*P);
+  }
+  return nullptr;
+}
+
+/// The statement after \p S in its enclosing block, or null.
+const Stmt *nextStatement(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  const auto *C = Parents.empty() ? nullptr : Parents[0].get<CompoundStmt>();
+  if (!C)
+    return nullptr;
+  for (auto It = C->body_begin(); It != C->body_end(); ++It)
+    if (*It == S)
+      return std::next(It) == C->body_end() ? nullptr : *std::next(It);
+  return nullptr;
+}
+
+/// \p Text (lines of code starting at column \p Column) re-indented by
+/// \p Indent spaces.
+std::string reindent(StringRef Text, unsigned Column, StringRef Indent) {
+  SmallVector<StringRef, 16> Lines;
+  Text.split(Lines, '\n');
+  std::string Out;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    StringRef L = Lines[I].rtrim();
+    if (I > 0) {
+      size_t Strip = 0;
+      while (Strip < Column && Strip < L.size() && L[Strip] == ' ')
+        ++Strip;
+      L = L.drop_front(Strip);
+    }
+    Out += L.empty() ? "" : (Indent + L).str();
+    Out += "\n";
+  }
+  return Out;
+}
+
+/// Every use of kernel \p K in the translation unit: its <<<>>> launches and
+/// anything else (address taken, cudaLaunchKernel, a function pointer).
+struct KernelUses {
+  SmallVector<const CUDAKernelCallExpr *, 4> Launches;
+  SmallVector<const DeclRefExpr *, 2> Other;
+};
+
+KernelUses usesOf(const FunctionDecl *K, ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FunctionDecl *K;
+    KernelUses Out;
+    SmallPtrSet<const DeclRefExpr *, 4> Callees;
+    explicit Finder(const FunctionDecl *K) : K(K) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (F && F->getCanonicalDecl() == K->getCanonicalDecl()) {
+        Out.Launches.push_back(C);
+        if (const auto *D = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts()))
+          Callees.insert(D);
+      }
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      const auto *F = dyn_cast<FunctionDecl>(D->getDecl());
+      if (F && F->getCanonicalDecl() == K->getCanonicalDecl())
+        Out.Other.push_back(D);
+      return true;
+    }
+  } F(K);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  // A launch's callee is visited after the launch itself.
+  erase_if(F.Out.Other, [&](const DeclRefExpr *D) { return F.Callees.contains(D); });
+  return F.Out;
+}
+
+/// Whether \p S sits in a __device__ or __global__ function (a launch there
+/// is dynamic parallelism).
+bool inDeviceCode(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    if (const auto *F = Parents[0].get<FunctionDecl>())
+      return F->hasAttr<CUDADeviceAttr>() || F->hasAttr<CUDAGlobalAttr>();
+    if (const auto *P = Parents[0].get<Stmt>())
+      Parents = Ctx.getParents(*P);
+    else if (const auto *D = Parents[0].get<Decl>())
+      Parents = Ctx.getParents(*D);
+    else
+      break;
+  }
+  return false;
+}
+
+/// Try-lock-shaped loops of the main file's kernels that carry no delegate
+/// annotation (for --delegate=auto).
+std::vector<Candidate> unannotatedLoops(ASTContext &Ctx, const AnnotationSet &Annotations) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    ASTContext &Ctx;
+    const AnnotationSet &Annotations;
+    const FunctionDecl *Kernel = nullptr;
+    std::vector<Candidate> Out;
+    Finder(ASTContext &Ctx, const AnnotationSet &A) : Ctx(Ctx), Annotations(A) {}
+    bool TraverseFunctionDecl(FunctionDecl *F) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (!F->hasAttr<CUDAGlobalAttr>() || !F->doesThisDeclarationHaveABody() ||
+          !SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
+        return true;
+      Kernel = F;
+      TraverseStmt(F->getBody());
+      Kernel = nullptr;
+      return true;
+    }
+    bool visitLoop(Stmt *S) {
+      if (Kernel && !Annotations.find(Directive::Delegate, S))
+        Out.push_back({S, Kernel, nullptr});
+      return true;
+    }
+    bool VisitDoStmt(DoStmt *S) { return visitLoop(S); }
+    bool VisitWhileStmt(WhileStmt *S) { return visitLoop(S); }
+  } F(Ctx, Annotations);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return F.Out;
+}
+
+/// The rewrite of one kernel and its critical section.
+class KernelRewrite {
+public:
+  KernelRewrite(ASTContext &Ctx, Rewriter &R, const Candidate &C, const CriticalSection &CS)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), R(R),
+        C(C), CS(CS), K(*C.Kernel), Name(K.getNameAsString()),
+        Nested(CS.Kind == CriticalSection::Shape::Nested) {
+    Policy.SuppressTagKeyword = true;
+    Policy.SuppressScope = false;
+  }
+
+  /// Checks everything the rewrite needs; the first problem, if any.
+  std::optional<Refusal> check();
+  /// Emits the rewrite (after a successful check()).
+  void emit(std::vector<SourceRange> &Replaced);
+
+private:
+  std::optional<Refusal> checkLaunches();
+  std::optional<Refusal> collectFields();
+  std::string typeOf(const ValueDecl *D) const {
+    return D->getType().getNonReferenceType().getUnqualifiedType().getAsString(Policy);
+  }
+  /// Parameter \p I declared as the kernel declares it (its own text, so
+  /// that typedefs and qualifiers read as written).
+  std::string paramDecl(unsigned I) const {
+    const ParmVarDecl *P = K.getParamDecl(I);
+    if (!P->getName().empty() && !P->hasDefaultArg() && !inMacro(P->getSourceRange()))
+      return text(P->getSourceRange(), SM, LO);
+    return P->getType().getAsString(Policy) + " " + paramName(I);
+  }
+  unsigned paramIndex(const ParmVarDecl *P) const {
+    for (unsigned I = 0; I < K.getNumParams(); ++I)
+      if (K.getParamDecl(I) == P)
+        return I;
+    return 0;
+  }
+  std::string paramName(unsigned I) const {
+    const ParmVarDecl *P = K.getParamDecl(I);
+    return P->getName().empty() ? "dd_arg" + std::to_string(I) : P->getNameAsString();
+  }
+  std::string fieldOf(const ValueDecl *D) const {
+    for (const Field &F : Fields)
+      if (F.Decl == D)
+        return F.Name;
+    return "";
+  }
+  std::string preamble() const;
+  std::string serverAndLaunch() const;
+  std::string send(StringRef Indent) const;
+  void rewriteKernel();
+  void rewriteLaunches();
+  void removePragma();
+  void removeFlags();
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  Rewriter &R;
+  const Candidate &C;
+  const CriticalSection &CS;
+  const FunctionDecl &K;
+  std::string Name;
+  bool Nested;
+  PrintingPolicy Policy{Ctx.getLangOpts()};
+
+  unsigned Locks = DefaultLocks;
+  unsigned Servers = 0;
+  SmallVector<Field, 8> Fields;            // the message
+  SmallVector<const ValueDecl *, 8> Reads; // what the critical section reads: its parameters
+  SmallVector<const ParmVarDecl *, 8> ServerArgs;
+  SmallVector<std::string, 2> Ids;         // per lock: the message field holding its data id
+  KernelUses Uses;
+  SmallVector<const VarDecl *, 2> RemovedFlags;
+};
+
+std::optional<Refusal> KernelRewrite::checkLaunches() {
+  Uses = usesOf(&K, Ctx);
+  if (!Uses.Other.empty())
+    return Refusal{Uses.Other.front()->getLocation(),
+                   "kernel '" + Name +
+                       "' is used other than by a <<<...>>> launch (its address is taken, or it "
+                       "is launched through cudaLaunchKernel); the delegate rewrite replaces the "
+                       "kernel and cannot rewrite this use"};
+  if (Uses.Launches.empty())
+    return Refusal{K.getLocation(),
+                   "kernel '" + Name +
+                       "' is not launched in this file; the delegate rewrite replaces its "
+                       "launches and cannot rewrite one in another translation unit"};
+  for (const CUDAKernelCallExpr *L : Uses.Launches) {
+    if (inMacro(L->getSourceRange()))
+      return Refusal{SM.getExpansionLoc(L->getBeginLoc()),
+                     "this launch of '" + Name + "' is written through a macro; it cannot be "
+                                                 "rewritten"};
+    if (!SM.isInMainFile(L->getBeginLoc()))
+      return Refusal{L->getBeginLoc(), "this launch of '" + Name +
+                                           "' is in an included file; only the main file is "
+                                           "rewritten"};
+    if (inDeviceCode(Ctx, L))
+      return Refusal{L->getBeginLoc(), "this launch of '" + Name +
+                                           "' is in device code (dynamic parallelism); only "
+                                           "host launches can be paired with server blocks"};
+    const CallExpr *Config = L->getConfig();
+    if (Config && Config->getNumArgs() > 2) {
+      const Expr *Shared = Config->getArg(2);
+      Expr::EvalResult V;
+      const bool Zero = isa<CXXDefaultArgExpr>(Shared) ||
+                        (Shared->EvaluateAsInt(V, Ctx) && V.Val.getInt() == 0);
+      if (!Zero)
+        return Refusal{Shared->getBeginLoc(),
+                       "this launch of '" + Name +
+                           "' gives the kernel dynamic shared memory; the delegate client "
+                           "needs it for its message stages"};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Refusal> KernelRewrite::collectFields() {
+  // The data ids: a lock index that is a variable travels as itself, any
+  // other index is computed by the client.
+  for (const LockRef &L : CS.Locks) {
+    if (!L.Index)
+      return Refusal{L.Loc, "the lock is not an element of a lock array (&locks[i]); the "
+                            "delegate rewrite routes by its index"};
+    const Expr *Index = L.Index->IgnoreParenImpCasts();
+    const auto *D = dyn_cast<DeclRefExpr>(Index);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (V && V->hasLocalStorage()) {
+      if (fieldOf(V).empty())
+        Fields.push_back({typeOf(V), V->getNameAsString(), V, nullptr});
+      Ids.push_back(V->getNameAsString());
+    } else {
+      std::string N = "dd_id" + std::to_string(Ids.size());
+      Fields.push_back({"unsigned long long", N, nullptr, L.Index});
+      Ids.push_back(N);
+    }
+  }
+  // What the critical section reads: locals (and parameters the kernel
+  // changes) in the message, other parameters as server arguments.
+  SmallPtrSet<const ValueDecl *, 8> Read;
+  for (const Stmt *S : CS.Body) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      SmallPtrSet<const ValueDecl *, 8> &Read;
+      explicit Finder(SmallPtrSet<const ValueDecl *, 8> &R) : Read(R) {}
+      bool VisitDeclRefExpr(DeclRefExpr *D) {
+        Read.insert(D->getDecl());
+        return true;
+      }
+    } F(Read);
+    F.TraverseStmt(const_cast<Stmt *>(S));
+  }
+  for (const ValueDecl *D : CS.Message) {
+    if (!Read.contains(D))
+      continue;
+    Reads.push_back(D);
+    if (!fieldOf(D).empty())
+      continue;
+    QualType T = D->getType();
+    if (T->isReferenceType() || T->isArrayType() || !T.isTriviallyCopyableType(Ctx))
+      return Refusal{D->getLocation(),
+                     "the critical section reads '" + D->getNameAsString() +
+                         "', which cannot travel in a message (a reference, an array or "
+                         "not trivially copyable)"};
+    Fields.push_back({typeOf(D), D->getNameAsString(), D, nullptr});
+  }
+  for (const ValueDecl *D : CS.Arguments) {
+    const auto *P = dyn_cast<ParmVarDecl>(D);
+    if (!P || !Read.contains(D))
+      continue;
+    Reads.push_back(D);
+    if (paramModified(P, K)) {
+      if (fieldOf(P).empty())
+        Fields.push_back({typeOf(P), P->getNameAsString(), P, nullptr});
+    } else {
+      ServerArgs.push_back(P);
+    }
+  }
+  for (size_t I = 0; I < Fields.size(); ++I)
+    for (size_t J = 0; J < I; ++J)
+      if (Fields[I].Name == Fields[J].Name)
+        return Refusal{Fields[I].Decl ? Fields[I].Decl->getLocation() : CS.Loop->getBeginLoc(),
+                       "the critical section reads two variables named '" + Fields[I].Name +
+                           "'; rename one"};
+  return std::nullopt;
+}
+
+std::optional<Refusal> KernelRewrite::check() {
+  const SourceLocation At = CS.Loop->getBeginLoc();
+  if (!K.hasAttr<CUDAGlobalAttr>())
+    return Refusal{At, "the critical section is in '" + Name +
+                           "', not a kernel; the delegate rewrite replaces a kernel and its "
+                           "launches"};
+  if (K.isTemplated() || K.isTemplateInstantiation() || isa<CXXMethodDecl>(K))
+    return Refusal{K.getLocation(), "kernel '" + Name +
+                                        "' is a template or a member; the delegate rewrite "
+                                        "handles plain kernels"};
+  if (inMacro(CS.Loop->getSourceRange()) || K.getLocation().isMacroID() ||
+      inMacro(K.getBody()->getSourceRange()))
+    return Refusal{SM.getExpansionLoc(At), "the kernel or its try-lock loop is written "
+                                           "through a macro; it cannot be rewritten"};
+  if (C.Pragma && C.Pragma->Locks) {
+    if (*C.Pragma->Locks > MaxLocks)
+      return Refusal{C.Pragma->Loc, "locks(" + std::to_string(*C.Pragma->Locks) +
+                                        "): a server block holds at most " +
+                                        std::to_string(MaxLocks) +
+                                        " lock words in its static shared memory (48 KB)"};
+    Locks = *C.Pragma->Locks;
+  }
+  if (C.Pragma && C.Pragma->Servers)
+    Servers = *C.Pragma->Servers;
+
+  // Dynamic shared memory is the client's message stages.
+  struct SharedFinder : RecursiveASTVisitor<SharedFinder> {
+    const VarDecl *Found = nullptr;
+    bool VisitVarDecl(VarDecl *V) {
+      if (!Found && V->hasAttr<CUDASharedAttr>() && V->hasExternalStorage())
+        Found = V;
+      return !Found;
+    }
+  } Shared;
+  Shared.TraverseStmt(K.getBody());
+  if (Shared.Found)
+    return Refusal{Shared.Found->getLocation(),
+                   "kernel '" + Name + "' uses dynamic shared memory ('extern __shared__'), "
+                                       "which the delegate client needs for its message stages"};
+
+  if (std::optional<Refusal> P = collectFields())
+    return P;
+
+  // The locks are gone after the rewrite: nothing else may take them.
+  for (const LockRef &L : CS.Locks)
+    if (const VarDecl *A = baseVar(L.Array))
+      for (const DeclRefExpr *D : refsTo(A, K.getBody(), SM, CS.Loop->getSourceRange()))
+        return Refusal{D->getLocation(),
+                       "the lock array '" + A->getNameAsString() +
+                           "' is used outside the critical section; the rewrite replaces its "
+                           "locks by the servers' and cannot keep this use consistent"};
+
+  // A send does not wait for the critical section: the kernel must not
+  // read what it writes afterwards (or in a later iteration of a loop around
+  // it).
+  SourceRange LoopRange = CS.Loop->getSourceRange();
+  const Stmt *Around = enclosingLoop(Ctx, CS.Loop);
+  for (const VarDecl *V : writtenBases(CS.Body))
+    for (const DeclRefExpr *D : refsTo(V, K.getBody(), SM, LoopRange)) {
+      const bool After = SM.isBeforeInTranslationUnit(LoopRange.getEnd(), D->getLocation());
+      const bool SameLoop = Around && within(D->getLocation(), Around->getSourceRange(), SM);
+      if (After || SameLoop)
+        return Refusal{D->getLocation(),
+                       "the kernel uses '" + V->getNameAsString() +
+                           "', which the critical section writes through, after it; a "
+                           "delegated critical section runs later on a server block and the "
+                           "client does not wait for it"};
+    }
+  return checkLaunches();
+}
+
+std::string KernelRewrite::preamble() const {
+  const unsigned Line = SM.getExpansionLineNumber(CS.Loop->getBeginLoc());
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "// decoupler: kernel '" << Name << "' hands its critical section (line " << Line
+     << ") to server blocks\n"
+     << "// (delegate pass, dissertation ch. 4):\n"
+     << "//   " << Name << "_client  the kernel as written, its try-lock loop now a message send\n"
+     << "//   " << Name << "_server  runs the critical section under a lock in shared memory\n"
+     << "//   " << Name << "_launch  starts both in place of " << Name
+     << "<<<grid, block>>>(...)\n\n";
+  OS << "/// What a client sends per critical section: the data id" << (Nested ? "s" : "")
+     << " of its lock" << (Nested ? "s" : "") << "\n/// and the values the critical section reads.\n";
+  OS << "struct " << Name << "_message {\n";
+  for (const Field &F : Fields)
+    OS << "  " << F.Type << (StringRef(F.Type).ends_with("*") ? "" : " ") << F.Name << ";\n";
+  OS << "};\n";
+  OS << "using " << Name << "_delegate = dd::" << (Nested ? "NestedDelegate" : "Delegate")
+     << "<" << Name << "_message" << (Locks != DefaultLocks ? ", " + std::to_string(Locks) : "")
+     << ">;\n\n";
+
+  // The critical section, outlined.
+  OS << "/// The critical section of '" << Name << "', outlined: a server thread runs it\n"
+     << "/// holding the lock" << (Nested ? "s" : "") << " of ";
+  for (size_t I = 0; I < CS.Locks.size(); ++I)
+    OS << (I ? " and " : "") << "'" << text(CS.Locks[I].Array->getSourceRange(), SM, LO) << "["
+       << text(CS.Locks[I].Index->getSourceRange(), SM, LO) << "]'";
+  OS << ".\n__device__ void " << Name << "_critical_section(";
+  bool First = true;
+  for (const ValueDecl *D : Reads) {
+    const auto *P = dyn_cast<ParmVarDecl>(D);
+    OS << (First ? "" : ", ")
+       << (P && P->getDeclContext() == &K ? paramDecl(paramIndex(P))
+                                          : typeOf(D) + (StringRef(typeOf(D)).ends_with("*") ? "" : " ") +
+                                                D->getNameAsString());
+    First = false;
+  }
+  OS << ") {\n";
+  if (!CS.Body.empty()) {
+    SourceLocation Begin = SM.getExpansionLoc(CS.Body.front()->getBeginLoc());
+    const Stmt *Next = nextStatement(Ctx, CS.Body.back());
+    SourceLocation End = Next ? SM.getExpansionLoc(Next->getBeginLoc())
+                              : SM.getExpansionLoc(CS.Body.back()->getEndLoc());
+    StringRef Body =
+        Lexer::getSourceText(CharSourceRange::getCharRange(Begin, End), SM, LO).rtrim();
+    OS << reindent(Body, SM.getExpansionColumnNumber(Begin) - 1, "  ");
+  }
+  OS << "}\n\n";
+  return S;
+}
+
+std::string KernelRewrite::serverAndLaunch() const {
+  const std::string D = Name + "_delegate";
+  std::string S;
+  raw_string_ostream OS(S);
+  auto Args = [&](ArrayRef<const ParmVarDecl *> Ps) {
+    std::string A;
+    for (const ParmVarDecl *P : Ps)
+      A += ", " + P->getNameAsString();
+    return A;
+  };
+  // The server kernel.
+  OS << "\n\n/// decoupler: the server blocks of '" << Name
+     << "': each takes the messages for the data ids it owns\n"
+     << "/// and runs " << Name << "_critical_section under the id" << (Nested ? "s'" : "'s")
+     << " lock" << (Nested ? "s" : "") << " in its shared memory"
+     << (Nested ? " (a lock another server owns\n/// is taken through it: the §4.4 "
+                  "request/reply/unlock protocol)"
+                : "")
+     << ".\n";
+  OS << "__global__ void " << Name << "_server(" << D << "::channel_type dd_channel"
+     << (Nested ? ", " + D + "::sides_type dd_sides" : "");
+  for (const ParmVarDecl *P : ServerArgs)
+    OS << ", " << paramDecl(paramIndex(P));
+  OS << ") {\n";
+  OS << "  __shared__ " << D << "::server_type::TempStorage dd_temp;\n";
+  OS << "  " << D << "::server_type dd_server(dd_channel" << (Nested ? ", dd_sides" : "")
+     << ", dd_temp);\n";
+  OS << "  dd_server.run([](const " << Name << "_message &dd_m) { return "
+     << (Nested ? "dd::IdPair{dd_m." + Ids[0] + ", dd_m." + Ids[1] + "}" : "dd_m." + Ids[0])
+     << "; },\n";
+  OS << "                [&](const " << Name << "_message &dd_m) { " << Name
+     << "_critical_section(";
+  bool First = true;
+  for (const ValueDecl *V : Reads) {
+    std::string F = fieldOf(V);
+    OS << (First ? "" : ", ") << (F.empty() ? V->getNameAsString() : "dd_m." + F);
+    First = false;
+  }
+  OS << "); });\n}\n\n";
+
+  // The host launch.
+  OS << "/// decoupler: in place of " << Name << "<<<grid, block>>>(...): runs " << Name
+     << "_client with that grid and\n"
+     << "/// block and " << Name
+     << "_server beside it (as many server blocks as stay resident), and waits\n"
+     << "/// for both.\n";
+  OS << "static void " << Name << "_launch(dim3 dd_grid, dim3 dd_block";
+  for (unsigned I = 0; I < K.getNumParams(); ++I)
+    OS << ", " << paramDecl(I);
+  OS << ") {\n";
+  OS << "  " << D << "::launch(\n";
+  OS << "      \"" << Name << "\", " << Servers << ", " << Name << "_server, " << Name
+     << "_client, dd_grid, dd_block,\n";
+  OS << "      [&](const " << D << "::channel_type &dd_channel, "
+     << (Nested ? "const " + D + "::sides_type &dd_sides, " : "")
+     << "dim3 dd_g, dim3 dd_b, size_t dd_shared, cudaStream_t dd_stream) {\n";
+  OS << "        " << Name << "_server<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel"
+     << (Nested ? ", dd_sides" : "") << Args(ServerArgs) << ");\n";
+  OS << "      },\n";
+  OS << "      [&](const " << D
+     << "::channel_type &dd_channel, dim3 dd_g, dim3 dd_b, size_t dd_shared, cudaStream_t "
+        "dd_stream) {\n";
+  OS << "        " << Name << "_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel";
+  for (unsigned I = 0; I < K.getNumParams(); ++I)
+    OS << ", " << paramName(I);
+  OS << ");\n      });\n}";
+  return S;
+}
+
+std::string KernelRewrite::send(StringRef Indent) const {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "// decoupler: delegated; " << Name << "_server runs the critical section\n"
+     << Indent << "dd_tx.send(" << Name << "_delegate::route(dd_channel";
+  for (const std::string &Id : Ids) {
+    const Field *F = find_if(Fields, [&](const Field &X) { return X.Name == Id; });
+    OS << ", " << (F->Computed ? "(unsigned long long)(" + text(F->Computed->getSourceRange(), SM, LO) + ")" : Id);
+  }
+  OS << "), " << Name << "_message{";
+  for (size_t I = 0; I < Fields.size(); ++I) {
+    const Field &F = Fields[I];
+    OS << (I ? ", " : "")
+       << (F.Computed ? "(unsigned long long)(" + text(F.Computed->getSourceRange(), SM, LO) + ")"
+                      : F.Name);
+  }
+  OS << "})";
+  // The loop's flags are true after it: kept so for code that reads them
+  // (and flags whose declaration stays, so that it is not unused).
+  for (const VarDecl *Flag : CS.Flags)
+    if (!is_contained(RemovedFlags, Flag))
+      OS << ";\n" << Indent << Flag->getName() << " = true";
+  return S;
+}
+
+/// The declarations of the loop's flags that nothing but the loop uses:
+/// removed with the loop (a declaration that also declares something else
+/// stays).
+void KernelRewrite::removeFlags() {
+  for (const VarDecl *Flag : CS.Flags) {
+    if (is_contained(RemovedFlags, Flag))
+      continue;
+    DynTypedNodeList Parents = Ctx.getParents(*Flag);
+    const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+    if (!DS || inMacro(DS->getSourceRange()))
+      continue;
+    const bool OnlyUnusedFlags = all_of(DS->decls(), [&](const Decl *D) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      return V && is_contained(CS.Flags, V) &&
+             refsTo(V, K.getBody(), SM, CS.Loop->getSourceRange()).empty();
+    });
+    if (!OnlyUnusedFlags)
+      continue;
+    for (const Decl *D : DS->decls())
+      RemovedFlags.push_back(cast<VarDecl>(D));
+    // The whole line when the declaration is alone on it.
+    SourceLocation B = DS->getBeginLoc(), E = DS->getEndLoc();
+    FileID F = SM.getFileID(B);
+    StringRef Buf = SM.getBufferData(F);
+    unsigned Begin = SM.getFileOffset(B), End = SM.getFileOffset(E) + 1;
+    size_t LineBegin = Buf.rfind('\n', Begin);
+    LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
+    size_t LineEnd = Buf.find('\n', End);
+    if (Buf.slice(LineBegin, Begin).trim().empty() && LineEnd != StringRef::npos &&
+        Buf.slice(End, LineEnd).trim().empty()) {
+      Begin = LineBegin;
+      End = LineEnd + 1;
+    }
+    R.RemoveText(SM.getLocForStartOfFile(F).getLocWithOffset(Begin), End - Begin);
+  }
+}
+
+void KernelRewrite::removePragma() {
+  if (!C.Pragma)
+    return;
+  SourceLocation L = SM.getExpansionLoc(C.Pragma->Loc);
+  if (!SM.isInMainFile(L))
+    return;
+  FileID F = SM.getFileID(L);
+  StringRef Buf = SM.getBufferData(F);
+  unsigned Off = SM.getFileOffset(L);
+  size_t Begin = Buf.rfind('\n', Off);
+  Begin = Begin == StringRef::npos ? 0 : Begin + 1;
+  size_t End = Buf.find('\n', Off);
+  End = End == StringRef::npos ? Buf.size() : End + 1;
+  StringRef Line = Buf.slice(Begin, End).trim();
+  // Only a line that is the directive alone: `#pragma dd ...` or DD_PRAGMA(...).
+  if (!(Line.starts_with("#") || (Line.starts_with("DD_PRAGMA(") && Line.ends_with(")"))))
+    return;
+  R.RemoveText(SM.getLocForStartOfFile(F).getLocWithOffset(Begin), End - Begin);
+}
+
+void KernelRewrite::rewriteKernel() {
+  const std::string D = Name + "_delegate";
+  // Generated declarations go before the kernel (and its doc comment).
+  SourceLocation Start = SM.getExpansionLoc(K.getOuterLocStart());
+  if (const RawComment *RC = Ctx.getRawCommentForDeclNoCache(&K))
+    Start = SM.getExpansionLoc(RC->getBeginLoc());
+  R.InsertTextBefore(Start, preamble());
+
+  // The kernel becomes the client: renamed, the channel first.
+  R.ReplaceText(K.getLocation(), Name.size(), Name + "_client");
+  const std::string Param = D + "::channel_type dd_channel";
+  if (K.getNumParams() > 0) {
+    R.InsertTextBefore(K.getParamDecl(0)->getBeginLoc(), Param + ", ");
+  } else if (FunctionTypeLoc TL = K.getFunctionTypeLoc()) {
+    R.ReplaceText(SourceRange(TL.getLParenLoc().getLocWithOffset(1),
+                              TL.getRParenLoc().getLocWithOffset(-1)),
+                  Param);
+    if (TL.getLParenLoc().getLocWithOffset(1) == TL.getRParenLoc())
+      R.InsertTextBefore(TL.getRParenLoc(), Param);
+  }
+  const auto *Body = cast<CompoundStmt>(K.getBody());
+  const bool Returns = hasReturn(Body);
+  std::string Open = "\n  // decoupler: message stages in shared memory, one per server block.\n"
+                     "  extern __shared__ __align__(16) unsigned char dd_stage[];\n  " +
+                     D + "::sender_type dd_tx(dd_channel, dd_stage);";
+  if (Returns)
+    Open += "\n  // decoupler: the body as written, in a lambda, so that its returns still "
+            "reach\n  // dd_tx.finish(), which every thread of the block must call.\n  [&] {";
+  R.InsertTextAfterToken(Body->getLBracLoc(), Open);
+  R.InsertTextBefore(Body->getRBracLoc(),
+                     std::string(Returns ? "  }();\n" : "") +
+                         "  dd_tx.finish(); // decoupler: flush the stages; this block is done\n");
+
+  // The try-lock loop becomes the send.
+  removeFlags();
+  SourceRange Loop = CS.Loop->getSourceRange();
+  std::string Indent(SM.getExpansionColumnNumber(Loop.getBegin()) - 1, ' ');
+  R.ReplaceText(Loop, send(Indent) + (isa<DoStmt>(CS.Loop) ? "" : ";"));
+
+  R.InsertTextAfterToken(SM.getExpansionLoc(K.getEndLoc()), serverAndLaunch());
+}
+
+void KernelRewrite::rewriteLaunches() {
+  for (const CUDAKernelCallExpr *L : Uses.Launches) {
+    const CallExpr *Config = L->getConfig();
+    std::string S = Name + "_launch(" + text(Config->getArg(0)->getSourceRange(), SM, LO) +
+                    ", " + text(Config->getArg(1)->getSourceRange(), SM, LO);
+    for (const Expr *A : L->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        S += ", " + text(A->getSourceRange(), SM, LO);
+    R.ReplaceText(L->getSourceRange(), S + ")");
+  }
+}
+
+void KernelRewrite::emit(std::vector<SourceRange> &Replaced) {
+  removePragma();
+  rewriteKernel();
+  rewriteLaunches();
+  Replaced.push_back(CS.Loop->getSourceRange());
+  // Launches before the kernel's definition need the launcher declared.
+  if (const FunctionDecl *First = K.getFirstDecl(); First != &K) {
+    std::string Decl = "static void " + Name + "_launch(dim3, dim3";
+    for (unsigned I = 0; I < K.getNumParams(); ++I)
+      Decl += ", " + K.getParamDecl(I)->getType().getAsString(Policy);
+    R.InsertTextBefore(SM.getExpansionLoc(First->getOuterLocStart()),
+                       "// decoupler: " + Name + "'s launches go through this (defined below).\n" +
+                           Decl + ");\n");
+  }
+}
+
+} // namespace
+
+bool runDelegatePass(ASTContext &Ctx, const AnnotationSet &Annotations, Rewriter &R,
+                     const DelegateOptions &Options, PassDiagnostics &Diags,
+                     std::vector<SourceRange> &Replaced) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Candidate> Candidates;
+  for (const Annotation &A : Annotations.all())
+    if (A.Kind == Directive::Delegate && A.TargetStmt && A.Enclosing)
+      Candidates.push_back({A.TargetStmt, A.Enclosing, &A});
+  if (Options.Auto)
+    append_range(Candidates, unannotatedLoops(Ctx, Annotations));
+
+  // In auto mode a loop that is no try-lock loop at all says nothing.
+  auto Refuse = [&](const Candidate &C, const Refusal &Why) {
+    if (C.Pragma) {
+      Diags.error(Why.Loc, "cannot delegate this critical section: " + Why.Message);
+      return;
+    }
+    if (!StringRef(Why.Message).starts_with("not a") &&
+        !StringRef(Why.Message).starts_with("a delegated critical section must be"))
+      Diags.remark(Why.Loc, "try-lock loop not delegated: " + Why.Message);
+  };
+
+  // Recognition first: a kernel with two critical sections is refused as a
+  // whole (one channel and one message type per kernel), at the second.
+  std::vector<std::pair<const Candidate *, CriticalSection>> Recognized;
+  std::map<const FunctionDecl *, unsigned> PerKernel;
+  for (const Candidate &C : Candidates) {
+    std::variant<CriticalSection, Refusal> M = matchCriticalSection(C.Loop, *C.Kernel, Ctx);
+    if (const auto *Why = std::get_if<Refusal>(&M)) {
+      Refuse(C, *Why);
+      continue;
+    }
+    Recognized.emplace_back(&C, std::move(std::get<CriticalSection>(M)));
+    ++PerKernel[C.Kernel->getCanonicalDecl()];
+  }
+
+  bool Changed = false;
+  std::map<const FunctionDecl *, const Stmt *> First;
+  for (const auto &[CP, CS] : Recognized) {
+    const Candidate &C = *CP;
+    if (PerKernel[C.Kernel->getCanonicalDecl()] > 1) {
+      auto [It, New] = First.try_emplace(C.Kernel->getCanonicalDecl(), CS.Loop);
+      if (!New)
+        Refuse(C, Refusal{CS.Loop->getBeginLoc(),
+                          "kernel '" + C.Kernel->getNameAsString() +
+                              "' also has a critical section at line " +
+                              std::to_string(SM.getExpansionLineNumber(It->second->getBeginLoc())) +
+                              "; the delegate rewrite handles one per kernel"});
+      continue;
+    }
+    KernelRewrite Rewrite(Ctx, R, C, CS);
+    if (std::optional<Refusal> Why = Rewrite.check()) {
+      Refuse(C, *Why);
+      continue;
+    }
+    if (Diags.hadError())
+      continue; // nothing is written anyway
+    Rewrite.emit(Replaced);
+    const std::string Name = C.Kernel->getNameAsString();
+    const std::string What =
+        (CS.Kind == CriticalSection::Shape::Single ? "critical section (one lock)"
+                                                   : "critical section (two nested locks)");
+    if (C.Pragma)
+      Diags.remark(CS.Loop->getBeginLoc(), "delegated the " + What + " of '" + Name +
+                                               "' to server blocks: " + Name + "_client, " +
+                                               Name + "_server, " + Name + "_launch");
+    else
+      Diags.remarkAlways(CS.Loop->getBeginLoc(),
+                         "--delegate=auto: delegated the unannotated " + What + " of '" + Name +
+                             "' to server blocks: " + Name + "_client, " + Name + "_server, " +
+                             Name + "_launch");
+    Changed = true;
+  }
+  if (Changed)
+    ensureInclude(R, "dd/delegate.cuh");
+  return Changed;
+}
+
+} // namespace decoupler
