@@ -7,9 +7,16 @@
 #
 #   test/gpu/examples-differential.sh BIN_DIR GRAPH_DIR
 # BIN_DIR holds histogram, histogram_dd, spmv_coo, spmv_coo_dd, sssp_topology,
-# sssp_topology_dd; GRAPH_DIR holds chesapeake.mtx, wiki-Vote.txt,
-# luxembourg_osm.edges and any *.gr files (generated with dd-graph).
-# Prints one line per case and ends with "N passed, N failed".
+# sssp_topology_dd, hashtable, hashtable_dd, bank, bank_dd; GRAPH_DIR holds
+# chesapeake.mtx, wiki-Vote.txt, luxembourg_osm.edges and any *.gr files
+# (generated with dd-graph). EXAMPLES="hashtable bank" (say) runs only those
+# examples. Prints one line per case and ends with "N passed, N failed".
+#
+# hashtable and bank (the delegate pass) print order-independent digests and
+# check themselves against a CPU model (--verify 1: "verify: ok" in both
+# outputs). Their fitted cases ask for 100000 server blocks
+# (DD_DELEGATE_SERVERS); the rewritten program must report that it planned
+# fewer (DD_DELEGATE_SPLIT=1 prints the split to stderr).
 set -u
 bin=${1:?usage: examples-differential.sh BIN_DIR GRAPH_DIR}
 graphs=${2:?usage: examples-differential.sh BIN_DIR GRAPH_DIR}
@@ -22,13 +29,17 @@ failed=0
 run() {
   local name=$1
   shift
+  if [ -n "${EXAMPLES:-}" ] && [[ " $EXAMPLES " != *" $name "* ]]; then
+    return
+  fi
   local label="$name $*"
-  if ! "$bin/$name" "$@" >"$work/orig" 2>"$work/orig.err"; then
+  # A case that hangs (a lost message, a deadlock) fails instead of the run.
+  if ! timeout "${CASE_TIMEOUT:-300}" "$bin/$name" "$@" >"$work/orig" 2>"$work/orig.err"; then
     echo "FAIL $label: original exited with $? ($(tail -1 "$work/orig.err"))"
     failed=$((failed + 1))
     return
   fi
-  if ! "$bin/${name}_dd" "$@" >"$work/dd" 2>"$work/dd.err"; then
+  if ! timeout "${CASE_TIMEOUT:-300}" "$bin/${name}_dd" "$@" >"$work/dd" 2>"$work/dd.err"; then
     echo "FAIL $label: rewritten exited with $? ($(tail -1 "$work/dd.err"))"
     failed=$((failed + 1))
     return
@@ -38,9 +49,43 @@ run() {
     failed=$((failed + 1))
     return
   fi
-  echo "PASS $label"
+  if [ -n "${EXPECT_DD_STDERR:-}" ] && ! grep -q -- "$EXPECT_DD_STDERR" "$work/dd.err"; then
+    echo "FAIL $label: rewritten did not report '$EXPECT_DD_STDERR' ($(tail -1 "$work/dd.err"))"
+    failed=$((failed + 1))
+    return
+  fi
+  echo "PASS $label${DD_DELEGATE_SERVERS:+ (DD_DELEGATE_SERVERS=$DD_DELEGATE_SERVERS)}"
   passed=$((passed + 1))
 }
+
+# Hash table (one lock per bucket): collision factors 32 ... 128K, two sizes,
+# an odd block size, one server block, and fewer server blocks than asked.
+for cf in 32 256 1024 32768 131072; do
+  for keys in 1048576 100003; do
+    run hashtable --cf $cf --keys $keys --seed $cf --verify 1
+  done
+done
+run hashtable --cf 1000 --keys 300000 --block 96 --seed 5 --verify 1
+DD_DELEGATE_SERVERS=1 run hashtable --cf 256 --keys 262144 --verify 1
+for cf in 32 131072; do
+  DD_DELEGATE_SERVERS=100000 DD_DELEGATE_SPLIT=1 EXPECT_DD_STDERR="fewer than asked" \
+    run hashtable --cf $cf --keys 1048576 --verify 1
+done
+
+# Bank (two nested locks): account counts from 2 (every transfer on the
+# same two locks) to 2^20; the original's time grows faster than linearly
+# under contention, so few transfers where accounts are few.
+run bank --accounts 2 --transfers 4096 --verify 1
+run bank --accounts 32 --transfers 16384 --verify 1
+for accounts in 256 1024 32768 131072 1048576; do
+  run bank --accounts $accounts --transfers 65536 --seed $accounts --verify 1
+done
+run bank --accounts 5000 --transfers 262144 --block 160 --verify 1
+DD_DELEGATE_SERVERS=1 run bank --accounts 1024 --transfers 65536 --verify 1
+for accounts in 32 131072; do
+  DD_DELEGATE_SERVERS=100000 DD_DELEGATE_SPLIT=1 EXPECT_DD_STDERR="fewer than asked" \
+    run bank --accounts $accounts --transfers 16384 --verify 1
+done
 
 # Histogram: every contention level, both distributions, odd block sizes.
 for bins in 1 2 8 32 256 4096 65536; do
