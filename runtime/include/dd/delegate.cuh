@@ -15,6 +15,10 @@
 //     .run(ids_of, critical_section) lock requests, replies and unlocks go
 //                                    between server blocks on three more
 //                                    channels (NestedDelegateSides)
+//   Delegate<Msg>, NestedDelegate<Msg>  what the delegate pass generates
+//                                    code against: the types of one
+//                                    delegated kernel and launch(), the host
+//                                    side of its client/server pair
 //
 // Why it is correct, in short (docs/delegate-runtime.md has the long form):
 // every message for data item d goes to server d % S, so all critical
