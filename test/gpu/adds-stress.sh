@@ -9,6 +9,8 @@
 #   --adds-workers=1 / 3    fewer worker blocks than fit (one block has to
 #                           drain everything it pushes itself)
 #   --adds-pool=128         the smallest pool (blocks recycled constantly)
+#   --adds-precheck=on/off  the relaxation path the graph's shape does not
+#                           choose (auto picks one per graph)
 # Graphs (generated into WORK_DIR by dd-graph, seeded): Kronecker 14 and 17
 # (hubs), uniform random 2^16 x 16, road-like grids 64^2 and 1024^2, a
 # 1 x 20000 chain (20000 hops: deep, one vertex wide), weights 1..255, 1..1
@@ -71,7 +73,7 @@ check() { # LABEL ARGS...: one verified run
 }
 
 settings=("" "--adds-delta=1" "--adds-delta=1073741824" "--adds-workers=1"
-          "--adds-workers=3" "--adds-pool=128")
+          "--adds-workers=3" "--adds-pool=128" "--adds-precheck=on" "--adds-precheck=off")
 graphs=("$work"/*.gr)
 opts_of() { [[ $1 == *.edges ]] && echo "--base 1 --symmetrize"; }
 if [[ -n $real ]]; then

@@ -154,11 +154,13 @@ template <class Dist> struct FlatStorage {
 /// its sinks — so a lane waits for a few memory round trips per step
 /// instead of one chain per edge and vertex. Each improved head goes to
 /// `sink(v, distance)` when it needs an entry (State::improve, ordered by
-/// `rank`).
+/// `rank`). With `precheck` a candidate no shorter than the head's distance
+/// (a plain load) is dropped before its atomic.
 template <class State, class Offer, class Dist = typename State::Dist>
 __device__ __forceinline__ void relax_flat(const GraphView &g, const State &state, Dist du,
                                            std::uint32_t begin, std::uint32_t end,
-                                           FlatStorage<Dist> &flat, Offer &offer_to) {
+                                           FlatStorage<Dist> &flat, Offer &offer_to,
+                                           bool precheck) {
   constexpr unsigned kBatch = 4;
   const unsigned lane = lane_id();
   const std::uint32_t length = end - begin;
@@ -197,10 +199,12 @@ __device__ __forceinline__ void relax_flat(const GraphView &g, const State &stat
       v[j] = __ldg(&g.col_indices[e]);
       offer[j] = add_distance(flat.du[owner], __ldg(&g.weights[e]), candidate[j]);
     }
+    if (precheck) {
 #pragma unroll
-    for (unsigned j = 0; j < kBatch; ++j)
-      if (offer[j])
-        offer[j] = candidate[j] < state.distance(v[j]);
+      for (unsigned j = 0; j < kBatch; ++j)
+        if (offer[j])
+          offer[j] = candidate[j] < state.distance(v[j]);
+    }
     unsigned slot[kBatch];
 #pragma unroll
     for (unsigned j = 0; j < kBatch; ++j)
@@ -219,7 +223,7 @@ __device__ __forceinline__ void relax_flat(const GraphView &g, const State &stat
 template <class State>
 __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
     adds_kernel(GraphView g, State state, unsigned long long *expansions,
-                buckets::Storage storage, buckets::Params params) {
+                buckets::Storage storage, buckets::Params params, bool precheck) {
   using Dist = typename State::Dist;
   using Expand = CooperativeExpand<kAddsThreads, Dist>;
   using Manager = buckets::Manager<kAddsThreads>;
@@ -287,13 +291,13 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
         if (!add_distance(from, __ldg(&g.weights[e]), candidate))
           return;
         const VertexId v = __ldg(&g.col_indices[e]);
-        if (candidate >= state.distance(v))
+        if (precheck && candidate >= state.distance(v))
           return;
         const unsigned slot = offer.place(candidate);
         offer.finish(v, candidate, slot, offer.improve(v, candidate, slot));
       });
       relax_flat(g, state, du, flat_begin, flat_end, temp.worker.flat[threadIdx.x / warp_size],
-                 offer);
+                 offer, precheck);
       __syncthreads();
       count = min(temp.worker.local_count[out], kAddsThreads);
       if (count == 0)
@@ -322,6 +326,29 @@ __global__ void unpack_distances(const unsigned long long *word, unsigned *dist,
     dist[v] = unsigned(word[v] >> 32);
 }
 
+/// Road-like graphs (low degree) have little work per step: what limits
+/// them is the latency of each hop.
+bool road_like(const DeviceGraph &graph) {
+  return graph.num_edges() < 8ull * graph.num_vertices();
+}
+
+/// Whether a relaxation should load the target's distance before its
+/// atomic (and skip the atomic when the candidate is no shorter). The load
+/// is one more memory round trip on the path of every hop, which road-like
+/// graphs wait for. Most relaxations of a high-degree graph improve
+/// nothing, and the load saves their atomics where atomics are dear: when
+/// hubs aim many edges at the same targets (atomics on one word
+/// serialize, loads do not) or when the per-vertex words do not fit in L2.
+/// Each case measured on the H200 (docs/PERF.md).
+bool precheck_pays(const DeviceGraph &graph, std::uint64_t l2_bytes) {
+  const std::uint64_t n = graph.num_vertices(), m = graph.num_edges();
+  if (n == 0 || road_like(graph))
+    return false;
+  const bool hubs = graph.max_degree() > 16 * (m / n);
+  const bool words_in_l2 = n * sizeof(unsigned long long) <= l2_bytes / 4;
+  return hubs || !words_in_l2;
+}
+
 /// floor(log2(x)) for x >= 1.
 unsigned log2_floor(std::uint64_t x) {
   unsigned r = 0;
@@ -337,6 +364,8 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   int device = 0, sms = 0, per_sm = 0;
   DD_SSSP_CUDA(cudaGetDevice(&device));
   DD_SSSP_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int l2_bytes = 0;
+  DD_SSSP_CUDA(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
   DD_SSSP_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, adds_kernel<State>,
                                                              kAddsThreads, 0));
   // Every block must be resident (the manager and the workers wait on each
@@ -388,6 +417,10 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
     grain *= 2;
   params.min_grain = grain;
   params.deadline_ns = kDeadlineNs;
+  // Concurrent dequeue buckets made road-like graphs 15-25% slower (more
+  // work redone, no more parallelism): one step at a time there.
+  if (road_like(graph))
+    params.max_dequeue = buckets::kMinDequeueBuckets;
 
   Result result;
   result.wide_distances = sizeof(Dist) > 4;
@@ -411,7 +444,10 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   GraphView g = view(graph);
   unsigned long long *expansions_ptr = expansions.data();
   buckets::Storage storage = worklist.storage();
-  void *args[] = {&g, &state, &expansions_ptr, &storage, &params};
+  bool precheck = options.precheck == AddsOptions::Precheck::kOn ||
+                  (options.precheck == AddsOptions::Precheck::kAuto &&
+                   precheck_pays(graph, std::uint64_t(l2_bytes)));
+  void *args[] = {&g, &state, &expansions_ptr, &storage, &params, &precheck};
   DD_SSSP_CUDA(cudaLaunchCooperativeKernel(adds_kernel<State>, grid, kAddsThreads, args, 0, 0));
   DD_SSSP_CUDA(timer.stop());
   DD_SSSP_CUDA(timer.elapsed_ms(result.ms));
@@ -435,6 +471,9 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   DD_SSSP_CUDA(cudaMemcpy(&scanned, expansions.data(), sizeof scanned, cudaMemcpyDeviceToHost));
   result.processed = scanned;
   result.adds.items = stats.assigned;
+  result.adds.assignments = stats.assignments;
+  result.adds.wait_percent =
+      result.ms > 0 ? 100.0 * double(stats.wait_ns) / (double(workers) * result.ms * 1e6) : 0;
   result.delta = std::uint64_t(1) << stats.final_shift;
   result.adds.workers = workers;
   result.adds.pool_blocks = pool_blocks;

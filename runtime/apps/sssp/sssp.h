@@ -59,6 +59,10 @@ struct Result {
     /// Worklist items handed out; `processed` counts those expanded (an
     /// item whose vertex was already expanded with its distance is not).
     std::uint64_t items = 0;
+    std::uint64_t assignments = 0; ///< trips of a worker to the manager
+    /// Time workers spent waiting for an assignment, in percent of
+    /// workers x run time (the run's GPU time, initialization included).
+    double wait_percent = 0;
   } adds;
 };
 
@@ -71,6 +75,9 @@ struct AddsOptions {
   std::uint32_t pool_blocks = 0;
   /// At most this many worker blocks (tests of small grids).
   std::uint32_t max_workers = 0;
+  /// Whether a relaxation loads the head's distance before its atomic
+  /// (auto: by the graph's mean degree).
+  enum class Precheck { kAuto, kOn, kOff } precheck = Precheck::kAuto;
 };
 
 /// The graph in device memory (CSR with 32-bit offsets), owned. Move-only.

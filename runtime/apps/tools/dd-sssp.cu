@@ -75,6 +75,9 @@ Options:
   --adds-pool=B      adds: data blocks of 64K items in the worklist pool
                      (default: enough for |E| + |V| items in flight; <= 8192)
   --adds-workers=W   adds: at most W worker blocks (default: all that fit)
+  --adds-precheck=P  adds: auto, on or off: whether a relaxation loads the
+                     target's distance before its atomic (auto: by degree,
+                     hubs and L2 size, as docs/sssp.md says)
   --help             this text
 
 Weights must be integers: a graph with float weights is an error (except for
@@ -111,7 +114,8 @@ int fail(const std::string &message) {
 
 const std::set<std::string> kValueOptions = {
     "algo", "src", "out", "runs", "format", "base", "weight-seed",
-    "adds-delta", "adds-pool", "adds-workers"};
+    "adds-delta", "adds-pool", "adds-workers",
+                                 "adds-precheck"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
 
 
@@ -266,7 +270,16 @@ int main_impl(int argc, char **argv) {
                        get_u64(args, "weight-seed", 0, ~std::uint64_t{0}, weight_seed)})
     if (problem)
       return fail(*problem);
-  for (const char *option : {"adds-delta", "adds-pool", "adds-workers"})
+  sssp::AddsOptions adds;
+  if (auto it = args.values.find("adds-precheck"); it != args.values.end()) {
+    if (it->second == "on")
+      adds.precheck = sssp::AddsOptions::Precheck::kOn;
+    else if (it->second == "off")
+      adds.precheck = sssp::AddsOptions::Precheck::kOff;
+    else if (it->second != "auto")
+      return fail("--adds-precheck=" + it->second + " is not one of auto, on, off");
+  }
+  for (const char *option : {"adds-delta", "adds-pool", "adds-workers", "adds-precheck"})
     if (*algo != Algo::kAdds && args.values.count(option))
       return fail(str_cat("--", option, " applies to --algo=adds only"));
   if (args.positional.size() != 1)
@@ -315,7 +328,6 @@ int main_impl(int argc, char **argv) {
       return fail(path + ": " + s.message());
   }
 
-  sssp::AddsOptions adds;
   adds.delta = adds_delta;
   adds.pool_blocks = std::uint32_t(adds_pool);
   adds.max_workers = std::uint32_t(adds_workers);
@@ -354,10 +366,11 @@ int main_impl(int argc, char **argv) {
                (unsigned long long)result->launches, (unsigned long long)result->processed,
                (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32");
   if (*algo == Algo::kAdds)
-    std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u items=%llu switches=%llu "
-                         "delta_changes=%llu dequeue=%u\n",
+    std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u items=%llu assignments=%llu "
+                         "wait=%.1f%% switches=%llu delta_changes=%llu dequeue=%u\n",
                  result->adds.workers, result->adds.pool_blocks,
                  (unsigned long long)result->adds.items,
+                 (unsigned long long)result->adds.assignments, result->adds.wait_percent,
                  (unsigned long long)result->adds.head_switches,
                  (unsigned long long)result->adds.delta_changes,
                  result->adds.max_dequeue_buckets);

@@ -100,6 +100,9 @@ struct Stats {
   unsigned long long delta_changes; ///< times Delta was doubled or halved
   unsigned long long final_shift;   ///< log2 of Delta at the end
   unsigned long long max_dequeue;   ///< most concurrent dequeue buckets used
+  unsigned long long assignments;   ///< assignments handed to workers
+  /// Summed over worker blocks: time spent waiting for an assignment.
+  unsigned long long wait_ns;
 };
 
 /// Tuning of the manager (defaults from the dissertation, section 5.7).
@@ -109,7 +112,11 @@ struct Params {
   /// (clipping may take it further). Work a block keeps for itself (see
   /// Worker::in_head) is invisible to the manager's utilization estimate,
   /// which then keeps asking for a wider head bucket.
-  unsigned max_growth = 2;
+  unsigned max_growth = 1;
+  /// Concurrent dequeue buckets, at most (kMinDequeueBuckets ..
+  /// kMaxDequeueBuckets): more only pays where later buckets hold work
+  /// that will not be redone.
+  unsigned max_dequeue = kMaxDequeueBuckets;
   unsigned min_grain = 1;      ///< items per warp, at least (power of 2)
   float mean_degree = 1;       ///< work per item, for the utilization estimate
   float util_low = 0.5f;       ///< below: more concurrency (dequeue buckets, Delta)
@@ -227,6 +234,7 @@ public:
       detail::device_ref<unsigned long long> flag(s_.assignment[index_]);
       unsigned long long word;
       unsigned ns = 32;
+      const unsigned long long waiting_since = detail::global_ns();
       while ((word = flag.load(cuda::memory_order_relaxed)) == 0) {
         if (detail::status(s_) != kRunning) {
           word = kTerminate;
@@ -243,6 +251,10 @@ public:
         cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
         flag.store(0, cuda::memory_order_relaxed);
       }
+      wait_ns_ += detail::global_ns() - waiting_since;
+      if (word == kTerminate)
+        detail::device_ref<unsigned long long>(s_.stats->wait_ns)
+            .fetch_add(wait_ns_, cuda::memory_order_relaxed);
       temp_.assignment = word;
     } else if (threadIdx.x == warp_size && pending_count_ != 0) {
       // The previous assignment's counts, while thread 0 polls.
@@ -385,6 +397,7 @@ private:
   unsigned index_;
   // Thread warp_size's record of the assignment complete() has not counted.
   unsigned pending_start_ = 0, pending_count_ = 0, pending_bucket_ = 0;
+  unsigned long long wait_ns_ = 0; // thread 0: time in next() so far
 };
 
 /// The manager block: kProbeWarps probe warps, one assign warp, one
@@ -618,13 +631,19 @@ private:
 
   /// Writes kTerminate to every worker, the stats, and ends the manager.
   __device__ void finish(unsigned status, unsigned long long assigned,
-                         unsigned long long switches, unsigned long long changes,
-                         unsigned shift, unsigned max_dequeue) {
+                         unsigned long long assignments, unsigned long long switches,
+                         unsigned long long changes, unsigned shift, unsigned max_dequeue) {
     const unsigned lane = lane_id();
     if (lane == 0) {
       if (status == kFinished)
         detail::device_ref<unsigned>(*s_.status).store(kFinished, cuda::memory_order_relaxed);
-      *s_.stats = Stats{assigned, switches, changes, shift, max_dequeue};
+      // Field by field: workers add their wait_ns as they leave.
+      s_.stats->assigned = assigned;
+      s_.stats->assignments = assignments;
+      s_.stats->head_switches = switches;
+      s_.stats->delta_changes = changes;
+      s_.stats->final_shift = shift;
+      s_.stats->max_dequeue = max_dequeue;
     }
     for (unsigned w = lane; w < s_.workers; w += warp_size)
       detail::device_ref<unsigned long long>(s_.assignment[w])
@@ -645,7 +664,8 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
   unsigned long long base = 0;
   unsigned shift = p_.initial_shift, lower_shift = 0;
   unsigned dequeue = kMinDequeueBuckets, max_dequeue = dequeue;
-  unsigned long long assigned = 0, switches = 0, changes = 0, changed_at_switch = 0;
+  unsigned long long assigned = 0, assignments = 0, switches = 0, changes = 0,
+                     changed_at_switch = 0;
   // Statistics: lane b remembers resv[b] at the last epoch.
   unsigned long long epoch_start = started, last_resv = 0;
   float util_history[4] = {1, 1, 1, 1};
@@ -664,7 +684,7 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
   unsigned ns = 32;
   for (;;) {
     if (detail::uniform(detail::status(s_)) != kRunning) {
-      finish(kRunning, assigned, switches, changes, shift, max_dequeue);
+      finish(kRunning, assigned, assignments, switches, changes, shift, max_dequeue);
       return;
     }
     // Work of the dequeue buckets, each up to the end of its current data
@@ -768,6 +788,7 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
         }
         __syncwarp();
         assigned += handed;
+        assignments += given;
       }
     }
 
@@ -798,7 +819,7 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
                 detail::device_ref<unsigned long long>(s_.resv[lane * kCounterStride])
                     .load(cuda::memory_order_relaxed);
             if (__all_sync(full_warp_mask, d == r)) {
-              finish(kFinished, assigned, switches, changes, shift, max_dequeue);
+              finish(kFinished, assigned, assignments, switches, changes, shift, max_dequeue);
               return;
             }
           }
@@ -867,7 +888,7 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
         new_shift = shift + 1;
       lower_shift = new_shift;
     } else if (util < p_.util_low) {
-      if (dequeue < kMaxDequeueBuckets)
+      if (dequeue < p_.max_dequeue)
         ++dequeue;
       else if (mean_util < p_.util_low && settled && shift < 62 &&
                shift < p_.initial_shift + p_.max_growth)
