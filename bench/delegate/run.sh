@@ -3,7 +3,7 @@
 # time limit per step so that a hang cannot eat the others' time; logs under
 # $OUT (default .):
 #
-#   bench/delegate/run.sh [quick|full|repeat]
+#   bench/delegate/run.sh [quick|full|repeat|examples]
 #
 # quick: the channel stress test's 16-server configurations, delegate_test,
 #        delegate_bench --quick, and a server-count sweep at collision
@@ -11,6 +11,10 @@
 # full:  the whole channel stress test, delegate_test, the whole benchmark
 #        (the table of docs/PERF.md), and the delegate alone with 32 and 64
 #        servers at collision factors 256 and 128K; the table is printed last.
+# examples: the delegate pass's output against the program as written:
+#        examples/hashtable and examples/bank, original and _dd, at collision
+#        factors 32 ... 128K (the table of docs/PERF.md, "Delegate pass").
+#        Also the last step of full.
 # repeat: the whole benchmark again (run-to-run spread) and delegate_test's
 #        collision-factor-1K cases under compute-sanitizer memcheck.
 # Binaries come from bench/delegate/build.sh in DD_GPU_DIR (default
@@ -31,7 +35,56 @@ step() { # NAME LIMIT COMMAND...
   echo "== $name: exit $rc ($((SECONDS - t0)) s) $(grep -E 'passed, [0-9]+ failed' "$out/$name.log" | tail -1)"
   grep -E '^FAIL' "$out/$name.log" | head -5
 }
-if [ "$mode" = repeat ]; then
+# The rewritten examples against their originals, one row per collision
+# factor. HT: 2^20 inserts into a pool of C buckets (hashtable --cf C). ATM:
+# 2^16 transfers between two distinct accounts drawn uniformly from C
+# (bank --accounts C), the contention of delegate_bench's ATM, whose pool
+# is C accounts of 2^20. Each binary times its launch statement (--time R:
+# CUDA events, a warm-up, median of R) and checks itself (--verify 1); the
+# check column also needs the two digests equal.
+examples_table() {
+  local runs=${DD_EXAMPLE_RUNS:-7} cfs=${DD_EXAMPLE_CFS:-32 256 1024 32768 131072}
+  local rows="$out/examples_rows.txt"
+  : >"$rows"
+  for ex in hashtable bank; do
+    for cf in $cfs; do
+      local args
+      if [ $ex = hashtable ]; then args="--keys 1048576 --cf $cf"; else args="--transfers 65536 --accounts $cf"; fi
+      for v in $ex ${ex}_dd; do
+        timeout -k 5 120 "$dir/$v" $args --verify 1 --time "$runs" >"$out/ex_${v}_$cf.log" 2>&1
+        echo "rc=$?" >>"$out/ex_${v}_$cf.log"
+      done
+      echo "$ex $cf $out/ex_${ex}_$cf.log $out/ex_${ex}_dd_$cf.log" >>"$rows"
+    done
+  done
+  echo "| bench | collision factor | ops | original ms | rewritten ms | speedup | check |"
+  echo "|---|---|---:|---:|---:|---:|---|"
+  while read -r ex cf orig dd; do
+    awk -v ex="$ex" -v cf="$cf" '
+      function field(line, key,   m) { if (match(line, key "=[0-9.]+")) return substr(line, RSTART + length(key) + 1, RLENGTH - length(key) - 1); return "" }
+      FNR == 1 { f++ }
+      /^time_ms=/ { t[f] = field($0, "time_ms") }
+      /^digest / { d[f] = $2 }
+      /^verify: ok/ { ok[f] = 1 }
+      /^rc=/ { rc[f] = substr($0, 4) }
+      /^keys |^transfers / { ops = $2; sub(",", "", ops) }
+      END {
+        name = ex == "hashtable" ? "HT" : "ATM"
+        c = cf >= 1024 ? (cf / 1024) "K" : cf
+        check = (rc[1] == "0" && rc[2] == "0" && ok[1] && ok[2] && d[1] != "" && d[1] == d[2]) ? "ok" : "FAIL"
+        sp = (t[1] != "" && t[2] > 0) ? sprintf("%.2fx", t[1] / t[2]) : "-"
+        printf "| %s | %s | %s | %s | %s | %s | %s |\n", name, c, ops, t[1] == "" ? "-" : t[1], t[2] == "" ? "-" : t[2], sp, check
+      }' "$orig" "$dd"
+  done <"$rows" | tee "$out/examples_table.md"
+  awk -F'|' '$7 ~ /x/ { s = $7; sub(/x/, "", s); g += log(s + 0); n++ }
+    END { if (n) printf "geomean speedup over %d rows: %.2fx\n", n, exp(g / n) }' "$out/examples_table.md"
+}
+
+if [ "$mode" = examples ]; then
+  nvidia-smi --query-gpu=$query --format=csv,noheader >>"$out/gpu.txt" 2>&1 || true
+  cat "$out/gpu.txt"
+  examples_table
+elif [ "$mode" = repeat ]; then
   step delegate_bench_repeat 240 "$dir/delegate_bench" ${DD_BENCH_ARGS:-}
   for f in single/cf1024/S16/L4096 nested/cf1024/S16/L4096; do
     step "memcheck_${f//\//_}" 60 compute-sanitizer --tool memcheck "$dir/delegate_test" --filter "$f" --timeout 20
@@ -64,4 +117,6 @@ else
     echo "---- $f"; grep -E "^(ok|FAIL)" "$out/$f.log"
   done
   grep -vE "^(ok|FAIL) " "$out/delegate_bench.log"
+  echo "---- rewritten examples vs originals"
+  examples_table
 fi

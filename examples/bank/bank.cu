@@ -10,10 +10,12 @@
 // would make the final balances depend on the order the transfers took the
 // locks; without the check, the final state is the same in every order.
 //
-//   bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1]
+//   bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]
 // prints the total (conserved), the number of accounts touched and a digest
 // of every balance and transfer count; --verify 1 also compares each
-// account with a CPU model and prints "verify: ok".
+// account with a CPU model and prints "verify: ok". --time RUNS runs the
+// transfer launch RUNS + 1 times (the first a warm-up), from the initial
+// balances each time, and prints the median launch time (`time_ms=`).
 #include <vector>
 
 #include <dd/annotate.h>
@@ -57,7 +59,7 @@ __global__ void transfer(const unsigned *from, const unsigned *to, const unsigne
 namespace {
 
 const char Usage[] =
-    "usage: bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1]\n";
+    "usage: bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n";
 
 std::uint64_t fnv(std::uint64_t h, std::uint64_t v) {
   for (int k = 0; k < 8; ++k, v >>= 8)
@@ -74,6 +76,7 @@ int main(int argc, char **argv) {
   const unsigned block = unsigned(opt.number("block", 256));
   const std::uint64_t seed = opt.number("seed", 1);
   const bool verify = opt.number("verify", 0) != 0;
+  const unsigned runs = unsigned(opt.number("time", 0));
   opt.finish();
   if (n == 0 || accounts < 2 || accounts > (1u << 24) || block == 0 || block > 1024)
     opt.fail("need --transfers > 0, 2 <= --accounts <= 2^24, 1 <= --block <= 1024");
@@ -101,12 +104,16 @@ int main(int argc, char **argv) {
   DD_CUDA_CHECK(cudaMemcpy(d_from, from.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
   DD_CUDA_CHECK(cudaMemcpy(d_to, to.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
   DD_CUDA_CHECK(cudaMemcpy(d_amount, amount.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
-  DD_CUDA_CHECK(cudaMemcpy(d_balance, initial.data(), accounts * sizeof(long long), cudaMemcpyHostToDevice));
-  DD_CUDA_CHECK(cudaMemset(d_count, 0, accounts * sizeof(unsigned)));
-  DD_CUDA_CHECK(cudaMemset(d_locks, 0, accounts * sizeof(int)));
-
-  transfer<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_balance, d_count, d_locks);
-  DD_CUDA_CHECK(cudaGetLastError());
+  dd::examples::LaunchTimer timer(runs);
+  for (unsigned round = 0; round < timer.rounds(); ++round) {
+    DD_CUDA_CHECK(cudaMemcpy(d_balance, initial.data(), accounts * sizeof(long long), cudaMemcpyHostToDevice));
+    DD_CUDA_CHECK(cudaMemset(d_count, 0, accounts * sizeof(unsigned)));
+    DD_CUDA_CHECK(cudaMemset(d_locks, 0, accounts * sizeof(int)));
+    timer.start();
+    transfer<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_balance, d_count, d_locks);
+    DD_CUDA_CHECK(cudaGetLastError());
+    timer.stop(round);
+  }
   DD_CUDA_CHECK(cudaDeviceSynchronize());
 
   std::vector<long long> balance(accounts);
@@ -128,6 +135,7 @@ int main(int argc, char **argv) {
   std::printf("total %lld (initial %lld)\naccounts touched %u\naccount updates %llu\ndigest %016llx\n",
               total, kInitialBalance * accounts, touched, moves, (unsigned long long)digest);
 
+  timer.print();
   if (verify) {
     std::vector<long long> model(initial);
     std::vector<unsigned> model_count(accounts, 0);

@@ -3,11 +3,13 @@
 #ifndef DD_EXAMPLES_EXAMPLE_UTIL_H
 #define DD_EXAMPLES_EXAMPLE_UTIL_H
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime.h>
 #include <dd/cuda_check.h> // DD_CUDA_CHECK
@@ -90,6 +92,65 @@ inline std::uint64_t mix64(std::uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
+
+/// `--time RUNS`: times one statement (a kernel launch) with CUDA events on
+/// the default stream, one warm-up round first, and prints the median of
+/// RUNS on one line. The examples reset their state before every round, so
+/// each round does the same work and the last one is the result printed.
+/// The events wait for the launch however it returns: a `<<<>>>` launch is
+/// asynchronous, a delegated launch returns when its kernels are done.
+class LaunchTimer {
+public:
+  explicit LaunchTimer(unsigned runs) : runs_(runs) {
+    if (runs_ != 0) {
+      DD_CUDA_CHECK(cudaEventCreate(&start_));
+      DD_CUDA_CHECK(cudaEventCreate(&stop_));
+    }
+  }
+  ~LaunchTimer() {
+    if (runs_ != 0) {
+      cudaEventDestroy(start_);
+      cudaEventDestroy(stop_);
+    }
+  }
+  LaunchTimer(const LaunchTimer &) = delete;
+  LaunchTimer &operator=(const LaunchTimer &) = delete;
+
+  /// Rounds to run: the warm-up and RUNS timed ones, or the one run.
+  unsigned rounds() const { return runs_ != 0 ? runs_ + 1 : 1; }
+
+  void start() {
+    if (runs_ != 0)
+      DD_CUDA_CHECK(cudaEventRecord(start_, 0));
+  }
+  /// After the statement of round `round` (round 0, the warm-up, is not kept).
+  void stop(unsigned round) {
+    if (runs_ == 0)
+      return;
+    DD_CUDA_CHECK(cudaEventRecord(stop_, 0));
+    DD_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0.0f;
+    DD_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    if (round != 0)
+      times_.push_back(ms);
+  }
+
+  /// `time_ms=<median> runs=R min_ms=.. max_ms=..`, when timing.
+  void print() const {
+    if (runs_ == 0 || times_.empty())
+      return;
+    std::vector<float> t = times_;
+    std::sort(t.begin(), t.end());
+    const size_t k = t.size();
+    const double median = k % 2 ? t[k / 2] : 0.5 * (double(t[k / 2 - 1]) + t[k / 2]);
+    std::printf("time_ms=%.4f runs=%zu min_ms=%.4f max_ms=%.4f\n", median, k, t.front(), t.back());
+  }
+
+private:
+  unsigned runs_;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  std::vector<float> times_;
+};
 
 } // namespace dd::examples
 

@@ -6,12 +6,14 @@
 // delegate pass (`#pragma dd delegate`) turns the try-lock loop into a
 // message to the server block that owns the bucket.
 //
-//   hashtable [--keys N] [--cf C] [--block T] [--seed S] [--verify 0|1]
+//   hashtable [--keys N] [--cf C] [--block T] [--seed S] [--verify 0|1] [--time RUNS]
 // prints the number of buckets in use, of nodes linked, the longest chain
 // and a digest of the table that does not depend on the order of inserts:
 // per bucket, the hash of its nodes sorted by index (a chain's order is the
 // order the inserts took the lock). --verify 1 also checks every bucket's
-// contents against a CPU model and prints "verify: ok".
+// contents against a CPU model and prints "verify: ok". --time RUNS runs the
+// insert launch RUNS + 1 times (the first a warm-up), from an empty table
+// each time, and prints the median launch time (`time_ms=`).
 #include <algorithm>
 #include <vector>
 
@@ -52,7 +54,7 @@ __global__ void insert(const unsigned *keys, unsigned n, unsigned cf, unsigned *
 namespace {
 
 const char Usage[] =
-    "usage: hashtable [--keys N] [--cf C] [--block T] [--seed S] [--verify 0|1]\n";
+    "usage: hashtable [--keys N] [--cf C] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n";
 
 std::uint64_t fnv(std::uint64_t h, std::uint64_t v) {
   for (int k = 0; k < 8; ++k, v >>= 8)
@@ -69,6 +71,7 @@ int main(int argc, char **argv) {
   const unsigned block = unsigned(opt.number("block", 256));
   const std::uint64_t seed = opt.number("seed", 1);
   const bool verify = opt.number("verify", 0) != 0;
+  const unsigned runs = unsigned(opt.number("time", 0));
   opt.finish();
   if (n == 0 || cf == 0 || cf > kTable || block == 0 || block > 1024)
     opt.fail("need --keys > 0, 1 <= --cf <= 2^20, 1 <= --block <= 1024");
@@ -84,12 +87,16 @@ int main(int argc, char **argv) {
   DD_CUDA_CHECK(cudaMalloc(&d_heads, kTable * sizeof(unsigned)));
   DD_CUDA_CHECK(cudaMalloc(&d_locks, kTable * sizeof(int)));
   DD_CUDA_CHECK(cudaMemcpy(d_keys, keys.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
-  DD_CUDA_CHECK(cudaMemset(d_heads, 0xff, kTable * sizeof(unsigned))); // kNil
-  DD_CUDA_CHECK(cudaMemset(d_next, 0xff, n * sizeof(unsigned)));
-  DD_CUDA_CHECK(cudaMemset(d_locks, 0, kTable * sizeof(int)));
-
-  insert<<<(n + block - 1) / block, block>>>(d_keys, n, cf, d_heads, d_next, d_locks);
-  DD_CUDA_CHECK(cudaGetLastError());
+  dd::examples::LaunchTimer timer(runs);
+  for (unsigned round = 0; round < timer.rounds(); ++round) {
+    DD_CUDA_CHECK(cudaMemset(d_heads, 0xff, kTable * sizeof(unsigned))); // kNil
+    DD_CUDA_CHECK(cudaMemset(d_next, 0xff, n * sizeof(unsigned)));
+    DD_CUDA_CHECK(cudaMemset(d_locks, 0, kTable * sizeof(int)));
+    timer.start();
+    insert<<<(n + block - 1) / block, block>>>(d_keys, n, cf, d_heads, d_next, d_locks);
+    DD_CUDA_CHECK(cudaGetLastError());
+    timer.stop(round);
+  }
   DD_CUDA_CHECK(cudaDeviceSynchronize());
 
   std::vector<unsigned> heads(kTable), next(n);
@@ -122,6 +129,7 @@ int main(int argc, char **argv) {
   std::printf("buckets used %u\nnodes linked %llu\nlongest chain %u\ndigest %016llx\n", used,
               (unsigned long long)linked, longest, (unsigned long long)digest);
 
+  timer.print();
   if (verify) {
     // The model: node i belongs to bucket_of(keys[i]), exactly once.
     std::vector<std::vector<unsigned>> model(kTable);

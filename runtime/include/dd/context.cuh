@@ -269,7 +269,8 @@ public:
     DD_CONTEXT_TRY(cudaEventRecord(servers_end_, server_stream_));
 
     // The gate: every server block has started, hence is resident.
-    const auto deadline = clock::now() + seconds(config_.start_timeout_s);
+    const auto gate_start = clock::now();
+    const auto deadline = gate_start + seconds(config_.start_timeout_s);
     for (;;) {
       unsigned started = 0;
       for (unsigned s = 0; s < split_.servers; ++s)
@@ -283,7 +284,14 @@ public:
         abort();
         return fail(cudaErrorTimeout, "not every server block started (is the GPU shared?)");
       }
-      std::this_thread::sleep_for(std::chrono::microseconds(20));
+      // Servers start within microseconds of their launch, and a sleep is
+      // never that short (a 20 us sleep takes ~70 us under Linux's timer
+      // slack), which every launch would pay: yield for the first
+      // millisecond, then sleep.
+      if (clock::now() - gate_start < std::chrono::milliseconds(1))
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
     DD_CONTEXT_TRY(cudaStreamWaitEvent(client_stream_, reset_done_, 0));
     DD_CONTEXT_TRY(cudaEventRecord(client_start_, client_stream_));
@@ -321,6 +329,16 @@ public:
       }
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
+  }
+
+  /// Waits for both kernels with no time limit, blocked in the driver: no
+  /// watchdog, but no polling delay either (wait(timeout_s) sleeps 50 us
+  /// between polls, which a short run pays whole). A fault in either kernel
+  /// ends both (the error is the context's), so neither wait can outlast it.
+  cudaError_t wait() {
+    DD_CONTEXT_TRY(cudaStreamSynchronize(client_stream_));
+    DD_CONTEXT_TRY(cudaStreamSynchronize(server_stream_));
+    return cudaSuccess;
   }
 
   /// Asks every spin loop of the channel to give up (results are void):

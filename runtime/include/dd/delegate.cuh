@@ -40,6 +40,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 
 #include "dd/channel.cuh"
 #include "dd/context.cuh"
@@ -636,33 +637,96 @@ template <class Ctx> typename Ctx::Config delegate_config(const char *kernel, un
   return cfg;
 }
 
-/// Plans, runs both kernels and waits for them. The device is synchronized
-/// first: the Context's streams are non-blocking, and the original launch
-/// was ordered after the program's earlier work. DD_DELEGATE_SPLIT=1 prints
-/// the split to stderr.
-template <class Ctx, class Server, class Client, class LaunchServer, class LaunchClient, class BeforeLaunch>
-void delegate_run(const char *kernel, Ctx &ctx, Server server, Client client, dim3 grid, dim3 block,
-                  unsigned servers, LaunchServer &&launch_server, LaunchClient &&launch_client,
-                  BeforeLaunch &&before_launch) {
-  if (ctx.plan(server, client, delegate_config<Ctx>(kernel, servers, grid, block)) != cudaSuccess)
-    delegate_fail(kernel, ctx.error());
-  if (const char *env = std::getenv("DD_DELEGATE_SPLIT"); env && *env && *env != '0') {
-    std::fprintf(stderr, "dd: %s: ", kernel);
-    ctx.split().print(stderr);
+/// What a delegated launch keeps from one call to the next: the planned
+/// Context (channel buffers, streams, events, the occupancy split) and the
+/// nested protocol's side channels (`Extra`). Planning costs allocations
+/// (a pinned host allocation among them), stream creation and occupancy
+/// queries, a millisecond or more, and the frees synchronize the device:
+/// a program that launches the kernel in a loop would pay that on every
+/// launch, many times what the kernels take at low contention. The plan
+/// depends only on the device, the grid, the block and the servers asked,
+/// so it is redone only when one of them changes.
+///
+/// It lives in a function-local static of each launch() instantiation (one
+/// per generated launcher, hence per kernel): constructed on the first
+/// launch, after the program's first CUDA call, so its destructor runs at
+/// exit before the CUDA runtime's own teardown and frees the buffers (were
+/// the launch the program's first CUDA call, the frees would come after the
+/// teardown and fail harmlessly: the process ends anyway). The
+/// mutex keeps launches from several host threads apart, as the driver
+/// does for `<<<>>>`.
+template <class Ctx, class Extra> struct DelegatePlan {
+  std::mutex mutex;
+  Ctx ctx;
+  Extra extra;
+  bool planned = false;
+  int device = -1;
+  dim3 grid{0, 0, 0}, block{0, 0, 0};
+  unsigned servers = 0;
+
+  bool matches(int d, dim3 g, dim3 b, unsigned s) const {
+    return planned && device == d && servers == s && grid.x == g.x && grid.y == g.y && grid.z == g.z &&
+           block.x == b.x && block.y == b.y && block.z == b.z;
+  }
+};
+
+/// Plans (or reuses the plan), runs both kernels and waits for them.
+/// `on_plan` runs after a new plan (allocates what depends on it),
+/// `before_launch` before every launch, `after_wait` after it (still under
+/// the plan's lock). DD_DELEGATE_SPLIT=1 prints the
+/// split to stderr whenever one is planned.
+///
+/// The device is synchronized before the launch: the Context's streams are
+/// non-blocking, and the generated call has no stream to order after (the
+/// original's `<<<>>>` stream is dropped), while the original launch was
+/// ordered after the earlier work of its stream, which may be any stream.
+/// Only a device-wide synchronization orders the servers' and clients'
+/// reads after every earlier write of the program, whichever stream made
+/// it; when nothing is pending it costs a few microseconds.
+template <class Plan, class Server, class Client, class OnPlan, class LaunchServer, class LaunchClient,
+          class BeforeLaunch, class AfterWait>
+void delegate_run(const char *kernel, Plan &plan, Server server, Client client, dim3 grid, dim3 block,
+                  unsigned servers, OnPlan &&on_plan, LaunchServer &&launch_server, LaunchClient &&launch_client,
+                  BeforeLaunch &&before_launch, AfterWait &&after_wait) {
+  using Ctx = decltype(plan.ctx);
+  std::lock_guard<std::mutex> lock(plan.mutex);
+  const typename Ctx::Config cfg = delegate_config<Ctx>(kernel, servers, grid, block);
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+    delegate_fail(kernel, cudaGetErrorString(e));
+  if (!plan.matches(device, grid, block, cfg.servers)) {
+    plan.planned = false;
+    if (plan.ctx.plan(server, client, cfg) != cudaSuccess)
+      delegate_fail(kernel, plan.ctx.error());
+    on_plan();
+    plan.planned = true;
+    plan.device = device;
+    plan.grid = grid;
+    plan.block = block;
+    plan.servers = cfg.servers;
+    if (const char *env = std::getenv("DD_DELEGATE_SPLIT"); env && *env && *env != '0') {
+      std::fprintf(stderr, "dd: %s: ", kernel);
+      plan.ctx.split().print(stderr);
+    }
   }
   if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
     delegate_fail(kernel, cudaGetErrorString(e));
   before_launch();
   // The client keeps the original launch's shape; Context's grid and block
   // are its flattened sizes, the same block count.
-  cudaError_t e = ctx.launch(launch_server, [&](dim3, dim3, size_t shared, cudaStream_t stream) {
+  cudaError_t e = plan.ctx.launch(launch_server, [&](dim3, dim3, size_t shared, cudaStream_t stream) {
     launch_client(grid, block, shared, stream);
   });
   if (e == cudaSuccess)
-    e = ctx.wait(1e9); // no time limit (about 31 years): the original had none
-  if (e != cudaSuccess)
-    delegate_fail(kernel, ctx.error());
+    e = plan.ctx.wait(); // no time limit: the original had none
+  if (e != cudaSuccess) {
+    plan.planned = false; // a failed launch leaves the plan's state unknown
+    delegate_fail(kernel, plan.ctx.error());
+  }
+  after_wait();
 }
+
+struct NoExtra {};
 
 } // namespace detail
 
@@ -692,13 +756,13 @@ template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096> struct
   template <class Server, class Client, class LaunchServer, class LaunchClient>
   static void launch(const char *kernel, unsigned servers, Server server, Client client, dim3 grid, dim3 block,
                      LaunchServer &&launch_server, LaunchClient &&launch_client) {
-    context_type ctx;
+    static detail::DelegatePlan<context_type, detail::NoExtra> plan; // see DelegatePlan
     channel_type ch{};
     detail::delegate_run(
-        kernel, ctx, server, client, grid, block, servers,
+        kernel, plan, server, client, grid, block, servers, [] {},
         [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_server(ch, g, b, shared, s); },
         [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_client(ch, g, b, shared, s); },
-        [&] { ch = ctx.channel(); });
+        [&] { ch = plan.ctx.channel(); }, [] {});
   }
 };
 
@@ -721,24 +785,28 @@ struct NestedDelegate {
   template <class Server, class Client, class LaunchServer, class LaunchClient>
   static void launch(const char *kernel, unsigned servers, Server server, Client client, dim3 grid, dim3 block,
                      LaunchServer &&launch_server, LaunchClient &&launch_client) {
-    context_type ctx;
-    NestedDelegateSides<SideCapacity> sides;
+    static detail::DelegatePlan<context_type, NestedDelegateSides<SideCapacity>> plan; // see DelegatePlan
+    auto &sides = plan.extra;
     channel_type ch{};
     detail::delegate_run(
-        kernel, ctx, server, client, grid, block, servers,
+        kernel, plan, server, client, grid, block, servers,
+        [&] {
+          if (const cudaError_t e = sides.allocate(plan.ctx.split(), plan.ctx.channel(), server_type::locks);
+              e != cudaSuccess)
+            detail::delegate_fail(kernel, cudaGetErrorString(e));
+        },
         [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_server(ch, sides.device(), g, b, shared, s); },
         [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_client(ch, g, b, shared, s); },
         [&] {
-          ch = ctx.channel();
-          cudaError_t e = sides.allocate(ctx.split(), ch, server_type::locks);
-          if (e == cudaSuccess)
-            e = sides.reset();
-          if (e != cudaSuccess)
+          ch = plan.ctx.channel();
+          if (const cudaError_t e = sides.reset(); e != cudaSuccess)
             detail::delegate_fail(kernel, cudaGetErrorString(e));
+        },
+        [&] {
+          unsigned errors[2] = {0, 0};
+          if (sides.errors(errors) != cudaSuccess || errors[0] != 0 || errors[1] != 0)
+            detail::delegate_fail(kernel, "the nested servers counted misrouted messages");
         });
-    unsigned errors[2] = {0, 0};
-    if (sides.errors(errors) != cudaSuccess || errors[0] != 0 || errors[1] != 0)
-      detail::delegate_fail(kernel, "the nested servers counted misrouted messages");
   }
 };
 
