@@ -61,12 +61,6 @@ namespace {
 const char Usage[] =
     "usage: bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n";
 
-std::uint64_t fnv(std::uint64_t h, std::uint64_t v) {
-  for (int k = 0; k < 8; ++k, v >>= 8)
-    h = (h ^ (v & 0xff)) * 0x100000001b3ull;
-  return h;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -124,16 +118,17 @@ int main(int argc, char **argv) {
   long long total = 0;
   unsigned long long moves = 0;
   unsigned touched = 0;
-  std::uint64_t digest = 0xcbf29ce484222325ull;
+  dd::examples::Digest digest;
   for (unsigned a = 0; a < accounts; ++a) {
     total += balance[a];
     moves += count[a];
     touched += count[a] != 0;
-    digest = fnv(fnv(digest, std::uint64_t(balance[a])), count[a]);
+    digest.add(std::uint64_t(balance[a]));
+    digest.add(count[a]);
   }
   std::printf("transfers %u, accounts %u\n", n, accounts);
   std::printf("total %lld (initial %lld)\naccounts touched %u\naccount updates %llu\ndigest %016llx\n",
-              total, kInitialBalance * accounts, touched, moves, (unsigned long long)digest);
+              total, kInitialBalance * accounts, touched, moves, (unsigned long long)digest.value());
 
   timer.print();
   if (verify) {

@@ -93,6 +93,21 @@ inline std::uint64_t mix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+/// FNV-1a over the 8 bytes of each value added: an order-sensitive digest
+/// the examples print, so that the final states of an original and its
+/// rewrite compare in one line.
+class Digest {
+public:
+  void add(std::uint64_t v) {
+    for (int k = 0; k < 8; ++k, v >>= 8)
+      hash_ = (hash_ ^ (v & 0xff)) * 0x100000001b3ull;
+  }
+  std::uint64_t value() const { return hash_; }
+
+private:
+  std::uint64_t hash_ = 0xcbf29ce484222325ull;
+};
+
 /// `--time RUNS`: times one statement (a kernel launch) with CUDA events on
 /// the default stream, one warm-up round first, and prints the median of
 /// RUNS on one line. The examples reset their state before every round, so

@@ -56,12 +56,6 @@ namespace {
 const char Usage[] =
     "usage: hashtable [--keys N] [--cf C] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n";
 
-std::uint64_t fnv(std::uint64_t h, std::uint64_t v) {
-  for (int k = 0; k < 8; ++k, v >>= 8)
-    h = (h ^ (v & 0xff)) * 0x100000001b3ull;
-  return h;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -105,7 +99,8 @@ int main(int argc, char **argv) {
 
   // Walk every chain (at most n steps: a cycle or a lost node shows in the
   // counts); hash each bucket's nodes in index order.
-  std::uint64_t digest = 0xcbf29ce484222325ull, linked = 0;
+  dd::examples::Digest digest;
+  std::uint64_t linked = 0;
   unsigned used = 0, longest = 0;
   std::vector<std::vector<unsigned>> contents(verify ? kTable : 0);
   std::vector<unsigned> chain;
@@ -119,15 +114,15 @@ int main(int argc, char **argv) {
     ++used;
     linked += chain.size();
     longest = std::max(longest, unsigned(chain.size()));
-    digest = fnv(digest, b);
+    digest.add(b);
     for (unsigned v : chain)
-      digest = fnv(digest, (std::uint64_t(v) << 32) | (v < n ? keys[v] : 0));
+      digest.add((std::uint64_t(v) << 32) | (v < n ? keys[v] : 0));
     if (verify)
       contents[b] = chain;
   }
   std::printf("keys %u, collision factor %u\n", n, cf);
   std::printf("buckets used %u\nnodes linked %llu\nlongest chain %u\ndigest %016llx\n", used,
-              (unsigned long long)linked, longest, (unsigned long long)digest);
+              (unsigned long long)linked, longest, (unsigned long long)digest.value());
 
   timer.print();
   if (verify) {
