@@ -351,7 +351,9 @@ private:
     return "";
   }
   std::string preamble() const;
+  std::string asWritten() const;
   std::string serverAndLaunch() const;
+  std::optional<std::pair<unsigned, unsigned>> pragmaLine() const;
   std::string send(StringRef Indent) const;
   void rewriteKernel();
   void rewriteLaunches();
@@ -436,6 +438,11 @@ std::optional<Refusal> KernelRewrite::collectFields() {
         Fields.push_back({typeOf(V), V->getNameAsString(), V, nullptr});
       Ids.push_back(V->getNameAsString());
     } else {
+      // The client evaluates it for the route and for the message.
+      if (L.Index->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+        return Refusal{L.Index->getBeginLoc(),
+                       "the lock index '" + text(L.Index->getSourceRange(), SM, LO) +
+                           "' has side effects; the rewrite evaluates it more than once"};
       std::string N = "dd_id" + std::to_string(Ids.size());
       Fields.push_back({"unsigned long long", N, nullptr, L.Index});
       Ids.push_back(N);
@@ -609,6 +616,12 @@ std::string KernelRewrite::preamble() const {
     OS << reindent(Body, SM.getExpansionColumnNumber(Begin) - 1, "  ");
   }
   OS << "}\n\n";
+
+  OS << "/// decoupler: '" << Name << "' as written, global locks and all. " << Name
+     << "_launch runs it instead\n"
+     << "/// of delegating where that measures faster (low contention; "
+        "DD_DELEGATE_POLICY).\n";
+  OS << asWritten() << "\n\n";
   return S;
 }
 
@@ -653,18 +666,19 @@ std::string KernelRewrite::serverAndLaunch() const {
   OS << "); });\n}\n\n";
 
   // The host launch.
-  OS << "/// decoupler: in place of " << Name << "<<<grid, block>>>(...): runs " << Name
-     << "_client with that grid and\n"
-     << "/// block and " << Name
-     << "_server beside it (as many server blocks as stay resident), and waits\n"
-     << "/// for both.\n";
-  OS << "static void " << Name << "_launch(dim3 dd_grid, dim3 dd_block";
+  OS << "/// decoupler: in place of " << Name << "<<<grid, block, 0, stream>>>(...): runs "
+     << Name << "_client with that\n"
+     << "/// grid and block and " << Name
+     << "_server beside it (as many server blocks as stay resident),\n"
+     << "/// and waits for both; or " << Name
+     << " as written on the stream, where that measured faster.\n";
+  OS << "static void " << Name << "_launch(dim3 dd_grid, dim3 dd_block, cudaStream_t dd_stream";
   for (unsigned I = 0; I < K.getNumParams(); ++I)
     OS << ", " << paramDecl(I);
   OS << ") {\n";
   OS << "  " << D << "::launch(\n";
   OS << "      \"" << Name << "\", " << Servers << ", " << Name << "_server, " << Name
-     << "_client, dd_grid, dd_block,\n";
+     << "_client, " << Name << ", dd_grid, dd_block, dd_stream,\n";
   OS << "      [&](const " << D << "::channel_type &dd_channel, "
      << (Nested ? "const " + D + "::sides_type &dd_sides, " : "")
      << "dim3 dd_g, dim3 dd_b, size_t dd_shared, cudaStream_t dd_stream) {\n";
@@ -677,6 +691,11 @@ std::string KernelRewrite::serverAndLaunch() const {
   OS << "        " << Name << "_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel";
   for (unsigned I = 0; I < K.getNumParams(); ++I)
     OS << ", " << paramName(I);
+  OS << ");\n      },\n";
+  OS << "      [&](dim3 dd_g, dim3 dd_b, cudaStream_t dd_s) {\n";
+  OS << "        " << Name << "<<<dd_g, dd_b, 0, dd_s>>>(";
+  for (unsigned I = 0; I < K.getNumParams(); ++I)
+    OS << (I ? ", " : "") << paramName(I);
   OS << ");\n      });\n}";
   return S;
 }
@@ -743,24 +762,46 @@ void KernelRewrite::removeFlags() {
   }
 }
 
-void KernelRewrite::removePragma() {
+/// The annotation's line in the main file, [begin, end) offsets with its
+/// newline, when the directive is alone on it: `#pragma dd ...` or
+/// DD_PRAGMA(...).
+std::optional<std::pair<unsigned, unsigned>> KernelRewrite::pragmaLine() const {
   if (!C.Pragma)
-    return;
+    return std::nullopt;
   SourceLocation L = SM.getExpansionLoc(C.Pragma->Loc);
   if (!SM.isInMainFile(L))
-    return;
-  FileID F = SM.getFileID(L);
-  StringRef Buf = SM.getBufferData(F);
+    return std::nullopt;
+  StringRef Buf = SM.getBufferData(SM.getFileID(L));
   unsigned Off = SM.getFileOffset(L);
   size_t Begin = Buf.rfind('\n', Off);
   Begin = Begin == StringRef::npos ? 0 : Begin + 1;
   size_t End = Buf.find('\n', Off);
   End = End == StringRef::npos ? Buf.size() : End + 1;
   StringRef Line = Buf.slice(Begin, End).trim();
-  // Only a line that is the directive alone: `#pragma dd ...` or DD_PRAGMA(...).
   if (!(Line.starts_with("#") || (Line.starts_with("DD_PRAGMA(") && Line.ends_with(")"))))
-    return;
-  R.RemoveText(SM.getLocForStartOfFile(F).getLocWithOffset(Begin), End - Begin);
+    return std::nullopt;
+  return std::make_pair(unsigned(Begin), unsigned(End));
+}
+
+void KernelRewrite::removePragma() {
+  if (std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine())
+    R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Line->first),
+                 Line->second - Line->first);
+}
+
+/// The kernel as written (without its annotation), kept beside the client:
+/// the launcher runs it where it measures faster than delegating.
+std::string KernelRewrite::asWritten() const {
+  const SourceLocation Begin = SM.getExpansionLoc(K.getOuterLocStart());
+  const SourceLocation End = SM.getExpansionLoc(K.getEndLoc());
+  const unsigned B = SM.getFileOffset(Begin);
+  const unsigned E = SM.getFileOffset(End) + 1; // the closing brace
+  StringRef Buf = SM.getBufferData(SM.getFileID(Begin));
+  std::string Text = Buf.slice(B, E).str();
+  if (std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine();
+      Line && Line->first >= B && Line->second <= E)
+    Text.erase(Line->first - B, Line->second - Line->first);
+  return Text;
 }
 
 void KernelRewrite::rewriteKernel() {
@@ -808,8 +849,11 @@ void KernelRewrite::rewriteKernel() {
 void KernelRewrite::rewriteLaunches() {
   for (const CUDAKernelCallExpr *L : Uses.Launches) {
     const CallExpr *Config = L->getConfig();
+    const bool HasStream =
+        Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3));
     std::string S = Name + "_launch(" + text(Config->getArg(0)->getSourceRange(), SM, LO) +
-                    ", " + text(Config->getArg(1)->getSourceRange(), SM, LO);
+                    ", " + text(Config->getArg(1)->getSourceRange(), SM, LO) + ", " +
+                    (HasStream ? text(Config->getArg(3)->getSourceRange(), SM, LO) : "0");
     for (const Expr *A : L->arguments())
       if (!isa<CXXDefaultArgExpr>(A))
         S += ", " + text(A->getSourceRange(), SM, LO);
@@ -824,7 +868,7 @@ void KernelRewrite::emit(std::vector<SourceRange> &Replaced) {
   Replaced.push_back(CS.Loop->getSourceRange());
   // Launches before the kernel's definition need the launcher declared.
   if (const FunctionDecl *First = K.getFirstDecl(); First != &K) {
-    std::string Decl = "static void " + Name + "_launch(dim3, dim3";
+    std::string Decl = "static void " + Name + "_launch(dim3, dim3, cudaStream_t";
     for (unsigned I = 0; I < K.getNumParams(); ++I)
       Decl += ", " + K.getParamDecl(I)->getType().getAsString(Policy);
     R.InsertTextBefore(SM.getExpansionLoc(First->getOuterLocStart()),

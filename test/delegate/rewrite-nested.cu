@@ -23,6 +23,11 @@
 // CHECK-NEXT:   balance[from] -= amount;
 // CHECK-NEXT:   balance[to] += amount;
 // CHECK-NEXT: }
+// CHECK: /// decoupler: 'transfer' as written, global locks and all.
+// CHECK-NEXT: /// of delegating where
+// CHECK-NEXT: __global__ void transfer(long long *balance, int *locks, const int2 *pairs, long long amount) {
+// CHECK: } while (!(success1 && success2));
+// CHECK-NEXT: }
 __global__ void transfer(long long *balance, int *locks, const int2 *pairs, long long amount) {
   // CHECK: __global__ void transfer_client(transfer_delegate::channel_type dd_channel, long long *balance, int *locks, const int2 *pairs, long long amount) {
   // CHECK-NEXT: // decoupler: message stages in shared memory, one per server block.
@@ -60,9 +65,10 @@ __global__ void transfer(long long *balance, int *locks, const int2 *pairs, long
 // CHECK-NEXT:                 [&](const transfer_message &dd_m) { transfer_critical_section(dd_m.from, dd_m.to, balance, amount); });
 // CHECK-NEXT: }
 // CHECK: transfer_server<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel, dd_sides, balance, amount);
+// CHECK: transfer<<<dd_g, dd_b, 0, dd_s>>>(balance, locks, pairs, amount);
 // CHECK-NOT: success1
 
 void run(long long *balance, int *locks, const int2 *pairs, int n) {
-  // CHECK: transfer_launch(n / 128, 128, balance, locks, pairs, 5);
+  // CHECK: transfer_launch(n / 128, 128, 0, balance, locks, pairs, 5);
   transfer<<<n / 128, 128>>>(balance, locks, pairs, 5);
 }

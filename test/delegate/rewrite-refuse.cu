@@ -224,6 +224,20 @@ __global__ void too_many_locks(int *data, int *locks) {
   } while (!done);
 }
 
+// CHECK: rewrite-refuse.cu:[[@LINE+6]]:26: error: cannot delegate this critical section: the lock index 'b |= 0' has side effects; the rewrite evaluates it more than once
+__global__ void index_side_effect(int *data, int *locks) {
+  int b = threadIdx.x % 8;
+  bool done = false;
+  #pragma dd delegate
+  do {
+    if (atomicCAS(&locks[b |= 0], 0, 1) == 0) {
+      data[0] += 1;
+      atomicExch(&locks[b |= 0], 0);
+      done = true;
+    }
+  } while (!done);
+}
+
 void run(int *data, int *locks, int *out) {
   returns<<<1, 32>>>(data, locks);
   syncs<<<1, 32>>>(data, locks);
@@ -233,4 +247,5 @@ void run(int *data, int *locks, int *out) {
   lock_elsewhere<<<1, 32>>>(data, locks);
   two_sections<<<1, 32>>>(data, locks);
   too_many_locks<<<1, 32>>>(data, locks);
+  index_side_effect<<<1, 32>>>(data, locks);
 }

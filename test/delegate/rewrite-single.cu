@@ -17,7 +17,7 @@ struct Node {
 // CHECK: #include <dd/delegate.cuh>
 // CHECK-NEXT: #include <dd/annotate.h>
 
-// CHECK: // decoupler: kernel 'insert' hands its critical section (line 55) to server blocks
+// CHECK: // decoupler: kernel 'insert' hands its critical section (line 63) to server blocks
 // CHECK: struct insert_message {
 // CHECK-NEXT:   int b;
 // CHECK-NEXT:   int i;
@@ -29,6 +29,14 @@ struct Node {
 // CHECK-NEXT:   pool[i].key = key;
 // CHECK-NEXT:   pool[i].next = heads[b];
 // CHECK-NEXT:   heads[b] = i;
+// CHECK-NEXT: }
+// The kernel as written stays, without its pragma, for launches where it
+// measures faster than delegating.
+// CHECK: /// decoupler: 'insert' as written, global locks and all. insert_launch runs it instead
+// CHECK: __global__ void insert(const unsigned *keys, int n, int *heads, Node *pool, int *locks,
+// CHECK: bool done = false;
+// CHECK-NEXT: do {
+// CHECK: } while (!done);
 // CHECK-NEXT: }
 /// Inserts key i into its bucket's chain.
 // CHECK: /// Inserts key i into its bucket's chain.
@@ -69,19 +77,22 @@ __global__ void insert(const unsigned *keys, int n, int *heads, Node *pool, int 
 // CHECK-NEXT:   dd_server.run([](const insert_message &dd_m) { return dd_m.b; },
 // CHECK-NEXT:                 [&](const insert_message &dd_m) { insert_critical_section(dd_m.b, dd_m.i, dd_m.key, pool, heads); });
 // CHECK-NEXT: }
-// CHECK: static void insert_launch(dim3 dd_grid, dim3 dd_block, const unsigned *keys, int n, int *heads, Node *pool, int *locks, int buckets) {
+// CHECK: static void insert_launch(dim3 dd_grid, dim3 dd_block, cudaStream_t dd_stream, const unsigned *keys, int n, int *heads, Node *pool, int *locks, int buckets) {
 // CHECK-NEXT:   insert_delegate::launch(
-// CHECK-NEXT:       "insert", 0, insert_server, insert_client, dd_grid, dd_block,
+// CHECK-NEXT:       "insert", 0, insert_server, insert_client, insert, dd_grid, dd_block, dd_stream,
 // CHECK:        insert_server<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel, pool, heads);
 // CHECK:        insert_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel, keys, n, heads, pool, locks, buckets);
+// CHECK:      [&](dim3 dd_g, dim3 dd_b, cudaStream_t dd_s) {
+// CHECK-NEXT:   insert<<<dd_g, dd_b, 0, dd_s>>>(keys, n, heads, pool, locks, buckets);
+// CHECK-NEXT: });
 // CHECK-NOT: pragma dd
 // CHECK-NOT: done
 
 void run(const unsigned *keys, int n, int *heads, Node *pool, int *locks, int buckets,
          cudaStream_t s) {
-  // CHECK: insert_launch((n + 255) / 256, 256, keys, n, heads, pool, locks, buckets);
+  // CHECK: insert_launch((n + 255) / 256, 256, 0, keys, n, heads, pool, locks, buckets);
   insert<<<(n + 255) / 256, 256>>>(keys, n, heads, pool, locks, buckets);
-  // A stream is left to the launcher (it synchronizes the device first).
-  // CHECK: insert_launch(dim3(4, 2), dim3(32, 8), keys, n, heads, pool, locks, buckets);
+  // The stream goes to the launcher: the kernel as written runs on it.
+  // CHECK: insert_launch(dim3(4, 2), dim3(32, 8), s, keys, n, heads, pool, locks, buckets);
   insert<<<dim3(4, 2), dim3(32, 8), 0, s>>>(keys, n, heads, pool, locks, buckets);
 }

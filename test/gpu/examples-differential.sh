@@ -14,9 +14,14 @@
 #
 # hashtable and bank (the delegate pass) print order-independent digests and
 # check themselves against a CPU model (--verify 1: "verify: ok" in both
-# outputs). Their fitted cases ask for 100000 server blocks
-# (DD_DELEGATE_SERVERS); the rewritten program must report that it planned
-# fewer (DD_DELEGATE_SPLIT=1 prints the split to stderr).
+# outputs). Their rewritten launcher can run the kernel as written instead of
+# delegating (DD_DELEGATE_POLICY, default adaptive); the cases below force
+# delegation unless they say otherwise, so that they test the rewrite. The
+# adaptive cases run 41 launches (--time 40; the timing line is not compared)
+# and must report probing both ways (DD_DELEGATE_VERBOSE=1). Their fitted
+# cases ask for 100000 server blocks (DD_DELEGATE_SERVERS); the rewritten
+# program must report that it planned fewer (DD_DELEGATE_SPLIT=1 prints the
+# split to stderr).
 set -u
 bin=${1:?usage: examples-differential.sh BIN_DIR GRAPH_DIR}
 graphs=${2:?usage: examples-differential.sh BIN_DIR GRAPH_DIR}
@@ -44,6 +49,8 @@ run() {
     failed=$((failed + 1))
     return
   fi
+  # Launch times (--time) differ from run to run; everything else must not.
+  sed -i '/^time_ms=/d' "$work/orig" "$work/dd"
   if ! cmp -s "$work/orig" "$work/dd"; then
     echo "FAIL $label: outputs differ ($(diff "$work/orig" "$work/dd" | head -3 | tr '\n' ' '))"
     failed=$((failed + 1))
@@ -54,9 +61,11 @@ run() {
     failed=$((failed + 1))
     return
   fi
-  echo "PASS $label${DD_DELEGATE_SERVERS:+ (DD_DELEGATE_SERVERS=$DD_DELEGATE_SERVERS)}"
+  echo "PASS $label${DD_DELEGATE_SERVERS:+ (DD_DELEGATE_SERVERS=$DD_DELEGATE_SERVERS)}${DD_DELEGATE_POLICY:+ (DD_DELEGATE_POLICY=$DD_DELEGATE_POLICY)}"
   passed=$((passed + 1))
 }
+
+export DD_DELEGATE_POLICY=delegate
 
 # Hash table (one lock per bucket): collision factors 32 ... 128K, two sizes,
 # an odd block size, one server block, and fewer server blocks than asked.
@@ -72,6 +81,15 @@ for cf in 32 131072; do
     run hashtable --cf $cf --keys 1048576 --verify 1
 done
 
+# Adaptive: at low contention the kernel as written wins the probes, at high
+# contention the delegated pair; either way both ran, and the table after the
+# last of 41 launches is the original's. The original policy, once.
+for cf in 256 131072; do
+  DD_DELEGATE_POLICY=adaptive DD_DELEGATE_VERBOSE=1 EXPECT_DD_STDERR="probe: original took" \
+    run hashtable --cf $cf --keys 262144 --time 40 --verify 1
+done
+DD_DELEGATE_POLICY=original run hashtable --cf 4096 --keys 100003 --verify 1
+
 # Bank (two nested locks): account counts from 2 (every transfer on the
 # same two locks) to 2^20; the original's time grows faster than linearly
 # under contention, so few transfers where accounts are few.
@@ -86,6 +104,13 @@ for accounts in 32 131072; do
   DD_DELEGATE_SERVERS=100000 DD_DELEGATE_SPLIT=1 EXPECT_DD_STDERR="fewer than asked" \
     run bank --accounts $accounts --transfers 16384 --verify 1
 done
+
+for accounts in 1024 1048576; do
+  DD_DELEGATE_POLICY=adaptive DD_DELEGATE_VERBOSE=1 EXPECT_DD_STDERR="probe: original took" \
+    run bank --accounts $accounts --transfers 65536 --time 40 --verify 1
+done
+DD_DELEGATE_POLICY=original run bank --accounts 4096 --transfers 65536 --verify 1
+unset DD_DELEGATE_POLICY
 
 # Histogram: every contention level, both distributions, odd block sizes.
 for bins in 1 2 8 32 256 4096 65536; do

@@ -18,7 +18,9 @@
 //   Delegate<Msg>, NestedDelegate<Msg>  what the delegate pass generates
 //                                    code against: the types of one
 //                                    delegated kernel and launch(), the host
-//                                    side of its client/server pair
+//                                    side of its client/server pair, which
+//                                    also runs the kernel as written when
+//                                    that measures faster (dd/launch_choice.h)
 //
 // Why it is correct, in short (docs/delegate-runtime.md has the long form):
 // every message for data item d goes to server d % S, so all critical
@@ -37,6 +39,7 @@
 
 #include <cuda/atomic>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +47,7 @@
 
 #include "dd/channel.cuh"
 #include "dd/context.cuh"
+#include "dd/launch_choice.h"
 
 namespace dd {
 
@@ -668,13 +672,86 @@ template <class Ctx, class Extra> struct DelegatePlan {
     return planned && device == d && servers == s && grid.x == g.x && grid.y == g.y && grid.z == g.z &&
            block.x == b.x && block.y == b.y && block.z == b.z;
   }
+
+  // Delegated or as written (dd/launch_choice.h), measured per device, grid
+  // and block: contention, hence the choice, may differ between shapes.
+  AdaptiveChoice choice;
+  int choice_device = -1;
+  dim3 choice_grid{0, 0, 0}, choice_block{0, 0, 0};
+  bool original_loaded = false;
+
+  void choose_for(int d, dim3 g, dim3 b) {
+    if (choice_device == d && choice_grid.x == g.x && choice_grid.y == g.y && choice_grid.z == g.z &&
+        choice_block.x == b.x && choice_block.y == b.y && choice_block.z == b.z)
+      return;
+    choice.reset();
+    choice_device = d;
+    choice_grid = g;
+    choice_block = b;
+  }
 };
 
-/// Plans (or reuses the plan), runs both kernels and waits for them.
-/// `on_plan` runs after a new plan (allocates what depends on it),
+/// DD_DELEGATE_POLICY: adaptive (the default), delegate or original. A
+/// name that is none of these ends the program (a typo must not silently
+/// measure something else).
+inline LaunchPolicy delegate_policy() {
+  static const LaunchPolicy policy = [] {
+    bool ok = true;
+    const LaunchPolicy p = parse_launch_policy(std::getenv("DD_DELEGATE_POLICY"), ok);
+    if (!ok) {
+      std::fprintf(stderr, "dd: DD_DELEGATE_POLICY must be adaptive, delegate or original (is '%s')\n",
+                   std::getenv("DD_DELEGATE_POLICY"));
+      std::exit(EXIT_FAILURE);
+    }
+    return p;
+  }();
+  return policy;
+}
+
+/// DD_DELEGATE_VERBOSE=1: every probe and choice on stderr.
+inline bool delegate_verbose() {
+  static const bool verbose = [] {
+    const char *env = std::getenv("DD_DELEGATE_VERBOSE");
+    return env && *env && *env != '0';
+  }();
+  return verbose;
+}
+
+inline double elapsed_ms(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
+}
+
+/// A timed launch happened: record it, and say so under DD_DELEGATE_VERBOSE.
+template <class Plan> void delegate_record(const char *kernel, Plan &plan, AdaptiveChoice::Way way, double ms) {
+  const AdaptiveChoice::Way before = plan.choice.winner();
+  const bool probing = plan.choice.ms(AdaptiveChoice::Rewrite) < 0 || plan.choice.ms(AdaptiveChoice::Original) < 0;
+  plan.choice.record(way, ms);
+  if (!delegate_verbose())
+    return;
+  const char *names[2] = {"delegated", "original"};
+  std::fprintf(stderr, "dd: %s: %s %s took %.4f ms", kernel, probing ? "probe:" : "re-probe:", names[way], ms);
+  if (plan.choice.ms(AdaptiveChoice::Rewrite) >= 0 && plan.choice.ms(AdaptiveChoice::Original) >= 0)
+    std::fprintf(stderr, " (delegated %.4f ms, original %.4f ms): runs the %s%s; next probe in %llu launches",
+                 plan.choice.ms(AdaptiveChoice::Rewrite), plan.choice.ms(AdaptiveChoice::Original),
+                 names[plan.choice.winner()], !probing && plan.choice.winner() != before ? " now" : "",
+                 (unsigned long long)plan.choice.until_probe());
+  std::fputc('\n', stderr);
+}
+
+/// Runs one launch of a delegated kernel: the client/server pair, or the
+/// kernel as written (`launch_original` on the original's `stream`), as
+/// the policy and the measurements choose (DelegatePlan::choice).
+///
+/// Delegated: plans (or reuses the plan), runs both kernels and waits for
+/// them. `on_plan` runs after a new plan (allocates what depends on it),
 /// `before_launch` before every launch, `after_wait` after it (still under
 /// the plan's lock). DD_DELEGATE_SPLIT=1 prints the
 /// split to stderr whenever one is planned.
+///
+/// As written: asynchronous on `stream`, exactly the original `<<<>>>`,
+/// except the timed probes, which synchronize the device before and the
+/// stream after. A launch error is left for the program's own
+/// cudaGetLastError, as the original's would be.
 ///
 /// The device is synchronized before the launch: the Context's streams are
 /// non-blocking, and the generated call has no stream to order after (the
@@ -683,17 +760,50 @@ template <class Ctx, class Extra> struct DelegatePlan {
 /// Only a device-wide synchronization orders the servers' and clients'
 /// reads after every earlier write of the program, whichever stream made
 /// it; when nothing is pending it costs a few microseconds.
-template <class Plan, class Server, class Client, class OnPlan, class LaunchServer, class LaunchClient,
-          class BeforeLaunch, class AfterWait>
-void delegate_run(const char *kernel, Plan &plan, Server server, Client client, dim3 grid, dim3 block,
-                  unsigned servers, OnPlan &&on_plan, LaunchServer &&launch_server, LaunchClient &&launch_client,
-                  BeforeLaunch &&before_launch, AfterWait &&after_wait) {
+template <class Plan, class Server, class Client, class Original, class OnPlan, class LaunchServer,
+          class LaunchClient, class LaunchOriginal, class BeforeLaunch, class AfterWait>
+void delegate_run(const char *kernel, Plan &plan, Server server, Client client, Original original, dim3 grid,
+                  dim3 block, cudaStream_t stream, unsigned servers, OnPlan &&on_plan, LaunchServer &&launch_server,
+                  LaunchClient &&launch_client, LaunchOriginal &&launch_original, BeforeLaunch &&before_launch,
+                  AfterWait &&after_wait) {
   using Ctx = decltype(plan.ctx);
+  using clock = std::chrono::steady_clock;
   std::lock_guard<std::mutex> lock(plan.mutex);
   const typename Ctx::Config cfg = delegate_config<Ctx>(kernel, servers, grid, block);
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
     delegate_fail(kernel, cudaGetErrorString(e));
+
+  const LaunchPolicy policy = delegate_policy();
+  plan.choose_for(device, grid, block);
+  const AdaptiveChoice::Way way = policy == LaunchPolicy::Rewrite    ? AdaptiveChoice::Rewrite
+                                  : policy == LaunchPolicy::Original ? AdaptiveChoice::Original
+                                                                     : plan.choice.which();
+  const bool timed = policy == LaunchPolicy::Adaptive && plan.choice.timed();
+
+  if (way == AdaptiveChoice::Original) {
+    if (!timed) {
+      launch_original(grid, block, stream);
+      plan.choice.record_untimed(way);
+      return;
+    }
+    // Loads the kernel's module first (lazy loading would otherwise bill
+    // the probe for it), then times the launch alone.
+    if (!plan.original_loaded) {
+      cudaFuncAttributes attributes;
+      plan.original_loaded = cudaFuncGetAttributes(&attributes, original) == cudaSuccess;
+    }
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+      launch_original(grid, block, stream); // the program sees the error
+      return;
+    }
+    const clock::time_point start = clock::now();
+    launch_original(grid, block, stream);
+    if (cudaStreamSynchronize(stream) == cudaSuccess)
+      delegate_record(kernel, plan, way, elapsed_ms(start));
+    return;
+  }
+
   if (!plan.matches(device, grid, block, cfg.servers)) {
     plan.planned = false;
     if (plan.ctx.plan(server, client, cfg) != cudaSuccess)
@@ -711,6 +821,7 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
   }
   if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
     delegate_fail(kernel, cudaGetErrorString(e));
+  const clock::time_point start = clock::now();
   before_launch();
   // The client keeps the original launch's shape; Context's grid and block
   // are its flattened sizes, the same block count.
@@ -724,6 +835,10 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
     delegate_fail(kernel, plan.ctx.error());
   }
   after_wait();
+  if (timed)
+    delegate_record(kernel, plan, way, elapsed_ms(start));
+  else
+    plan.choice.record_untimed(way);
 }
 
 struct NoExtra {};
@@ -736,9 +851,11 @@ struct NoExtra {};
 ///   using k_delegate = dd::Delegate<k_message>;
 ///   __global__ void k_client(k_delegate::channel_type ch, ...);   // sends
 ///   __global__ void k_server(k_delegate::channel_type ch, ...);   // k_delegate::server_type
-///   k_delegate::launch("k", 0, k_server, k_client, grid, block,
+///   __global__ void k(...);                                        // as written
+///   k_delegate::launch("k", 0, k_server, k_client, k, grid, block, stream,
 ///       [&](const k_delegate::channel_type &ch, dim3 g, dim3 b, size_t shm, cudaStream_t s) { k_server<<<g, b, shm, s>>>(ch, ...); },
-///       [&](const k_delegate::channel_type &ch, dim3 g, dim3 b, size_t shm, cudaStream_t s) { k_client<<<g, b, shm, s>>>(ch, ...); });
+///       [&](const k_delegate::channel_type &ch, dim3 g, dim3 b, size_t shm, cudaStream_t s) { k_client<<<g, b, shm, s>>>(ch, ...); },
+///       [&](dim3 g, dim3 b, cudaStream_t s) { k<<<g, b, 0, s>>>(...); });
 template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096> struct Delegate {
   using context_type = Context<Message, Capacity>;
   using channel_type = typename context_type::channel_type;
@@ -750,19 +867,24 @@ template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096> struct
     return DelegateMap<Locks>{ch.servers}.server(id);
   }
 
-  /// Runs the client kernel with `grid` and `block` and the server kernel
-  /// beside it, and waits for both. `servers`: server blocks asked for (0:
-  /// Context's default); fewer run when not all would be resident.
-  template <class Server, class Client, class LaunchServer, class LaunchClient>
-  static void launch(const char *kernel, unsigned servers, Server server, Client client, dim3 grid, dim3 block,
-                     LaunchServer &&launch_server, LaunchClient &&launch_client) {
+  /// One launch in place of `original<<<grid, block, 0, stream>>>`: either
+  /// the client kernel with `grid` and `block` and the server kernel beside
+  /// it, waiting for both, or `launch_original` (the kernel as written), as
+  /// DD_DELEGATE_POLICY and the measurements choose (detail::delegate_run).
+  /// `servers`: server blocks asked for (0: Context's default); fewer run
+  /// when not all would be resident.
+  template <class Server, class Client, class Original, class LaunchServer, class LaunchClient,
+            class LaunchOriginal>
+  static void launch(const char *kernel, unsigned servers, Server server, Client client, Original original,
+                     dim3 grid, dim3 block, cudaStream_t stream, LaunchServer &&launch_server,
+                     LaunchClient &&launch_client, LaunchOriginal &&launch_original) {
     static detail::DelegatePlan<context_type, detail::NoExtra> plan; // see DelegatePlan
     channel_type ch{};
     detail::delegate_run(
-        kernel, plan, server, client, grid, block, servers, [] {},
+        kernel, plan, server, client, original, grid, block, stream, servers, [] {},
         [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_server(ch, g, b, shared, s); },
         [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_client(ch, g, b, shared, s); },
-        [&] { ch = plan.ctx.channel(); }, [] {});
+        launch_original, [&] { ch = plan.ctx.channel(); }, [] {});
   }
 };
 
@@ -782,14 +904,16 @@ struct NestedDelegate {
   }
 
   /// As Delegate::launch; launch_server also gets the side channels.
-  template <class Server, class Client, class LaunchServer, class LaunchClient>
-  static void launch(const char *kernel, unsigned servers, Server server, Client client, dim3 grid, dim3 block,
-                     LaunchServer &&launch_server, LaunchClient &&launch_client) {
+  template <class Server, class Client, class Original, class LaunchServer, class LaunchClient,
+            class LaunchOriginal>
+  static void launch(const char *kernel, unsigned servers, Server server, Client client, Original original,
+                     dim3 grid, dim3 block, cudaStream_t stream, LaunchServer &&launch_server,
+                     LaunchClient &&launch_client, LaunchOriginal &&launch_original) {
     static detail::DelegatePlan<context_type, NestedDelegateSides<SideCapacity>> plan; // see DelegatePlan
     auto &sides = plan.extra;
     channel_type ch{};
     detail::delegate_run(
-        kernel, plan, server, client, grid, block, servers,
+        kernel, plan, server, client, original, grid, block, stream, servers,
         [&] {
           if (const cudaError_t e = sides.allocate(plan.ctx.split(), plan.ctx.channel(), server_type::locks);
               e != cudaSuccess)
@@ -797,6 +921,7 @@ struct NestedDelegate {
         },
         [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_server(ch, sides.device(), g, b, shared, s); },
         [&](dim3 g, dim3 b, size_t shared, cudaStream_t s) { launch_client(ch, g, b, shared, s); },
+        launch_original,
         [&] {
           ch = plan.ctx.channel();
           if (const cudaError_t e = sides.reset(); e != cudaSuccess)

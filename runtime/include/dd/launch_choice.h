@@ -1,0 +1,142 @@
+//===- dd/launch_choice.h - Choose between two equivalent launches -*- C++ -*-===//
+//
+// A rewritten kernel launch can often run two ways that compute the same
+// thing: the rewrite (a delegated client/server pair, a split kernel) and the
+// kernel as written. Which is faster depends on the data (a hash table with
+// 32 hot buckets against one with 128K), which no compile-time rule sees. So
+// the launcher measures: it times each way once, runs the faster, and now and
+// then times the other again in case the data changed.
+//
+//   LaunchPolicy          adaptive (measure), or always one of the two
+//   launch_policy(env)    the policy from an environment variable
+//   AdaptiveChoice        the measurements and the decision, per launcher
+//
+// The cost is bounded both ways. Probes: the first launch runs the rewrite,
+// the second the original, each timed, and that is all the program pays
+// beyond the faster one until the first re-probe. Re-probes: the slower way
+// runs again only after enough launches that it costs at most `budget` (2 %)
+// of the time the faster way took meanwhile, and each re-probe that confirms
+// the choice doubles the wait. So after the probes a program is never slower
+// than the faster way by more than the budget, whichever that is.
+//
+// Host code only (no CUDA), so that it can be unit-tested on its own.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DD_LAUNCH_CHOICE_H
+#define DD_LAUNCH_CHOICE_H
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace dd {
+
+/// How a launcher that has a rewrite and the original picks one per launch.
+enum class LaunchPolicy {
+  Adaptive, ///< time both, run the faster (the default)
+  Rewrite,  ///< always the rewrite
+  Original, ///< always the kernel as written
+};
+
+/// The policy named by `value` ("adaptive", "rewrite" or "original"; for a
+/// delegated kernel also "delegate" = rewrite), Adaptive when `value` is null
+/// or empty; `ok` is false when the name is none of these.
+inline LaunchPolicy parse_launch_policy(const char *value, bool &ok) {
+  ok = true;
+  if (!value || !*value || std::strcmp(value, "adaptive") == 0)
+    return LaunchPolicy::Adaptive;
+  if (std::strcmp(value, "rewrite") == 0 || std::strcmp(value, "delegate") == 0)
+    return LaunchPolicy::Rewrite;
+  if (std::strcmp(value, "original") == 0)
+    return LaunchPolicy::Original;
+  ok = false;
+  return LaunchPolicy::Adaptive;
+}
+
+/// Measures two ways of running the same launch and chooses between them.
+///
+/// Use: `which()` says how to run the next launch and `timed()` whether to
+/// time it (the launcher then synchronizes before and after, and calls
+/// `record(way, ms)`); untimed launches call `record_untimed(way)`.
+class AdaptiveChoice {
+public:
+  enum Way : unsigned { Rewrite = 0, Original = 1 };
+
+  /// @param budget  share of the faster way's time re-probes may cost
+  /// @param min_wait  launches between re-probes, at least
+  explicit AdaptiveChoice(double budget = 0.02, std::uint64_t min_wait = 16)
+      : budget_(budget), min_wait_(min_wait) {}
+
+  /// Forgets every measurement (the launch configuration changed).
+  void reset() { *this = AdaptiveChoice(budget_, min_wait_); }
+
+  /// The way to run the next launch.
+  Way which() const {
+    if (ms_[Rewrite] < 0)
+      return Rewrite;
+    if (ms_[Original] < 0)
+      return Original;
+    if (since_probe_ >= wait_)
+      return loser();
+    return winner();
+  }
+
+  /// Whether the next launch is a probe that must be timed.
+  bool timed() const { return ms_[Rewrite] < 0 || ms_[Original] < 0 || since_probe_ >= wait_; }
+
+  /// A timed launch of `way` took `ms`.
+  void record(Way way, double ms) {
+    const bool reprobe = ms_[Rewrite] >= 0 && ms_[Original] >= 0;
+    const Way before = winner();
+    ms_[way] = ms > 0 ? ms : 0;
+    ++launches_[way];
+    ++probes_;
+    if (ms_[Rewrite] < 0 || ms_[Original] < 0)
+      return; // still probing
+    since_probe_ = 0;
+    // The wait that keeps a re-probe within budget: the loser's time over the
+    // winner's, per budget. A confirmed choice waits twice as long next time.
+    const double ratio = ms_[loser()] / std::fmax(ms_[winner()], 1e-6);
+    std::uint64_t wait = std::uint64_t(std::ceil(ratio / budget_));
+    if (wait < min_wait_)
+      wait = min_wait_;
+    if (reprobe && winner() == before && 2 * wait_ > wait)
+      wait = 2 * wait_;
+    wait_ = wait;
+  }
+
+  /// An untimed launch of `way` ran.
+  void record_untimed(Way way) {
+    ++launches_[way];
+    ++since_probe_;
+  }
+
+  /// The faster way measured so far (the rewrite while nothing is known).
+  Way winner() const {
+    if (ms_[Rewrite] < 0 || ms_[Original] < 0)
+      return ms_[Original] < 0 ? Rewrite : Original;
+    return ms_[Original] < ms_[Rewrite] ? Original : Rewrite;
+  }
+  Way loser() const { return winner() == Rewrite ? Original : Rewrite; }
+
+  /// The last time measured for `way`, in ms; negative if never measured.
+  double ms(Way way) const { return ms_[way]; }
+  /// Launches of `way` so far, probes included.
+  std::uint64_t launches(Way way) const { return launches_[way]; }
+  /// Launches of the winner left before the next re-probe (0 while probing).
+  std::uint64_t until_probe() const { return since_probe_ >= wait_ ? 0 : wait_ - since_probe_; }
+  std::uint64_t probes() const { return probes_; }
+
+private:
+  double budget_;
+  std::uint64_t min_wait_;
+  double ms_[2] = {-1, -1};
+  std::uint64_t launches_[2] = {0, 0};
+  std::uint64_t probes_ = 0;
+  std::uint64_t since_probe_ = 0;
+  std::uint64_t wait_ = 0;
+};
+
+} // namespace dd
+
+#endif // DD_LAUNCH_CHOICE_H

@@ -1,0 +1,137 @@
+//===- LaunchChoiceTest.cpp - dd::AdaptiveChoice -------------------------===//
+//
+// The launch-time choice between a rewrite and the kernel as written
+// (runtime/include/dd/launch_choice.h): the probe order, the choice, the
+// re-probe budget and its doubling, and a change of winner.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dd/launch_choice.h"
+
+#include "gtest/gtest.h"
+
+using dd::AdaptiveChoice;
+
+namespace {
+
+/// Runs untimed launches of the current winner until a probe is due; how
+/// many ran.
+unsigned runUntilProbe(AdaptiveChoice &C, unsigned Limit = 1000000) {
+  unsigned N = 0;
+  while (!C.timed() && N < Limit) {
+    C.record_untimed(C.which());
+    ++N;
+  }
+  return N;
+}
+
+TEST(LaunchChoice, ProbesTheRewriteThenTheOriginal) {
+  AdaptiveChoice C;
+  EXPECT_TRUE(C.timed());
+  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite);
+  C.record(AdaptiveChoice::Rewrite, 0.6);
+  EXPECT_TRUE(C.timed());
+  EXPECT_EQ(C.which(), AdaptiveChoice::Original);
+  C.record(AdaptiveChoice::Original, 0.09);
+  EXPECT_FALSE(C.timed());
+  EXPECT_EQ(C.which(), AdaptiveChoice::Original);
+  EXPECT_EQ(C.winner(), AdaptiveChoice::Original);
+  EXPECT_EQ(C.probes(), 2u);
+}
+
+TEST(LaunchChoice, KeepsTheRewriteWhenItIsFaster) {
+  AdaptiveChoice C;
+  C.record(AdaptiveChoice::Rewrite, 22.0);
+  C.record(AdaptiveChoice::Original, 898.0);
+  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite);
+  EXPECT_FALSE(C.timed());
+}
+
+TEST(LaunchChoice, ReprobesWithinBudget) {
+  // Budget 2 %: the loser (0.6 ms) may run again once the winner (0.1 ms)
+  // has run 0.6 / (0.02 * 0.1) = 300 times.
+  AdaptiveChoice C(0.02, 16);
+  C.record(AdaptiveChoice::Rewrite, 0.6);
+  C.record(AdaptiveChoice::Original, 0.1);
+  EXPECT_EQ(runUntilProbe(C), 300u);
+  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite);
+  // Confirmed: the next wait doubles.
+  C.record(AdaptiveChoice::Rewrite, 0.6);
+  EXPECT_EQ(C.winner(), AdaptiveChoice::Original);
+  EXPECT_EQ(runUntilProbe(C), 600u);
+  C.record(AdaptiveChoice::Rewrite, 0.6);
+  EXPECT_EQ(runUntilProbe(C), 1200u);
+  // Every launch counted, probes included.
+  EXPECT_EQ(C.launches(AdaptiveChoice::Original), 1u + 300 + 600 + 1200);
+  EXPECT_EQ(C.launches(AdaptiveChoice::Rewrite), 3u);
+}
+
+TEST(LaunchChoice, ReprobeCostStaysWithinBudget) {
+  // Whatever the two times, the re-probes cost at most the budget of the
+  // winner's time once the probes are done.
+  for (double Loser : {0.11, 0.5, 3.0, 40.0, 900.0}) {
+    AdaptiveChoice C(0.02, 16);
+    C.record(AdaptiveChoice::Rewrite, 0.1);
+    C.record(AdaptiveChoice::Original, Loser);
+    double Winner = 0, Probes = 0;
+    for (int I = 0; I < 200000; ++I) {
+      if (C.timed()) {
+        C.record(C.which(), Loser);
+        Probes += Loser;
+      } else {
+        C.record_untimed(C.which());
+        Winner += 0.1;
+      }
+    }
+    EXPECT_LE(Probes, 0.02 * Winner + Loser) << "loser " << Loser;
+  }
+}
+
+TEST(LaunchChoice, SwitchesWhenTheDataChanges) {
+  AdaptiveChoice C(0.02, 16);
+  C.record(AdaptiveChoice::Rewrite, 0.6);
+  C.record(AdaptiveChoice::Original, 0.1);
+  runUntilProbe(C);
+  // Contention rose: the rewrite now beats the original's old time.
+  C.record(AdaptiveChoice::Rewrite, 0.05);
+  EXPECT_EQ(C.winner(), AdaptiveChoice::Rewrite);
+  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite);
+  // The original is probed again after 0.1 / (0.02 * 0.05) = 100 launches
+  // (not the doubled wait: the choice changed).
+  EXPECT_EQ(runUntilProbe(C), 100u);
+  EXPECT_EQ(C.which(), AdaptiveChoice::Original);
+}
+
+TEST(LaunchChoice, MinimumWait) {
+  // Equal times at a 10 % budget would re-probe every 10 launches.
+  AdaptiveChoice C(0.1, 16);
+  C.record(AdaptiveChoice::Rewrite, 0.1);
+  C.record(AdaptiveChoice::Original, 0.1);
+  EXPECT_EQ(runUntilProbe(C), 16u);
+}
+
+TEST(LaunchChoice, ResetForgets) {
+  AdaptiveChoice C;
+  C.record(AdaptiveChoice::Rewrite, 1.0);
+  C.record(AdaptiveChoice::Original, 2.0);
+  C.reset();
+  EXPECT_TRUE(C.timed());
+  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite);
+  EXPECT_LT(C.ms(AdaptiveChoice::Rewrite), 0);
+}
+
+TEST(LaunchChoice, Policy) {
+  bool Ok = false;
+  EXPECT_EQ(dd::parse_launch_policy(nullptr, Ok), dd::LaunchPolicy::Adaptive);
+  EXPECT_TRUE(Ok);
+  EXPECT_EQ(dd::parse_launch_policy("", Ok), dd::LaunchPolicy::Adaptive);
+  EXPECT_EQ(dd::parse_launch_policy("adaptive", Ok), dd::LaunchPolicy::Adaptive);
+  EXPECT_EQ(dd::parse_launch_policy("delegate", Ok), dd::LaunchPolicy::Rewrite);
+  EXPECT_EQ(dd::parse_launch_policy("rewrite", Ok), dd::LaunchPolicy::Rewrite);
+  EXPECT_EQ(dd::parse_launch_policy("original", Ok), dd::LaunchPolicy::Original);
+  EXPECT_TRUE(Ok);
+  dd::parse_launch_policy("orignal", Ok);
+  EXPECT_FALSE(Ok);
+}
+
+} // namespace
