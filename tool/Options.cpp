@@ -68,7 +68,9 @@ cl::list<std::string> Passes(
     "passes",
     cl::desc("Run only these rewrite passes (comma-separated,\n"
              "may be repeated; default: every pass that\n"
-             "applies): split, delegate, atomics"),
+             "applies): split, delegate, atomics. split only\n"
+             "plans for now: it reports each decoupled loop's\n"
+             "plan or refusal and leaves the source as written"),
     cl::value_desc("pass,..."), cl::CommaSeparated, cl::cat(ModeCategory));
 
 cl::opt<unsigned> Jobs(
@@ -156,6 +158,21 @@ cl::opt<DelegateMode> Delegate(
                           "are left alone (-Rdecoupler says why)")),
     cl::init(DelegateMode::Annotated), cl::cat(ModeCategory));
 
+enum class SplitMode { Annotated, Auto };
+cl::opt<SplitMode> Split(
+    "split",
+    cl::desc("Which loops the split pass plans (no code is\n"
+             "generated yet: an accepted plan is a remark)"),
+    cl::values(clEnumValN(SplitMode::Annotated, "annotated",
+                          "those annotated '#pragma dd decouple'\n"
+                          "(default); an illegal one is an error,\n"
+                          "a cost-model decline a remark"),
+               clEnumValN(SplitMode::Auto, "auto",
+                          "also every other loop with an affine\n"
+                          "load; every decision a remark\n"
+                          "(-Rdecoupler)")),
+    cl::init(SplitMode::Annotated), cl::cat(ModeCategory));
+
 cl::opt<bool> PrintCommands(
     "print-commands",
     cl::desc("Print each file's final compiler command line\n"
@@ -189,6 +206,10 @@ EXAMPLES:
       Run only the atomics pass, explain what it did, overwrite the input.
   decoupler --passes=delegate --delegate=auto ht.cu -o ht.dd.cu
       Hand every recognized try-lock critical section to server blocks.
+  decoupler --passes=split --split=auto -Rdecoupler -o - k.cu >/dev/null
+      Show the affine-stream split plan (streams, stages, predicted gain) or
+      the refusal or decline of every loop; the source is left as written
+      (docs/split-pass.md).
 
 COMPILE COMMANDS:
   Without -p or '--', a file is parsed with no arguments of its own. Every
@@ -327,6 +348,7 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   Opts.Run.RemarkAffine = RemarkAffine;
   Opts.Run.AtomicsFloat = AtomicsFloat;
   Opts.Run.DelegateAuto = Delegate == DelegateMode::Auto;
+  Opts.Run.SplitAuto = Split == SplitMode::Auto;
   // Keep the user's order but drop repeats: each pass runs at most once.
   StringSet<> Seen;
   for (const std::string &Name : Passes)

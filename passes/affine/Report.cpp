@@ -3,6 +3,7 @@
 #include "affine/Report.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 using namespace llvm;
@@ -186,6 +187,51 @@ std::string criticalSectionJSON(const CriticalSectionEntry &C) {
   return J.done();
 }
 
+std::string decoupleJSON(const DecoupleEntry &D) {
+  const auto Loads = [](const std::vector<DecoupleEntry::Load> &Items, StringRef NoteKey) {
+    std::string Out = "[";
+    for (size_t I = 0; I < Items.size(); ++I) {
+      JSONLine L;
+      L.str("load", Items[I].Text).num("line", Items[I].Pos.Line).num("column",
+                                                                      Items[I].Pos.Column);
+      if (!Items[I].Note.empty())
+        L.str(NoteKey, Items[I].Note);
+      Out += (I ? ", " : "") + L.done();
+    }
+    return Out + "]";
+  };
+  JSONLine J;
+  J.num("line", D.Pos.Line)
+      .num("column", D.Pos.Column)
+      .str("function", D.Function)
+      .str("status", D.Status);
+  if (!D.Reason.empty())
+    J.str("reason", D.Reason)
+        .num("reason_line", D.ReasonPos.Line)
+        .num("reason_column", D.ReasonPos.Column);
+  if (D.Status == "refused")
+    return J.done();
+  J.raw("streams", Loads(D.Streams, "note")).raw("consumers", Loads(D.Consumers, "why"));
+  if (D.Shaped)
+    J.num("block_threads", D.BlockThreads)
+        .raw("block_known", D.BlockKnown ? "true" : "false")
+        .num("iterations_per_stage", D.U)
+        .num("depth", D.Depth)
+        .num("stage_bytes", D.StageBytes)
+        .num("shared_bytes", D.SharedBytes);
+  if (D.Costed) {
+    J.num("mlp", D.MLP)
+        .num("in_flight_bytes", D.InFlightBytes)
+        .raw("predicted_gain", formatv("{0:f2}", D.Gain).str())
+        .raw("prefer_restrict_hoist", D.PreferHoist ? "true" : "false");
+    if (D.TripCount)
+      J.num("trip_count", *D.TripCount);
+    else
+      J.num("min_trip_count", D.MinTripCount);
+  }
+  return J.done();
+}
+
 /// Prints `"Key": [` entries one per line `]` at the given indent.
 template <typename T, typename Fn>
 void printList(raw_ostream &OS, StringRef Indent, StringRef Key,
@@ -226,7 +272,12 @@ void printOne(const FileReport &R, raw_ostream &OS, StringRef Indent) {
     OS << In1 << "],\n";
   }
   printList(OS, In1, "annotations", R.Annotations, annotationJSON, false);
-  printList(OS, In1, "critical_sections", R.CriticalSections, criticalSectionJSON, true);
+  printList(OS, In1, "critical_sections", R.CriticalSections, criticalSectionJSON,
+            R.Decouple.empty());
+  // Only when the file has a `#pragma dd decouple`: reports of other files
+  // stay as they were.
+  if (!R.Decouple.empty())
+    printList(OS, In1, "decouple", R.Decouple, decoupleJSON, true);
   OS << Indent << "}";
 }
 
@@ -344,6 +395,32 @@ void printText(const FileReport &R, raw_ostream &OS) {
          << ", " << C.Statements << " statement" << (C.Statements == 1 ? "" : "s")
          << "\n    message: " << List(C.Message) << "\n    server arguments: "
          << List(C.Arguments) << "\n";
+    }
+  }
+  if (!R.Decouple.empty()) {
+    OS << R.File << ": decoupled loops (#pragma dd decouple):\n";
+    for (const DecoupleEntry &D : R.Decouple) {
+      OS << "  " << posText(D.Pos) << " in '" << D.Function << "': " << D.Status;
+      if (D.Status == "refused") {
+        OS << " at " << posText(D.ReasonPos) << ": " << D.Reason << "\n";
+        continue;
+      }
+      if (!D.Reason.empty())
+        OS << ": " << D.Reason;
+      OS << "\n";
+      for (const DecoupleEntry::Load &L : D.Streams)
+        OS << "    stream   " << posText(L.Pos) << " " << L.Text
+           << (L.Note.empty() ? "" : " (" + L.Note + ")") << "\n";
+      for (const DecoupleEntry::Load &L : D.Consumers)
+        OS << "    consumer " << posText(L.Pos) << " " << L.Text << " (" << L.Note << ")\n";
+      if (D.Shaped)
+        OS << "    " << D.StageBytes << " B stages x depth " << D.Depth << ", U=" << D.U
+           << ", " << D.SharedBytes << " B shared, " << D.BlockThreads << " threads"
+           << (D.BlockKnown ? "" : " (assumed)") << "\n";
+      if (D.Costed)
+        OS << "    original: MLP " << D.MLP << ", " << D.InFlightBytes
+           << " B in flight per SM; predicted " << formatv("{0:f2}", D.Gain) << "x"
+           << (D.PreferHoist ? "; restrict/hoist rewrite preferred" : "") << "\n";
     }
   }
 }

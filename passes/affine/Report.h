@@ -110,11 +110,43 @@ struct CriticalSectionEntry {
   Position ReasonPos;
 };
 
+/// A loop `#pragma dd decouple` annotates, as the split pass plans it
+/// (passes/split/SplitPlan.h, docs/split-pass.md).
+struct DecoupleEntry {
+  Position Pos;         // the loop
+  std::string Function; // the enclosing kernel
+  std::string Status;   // accepted, declined, refused
+  std::string Reason;   // declined, refused
+  Position ReasonPos;
+  struct Load {
+    std::string Text;
+    Position Pos;
+    std::string Note; // streams: "one copy per stage", "halo"; consumers: why
+  };
+  std::vector<Load> Streams;
+  std::vector<Load> Consumers;
+  /// Set once the stages were shaped (rule 3).
+  bool Shaped = false;
+  unsigned BlockThreads = 0;
+  bool BlockKnown = false;
+  unsigned U = 0, Depth = 0;
+  uint64_t StageBytes = 0, SharedBytes = 0;
+  /// Set once the cost model ran (rule 4).
+  bool Costed = false;
+  unsigned MLP = 0;
+  uint64_t InFlightBytes = 0;
+  double Gain = 0;
+  bool PreferHoist = false;
+  std::optional<uint64_t> TripCount;
+  uint64_t MinTripCount = 0;
+};
+
 struct FileReport {
   std::string File;
   std::vector<KernelReport> Kernels;
   std::vector<AnnotationEntry> Annotations;
   std::vector<CriticalSectionEntry> CriticalSections;
+  std::vector<DecoupleEntry> Decouple;
 };
 
 /// The x stride of an access in bytes as the JSON reports it: 0 for scalar,

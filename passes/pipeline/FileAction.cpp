@@ -7,6 +7,7 @@
 #include "delegate/CriticalSection.h"
 #include "delegate/DelegatePass.h"
 #include "rewrite/PassDiagnostics.h"
+#include "split/SplitPass.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -124,12 +125,20 @@ public:
         if (A.Kind == Directive::Delegate && A.TargetStmt && A.Enclosing)
           Report.CriticalSections.push_back(criticalSectionEntry(A, Ctx));
       }
+      Report.Decouple = decoupleEntries(Ctx, Kernels, Annotations);
     } else {
       Rewriter R(SM, Ctx.getLangOpts());
       PassDiagnostics PassDiags(Diags, Options.RemarkAll);
       auto Enabled = [&](StringRef Pass) {
         return Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass);
       };
+      // The split pass only plans (docs/split-pass.md): it reports and
+      // refuses but never changes the file.
+      if (Enabled("split")) {
+        SplitOptions SO;
+        SO.Auto = Options.SplitAuto;
+        runSplitPass(Ctx, Kernels, Annotations, SO, PassDiags);
+      }
       // The delegate pass first: it replaces whole loops, which the atomics
       // pass then leaves alone.
       std::vector<SourceRange> Replaced;
@@ -190,7 +199,7 @@ private:
 } // namespace
 
 const std::vector<std::string> &availablePasses() {
-  static const std::vector<std::string> Available = {"delegate", "atomics"};
+  static const std::vector<std::string> Available = {"split", "delegate", "atomics"};
   return Available;
 }
 

@@ -34,6 +34,8 @@ struct RunOptions {
   /// --delegate=auto: the delegate pass also rewrites unannotated try-lock
   /// loops.
   bool DelegateAuto = false;
+  /// --split=auto: the split pass also plans unannotated loops.
+  bool SplitAuto = false;
   /// Rewrite passes to run, by name (`--passes=`); empty means every pass
   /// that applies. Names are validated by the driver with isKnownPass().
   std::vector<std::string> Passes;

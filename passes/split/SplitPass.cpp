@@ -1,0 +1,270 @@
+//===- split/SplitPass.cpp - The affine-stream split pass (planning) ------===//
+
+#include "split/SplitPass.h"
+#include "split/SplitModel.h"
+#include "split/SplitPlan.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <functional>
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+namespace {
+
+using split::LoopPlan;
+using split::Outcome;
+
+const KernelAnalysis *findKernel(const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
+                                 const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  for (const std::unique_ptr<KernelAnalysis> &K : Kernels)
+    if (K->Kernel && K->Kernel->getCanonicalDecl() == FD->getCanonicalDecl())
+      return K.get();
+  return nullptr;
+}
+
+const Stmt *skipLabels(const Stmt *S) {
+  while (const auto *L = dyn_cast_or_null<LabelStmt>(S))
+    S = L->getSubStmt();
+  while (const auto *A = dyn_cast_or_null<AttributedStmt>(S))
+    S = A->getSubStmt();
+  return S;
+}
+
+bool isLoop(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
+
+/// The outermost loops of \p S (not looking into loops).
+void outermostLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
+  if (!S)
+    return;
+  if (isLoop(S)) {
+    Out.push_back(S);
+    return;
+  }
+  if (isa<LambdaExpr>(S))
+    return;
+  for (const Stmt *C : S->children())
+    outermostLoops(C, Out);
+}
+
+void allLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (isa<ForStmt>(S))
+    Out.push_back(S);
+  for (const Stmt *C : S->children())
+    allLoops(C, Out);
+}
+
+/// One job for the planner: a loop and how it was asked for.
+struct Job {
+  const Stmt *Loop = nullptr;
+  const KernelAnalysis *Kernel = nullptr;
+  const Annotation *Annot = nullptr; // null under --split=auto
+  /// An annotation that cannot be planned at all (not in a kernel, no loop).
+  std::string Error;
+  SourceLocation ErrorLoc;
+};
+
+std::vector<Job> annotatedJobs(const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
+                               const AnnotationSet &Annotations) {
+  std::vector<Job> Jobs;
+  for (const Annotation &A : Annotations.all()) {
+    if (A.Kind != Directive::Decouple)
+      continue;
+    Job J;
+    J.Annot = &A;
+    const FunctionDecl *FD = A.TargetFunction ? A.TargetFunction : A.Enclosing;
+    J.Kernel = findKernel(Kernels, FD);
+    if (!J.Kernel) {
+      J.Error = FD && FD->isTemplated()
+                    ? "'#pragma dd decouple' in a kernel template is not supported yet"
+                    : "'#pragma dd decouple' must annotate a kernel or a loop in a kernel";
+      J.ErrorLoc = A.Loc;
+      Jobs.push_back(J);
+      continue;
+    }
+    if (A.TargetStmt) {
+      J.Loop = skipLabels(A.TargetStmt);
+      if (!isLoop(J.Loop)) {
+        J.Error = "'#pragma dd decouple' must annotate a loop or a kernel";
+        J.ErrorLoc = A.Loc;
+      }
+      Jobs.push_back(J);
+      continue;
+    }
+    std::vector<const Stmt *> Loops;
+    outermostLoops(J.Kernel->Kernel->getBody(), Loops);
+    if (Loops.empty()) {
+      J.Error = "kernel '" + J.Kernel->Kernel->getNameAsString() +
+                "' has no loop to decouple";
+      J.ErrorLoc = A.Loc;
+      Jobs.push_back(J);
+    }
+    for (const Stmt *L : Loops) {
+      J.Loop = L;
+      Jobs.push_back(J);
+    }
+  }
+  return Jobs;
+}
+
+LoopPlan plan(const Job &J, ASTContext &Ctx) {
+  split::PlanOptions O;
+  O.Annotated = J.Annot != nullptr;
+  if (J.Annot) {
+    O.Depth = J.Annot->Depth;
+    O.DepthLoc = J.Annot->Loc;
+  }
+  return split::planLoop(J.Loop, *J.Kernel, Ctx, O);
+}
+
+std::string acceptedText(const LoopPlan &P) {
+  std::string Out = "split plan for loop: " + split::describe(P) +
+                    formatv("; predicted {0:f1}x", P.Gain).str();
+  if (P.TripCount)
+    Out += formatv("; {0} iterations per block", *P.TripCount).str();
+  else
+    Out += formatv("; profitable only for blocks of >= {0} iterations (to be checked "
+                   "at launch)",
+                   P.MinTripCount)
+               .str();
+  if (P.PreferHoist)
+    Out += "; a store may alias the loads, so the cheaper restrict/hoist rewrite "
+           "(split-study.md rule 5) applies and should be preferred";
+  if (!P.BlockKnown)
+    Out += "; the block size must be checked to be a multiple of 32 at launch";
+  return Out;
+}
+
+} // namespace
+
+bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
+                  const AnnotationSet &Annotations, const SplitOptions &Options,
+                  PassDiagnostics &Diags) {
+  bool Ok = true;
+  const char *NotBuilt = "; code generation is not implemented yet, the loop is left "
+                         "as written";
+  std::vector<const Stmt *> Planned;
+  for (const Job &J : annotatedJobs(Kernels, Annotations)) {
+    if (!J.Error.empty()) {
+      Diags.error(J.ErrorLoc, J.Error);
+      Ok = false;
+      continue;
+    }
+    Planned.push_back(J.Loop);
+    LoopPlan P = plan(J, Ctx);
+    switch (P.Result) {
+    case Outcome::Refused:
+      Diags.error(J.Loop->getBeginLoc(), "cannot decouple this loop: " + P.Reason);
+      if (P.ReasonLoc != J.Loop->getBeginLoc())
+        Diags.note(P.ReasonLoc, "here");
+      Ok = false;
+      break;
+    case Outcome::Declined:
+      Diags.remark(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason);
+      break;
+    case Outcome::Accepted:
+      Diags.remarkAlways(J.Loop->getBeginLoc(), acceptedText(P) + NotBuilt);
+      break;
+    }
+  }
+  if (!Options.Auto)
+    return Ok;
+  for (const std::unique_ptr<KernelAnalysis> &K : Kernels) {
+    if (!K->Kernel || !K->Kernel->hasBody())
+      continue;
+    std::vector<const Stmt *> Loops;
+    allLoops(K->Kernel->getBody(), Loops);
+    for (const Stmt *L : Loops) {
+      if (is_contained(Planned, L))
+        continue;
+      Job J;
+      J.Loop = L;
+      J.Kernel = K.get();
+      LoopPlan P = plan(J, Ctx);
+      // Loops without a load to stream are not candidates: say nothing.
+      if (P.NoStream)
+        continue;
+      switch (P.Result) {
+      case Outcome::Refused:
+        Diags.remark(L->getBeginLoc(), "--split=auto: loop not eligible: " + P.Reason);
+        break;
+      case Outcome::Declined:
+        Diags.remark(L->getBeginLoc(), "--split=auto: not splitting this loop: " + P.Reason);
+        break;
+      case Outcome::Accepted:
+        Diags.remark(L->getBeginLoc(), "--split=auto: " + acceptedText(P) + NotBuilt);
+        break;
+      }
+    }
+  }
+  return Ok;
+}
+
+std::vector<DecoupleEntry>
+decoupleEntries(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
+                const AnnotationSet &Annotations) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<DecoupleEntry> Entries;
+  for (const Job &J : annotatedJobs(Kernels, Annotations)) {
+    DecoupleEntry E;
+    if (J.Annot->Enclosing)
+      E.Function = J.Annot->Enclosing->getNameAsString();
+    else if (J.Annot->TargetFunction)
+      E.Function = J.Annot->TargetFunction->getNameAsString();
+    if (!J.Error.empty()) {
+      E.Pos = toPosition(SM, J.ErrorLoc);
+      E.Status = "refused";
+      E.Reason = J.Error;
+      E.ReasonPos = E.Pos;
+      Entries.push_back(E);
+      continue;
+    }
+    LoopPlan P = plan(J, Ctx);
+    E.Pos = toPosition(SM, J.Loop->getBeginLoc());
+    E.Status = P.Result == Outcome::Accepted   ? "accepted"
+               : P.Result == Outcome::Declined ? "declined"
+                                               : "refused";
+    if (P.Result != Outcome::Accepted) {
+      E.Reason = P.Reason;
+      E.ReasonPos = toPosition(SM, P.ReasonLoc);
+    }
+    for (const split::Stream &S : P.Streams) {
+      std::string Note = S.Merged ? "one copy per stage" : "";
+      if (S.Halo)
+        Note += Note.empty() ? "halo" : ", halo";
+      if (!S.RingBytes)
+        Note += Note.empty() ? "shares a tile" : ", shares a tile";
+      E.Streams.push_back({S.Text, toPosition(SM, S.Load->getBeginLoc()), Note});
+    }
+    for (const split::ConsumerLoad &C : P.Consumers)
+      E.Consumers.push_back({C.Text, toPosition(SM, C.Load->getBeginLoc()), C.Why});
+    E.Shaped = P.U > 0;
+    E.BlockThreads = P.BlockThreads;
+    E.BlockKnown = P.BlockKnown;
+    E.U = P.U;
+    E.Depth = P.Depth;
+    E.StageBytes = P.StageBytes;
+    E.SharedBytes = P.SharedBytes;
+    E.Costed = P.Gain > 0;
+    E.MLP = P.MLP;
+    E.InFlightBytes = P.InFlightBytes;
+    E.Gain = P.Gain;
+    E.PreferHoist = P.PreferHoist;
+    E.TripCount = P.TripCount;
+    E.MinTripCount = P.MinTripCount;
+    Entries.push_back(E);
+  }
+  return Entries;
+}
+
+} // namespace decoupler
