@@ -8,8 +8,6 @@
 
 #include <dd/annotate.h>
 
-template <int Stride> struct Tag {};
-
 __global__ void gather2(const float *in, float *out, int dim, int num) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid < num)
