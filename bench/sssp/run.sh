@@ -26,7 +26,11 @@
 # scanned) / vertices reached, which is 1.00 for Dijkstra; the last three
 # columns: near-far time / ADDS time, Dijkstra time / ADDS time and
 # Dijkstra time / near-far time. A last line gives the geometric mean of
-# near-far time / ADDS time over the graphs where both ran.
+# near-far time / ADDS time over the graphs where both ran. A second table
+# sets the two BFS apart: bfs (level-synchronous, a launch per level)
+# against bfs-adds (asynchronous: the ADDS worklist with unit weights).
+# SSSP_ALGOS selects the algorithms (default: all; the source search always
+# uses bfs).
 # Raw dd-sssp lines go to WORK_DIR/sssp-bench.log.
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
@@ -34,6 +38,7 @@ workdir=${2:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
 real=${3:-$(dirname "$0")/../../../shared/data/graphs}
 runs=${SSSP_RUNS:-5}
 graphs=${SSSP_GRAPHS:-"kron18 kron20 kron22 urand18 urand20 urand22 grid1024 grid2048 grid4096 luxembourg wiki-Vote"}
+algos=${SSSP_ALGOS:-"dijkstra adds nearfar bf-worklist bf-topo bfs bfs-adds"}
 mkdir -p "$workdir"
 log="$workdir/sssp-bench.log"
 : >"$log"
@@ -80,6 +85,7 @@ run() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b <= 0) print "-"; else printf "%.2f", a / b }'; }
 
 rows=()
+bfs_rows=()
 speedups=()
 for name in $graphs; do
   prepare "$name" || { echo "cannot prepare $name" >&2; continue; }
@@ -95,7 +101,7 @@ for name in $graphs; do
   done
   (( n > 0 )) || continue
   declare -A ms=() work=() mteps=()
-  for algo in dijkstra adds nearfar bf-worklist bf-topo bfs; do
+  for algo in $algos; do
     args=(--verify)
     [[ $algo != dijkstra ]] && args+=(--runs=$runs)
     if run $algo $src "${args[@]}"; then
@@ -104,15 +110,18 @@ for name in $graphs; do
       work[$algo]=$(ratio "$(field processed <<<"$line")" "$(field reached <<<"$line")")
       [[ $algo == nearfar ]] && delta=$(field delta <<<"$line") launches=$(field launches <<<"$line")
       [[ $algo == adds ]] && adds_delta=$(field delta <<<"$line")
+      [[ $algo == bfs-adds ]] && bfs_delta=$(field delta <<<"$line") \
+        bfs_wait=$(grep '^dd-sssp: adds:' "$log" | tail -n 1 | sed -n 's/.* wait=\([^ ]*\).*/\1/p')
     else
       ms[$algo]=FAIL
     fi
   done
-  speedup=$(ratio "${ms[nearfar]}" "${ms[adds]}")
+  speedup=$(ratio "${ms[nearfar]:-}" "${ms[adds]:-}")
   [[ $speedup != - ]] && speedups+=("$speedup")
-  rows+=("| $name | $n | $m | $src | $best | ${ms[dijkstra]} | ${ms[adds]} | ${ms[nearfar]} | ${ms[bf-worklist]} | ${ms[bf-topo]} | ${ms[bfs]} | ${mteps[adds]:--} / ${mteps[nearfar]:--} | ${adds_delta:--} / ${delta:--} / ${launches:--} | ${work[adds]:--} / ${work[nearfar]:--} / ${work[bf-worklist]:--} / ${work[bf-topo]:--} | $speedup | $(ratio "${ms[dijkstra]}" "${ms[adds]}") | $(ratio "${ms[dijkstra]}" "${ms[nearfar]}") |")
+  rows+=("| $name | $n | $m | $src | $best | ${ms[dijkstra]:-} | ${ms[adds]:-} | ${ms[nearfar]:-} | ${ms[bf-worklist]:-} | ${ms[bf-topo]:-} | ${ms[bfs]:-} | ${mteps[adds]:--} / ${mteps[nearfar]:--} | ${adds_delta:--} / ${delta:--} / ${launches:--} | ${work[adds]:--} / ${work[nearfar]:--} / ${work[bf-worklist]:--} / ${work[bf-topo]:--} | $speedup | $(ratio "${ms[dijkstra]:-}" "${ms[adds]:-}") | $(ratio "${ms[dijkstra]:-}" "${ms[nearfar]:-}") |")
   echo "${rows[-1]}" >&2
-  unset ms work mteps delta launches adds_delta
+  bfs_rows+=("| $name | $n | $m | $src | $best | ${ms[bfs]:--} | ${ms[bfs-adds]:--} | ${mteps[bfs]:--} / ${mteps[bfs-adds]:--} | ${bfs_delta:--} | ${bfs_wait:--} | ${work[bfs-adds]:--} | $(ratio "${ms[bfs]:-}" "${ms[bfs-adds]:-}") |")
+  unset ms work mteps delta launches adds_delta bfs_delta bfs_wait
 done
 
 echo
@@ -125,3 +134,7 @@ printf '%s\n' "${rows[@]}"
 echo
 echo "geometric mean of adds vs nf (near-far time / ADDS time) over ${#speedups[@]} graphs:" \
   "$(printf '%s\n' "${speedups[@]}" | awk '{ s += log($1); n++ } END { if (n) printf "%.2f", exp(s / n); else print "-" }')"
+echo
+echo "| graph | V | E | src | reached | bfs ms | bfs-adds ms | MTEPS bfs / bfs-adds | bfs-adds delta | bfs-adds wait | work bfs-adds | bfs / bfs-adds |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${bfs_rows[@]}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU test of dd-sssp: every algorithm, with --verify (exact comparison with
-# CPU Dijkstra, or CPU BFS for bfs), on every graph of a folder, from
+# CPU Dijkstra, or CPU BFS for bfs and bfs-adds), on every graph of a folder, from
 # several sources. Run on the GPU machine:
 #
 #   test/gpu/sssp-verify.sh BIN_DIR GRAPH_DIR
@@ -18,7 +18,7 @@ set -u
 bin=${1:?usage: sssp-verify.sh BIN_DIR GRAPH_DIR}
 graphs=${2:?usage: sssp-verify.sh BIN_DIR GRAPH_DIR}
 timeout_s=${DD_GPU_TEST_TIMEOUT:-120}
-algos="adds nearfar bf-worklist bf-topo bfs dijkstra"
+algos=${SSSP_VERIFY_ALGOS:-"adds nearfar bf-worklist bf-topo bfs bfs-adds dijkstra"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0

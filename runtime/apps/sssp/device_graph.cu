@@ -35,6 +35,12 @@ template <class T> cudaError_t upload_array(T *&device, const T *host, std::size
   return err;
 }
 
+__global__ void fill_ones(std::uint32_t *out, std::size_t count) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    out[i] = 1;
+}
+
 } // namespace
 
 Status DeviceGraph::upload(const graph::Csr &csr, Parts parts) {
@@ -43,6 +49,8 @@ Status DeviceGraph::upload(const graph::Csr &csr, Parts parts) {
   if (!offsets.ok())
     return Status::error(graph::str_cat("the GPU algorithms use 32-bit edge indices: ",
                                         offsets.status().message()));
+  if (parts.weights && parts.unit_weights)
+    return Status::error("DeviceGraph: graph weights and unit weights are exclusive");
   if (parts.weights && csr.weight_type != graph::WeightType::kInt32)
     return Status::error("the GPU shortest-path algorithms need int32 edge weights");
 
@@ -60,6 +68,16 @@ Status DeviceGraph::upload(const graph::Csr &csr, Parts parts) {
   if (parts.weights) // int32 >= 0 has the bits of the same uint32
     DD_SSSP_CUDA(upload_array(weights_,
                               reinterpret_cast<const std::uint32_t *>(csr.int_weights.data()), m));
+  if (parts.unit_weights) {
+    DD_SSSP_CUDA(cudaMalloc(&weights_, (m > 0 ? m : 1) * sizeof(std::uint32_t)));
+    if (m > 0) {
+      fill_ones<<<unsigned(std::min<std::size_t>((m + 255) / 256, 4096)), 256>>>(weights_, m);
+      DD_SSSP_CUDA(cudaGetLastError());
+      DD_SSSP_CUDA(cudaDeviceSynchronize());
+      max_weight_ = 1;
+      mean_weight_ = 1.0;
+    }
+  }
   if (parts.edge_sources) {
     std::vector<VertexId> sources(m);
     for (std::size_t v = 0; v < n; ++v)

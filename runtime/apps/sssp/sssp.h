@@ -86,6 +86,9 @@ public:
   struct Parts {
     bool weights = true;       ///< upload the int32 weights (required for SSSP)
     bool edge_sources = false; ///< upload the source of every edge (COO; bf-topo)
+    /// Weight 1 on every edge, whatever the graph's (BFS as shortest paths:
+    /// bfs-adds). Excludes `weights`.
+    bool unit_weights = false;
   };
 
   DeviceGraph() = default;

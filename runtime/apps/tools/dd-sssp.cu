@@ -49,6 +49,9 @@ Algorithms (--algo=A; see docs/sssp.md):
                monotonic writes, rounds until nothing changes
   bfs          level-synchronous atomic-free BFS: prints levels (hop counts),
                ignores weights
+  bfs-adds     asynchronous BFS: adds with weight 1 on every edge (levels,
+               weights ignored); no launch per level, which is what bfs pays
+               on graphs of large diameter (road networks, grids)
   dijkstra     the CPU reference (binary-heap Dijkstra), for comparison
 
 Options:
@@ -58,7 +61,8 @@ Options:
                      INF when unreachable ("-": standard output). The file is
                      written to a temporary name and renamed, only when
                      everything (--verify too) succeeded
-  --verify           compare every distance with CPU Dijkstra (bfs: CPU BFS);
+  --verify           compare every distance with CPU Dijkstra (bfs, bfs-adds:
+                     CPU BFS);
                      any difference is an error (status 1)
   --runs=N           time N runs and report the median (default 1); GPU
                      algorithms run once more before, untimed (warm-up)
@@ -70,18 +74,20 @@ Options:
                      [1, 255] from this seed (default 1), as
                      `dd-graph ... --weights=random` makes them: the weight
                      is a function of the pair {u, v}
-  --adds-delta=D     adds: a fixed bucket width (rounded up to a power of 2)
-                     instead of the run-time choice
-  --adds-pool=B      adds: data blocks of 64K items in the worklist pool
-                     (default: enough for |E| + |V| items in flight; <= 8192)
-  --adds-workers=W   adds: at most W worker blocks (default: all that fit)
-  --adds-precheck=P  adds: auto, on or off: whether a relaxation loads the
+  --adds-delta=D     adds, bfs-adds: a fixed bucket width (rounded up to a
+                     power of 2) instead of the run-time choice
+  --adds-pool=B      adds, bfs-adds: data blocks of 64K items in the worklist
+                     pool (default: enough for |E| + |V| items in flight;
+                     <= 8192)
+  --adds-workers=W   adds, bfs-adds: at most W worker blocks (default: all
+                     that fit)
+  --adds-precheck=P  adds, bfs-adds: auto, on or off: whether a relaxation loads the
                      target's distance before its atomic (auto: by degree,
                      hubs and L2 size, as docs/sssp.md says)
   --help             this text
 
 Weights must be integers: a graph with float weights is an error (except for
-bfs, which ignores weights). Distances are computed in uint32 when
+bfs and bfs-adds, which ignore weights). Distances are computed in uint32 when
 (|V| - 1) * max weight < 2^32 - 1, else in uint64.
 
 Standard error gets one line of key=value results:
@@ -98,7 +104,7 @@ Standard error gets one line of key=value results:
               (|V| per launch for bf-topo and bfs; reached for dijkstra)
   delta       near-far's bucket width; adds: the width at the end (0 for
               the others)
---algo=adds adds a second line, "dd-sssp: adds: ...": workers (worker
+--algo=adds and bfs-adds add a second line, "dd-sssp: adds: ...": workers (worker
 blocks), pool (data blocks), items (worklist entries handed out; processed
 counts the expanded ones), switches (head bucket moves), delta_changes,
 dequeue (most concurrent dequeue buckets used).
@@ -135,7 +141,12 @@ std::optional<std::string> get_u64(const Args &args, const char *name, std::uint
 
 // ---- running -------------------------------------------------------------
 
-enum class Algo { kAdds, kNearFar, kBfWorklist, kBfTopo, kBfs, kDijkstra };
+enum class Algo { kAdds, kNearFar, kBfWorklist, kBfTopo, kBfs, kBfsAdds, kDijkstra };
+
+// Levels (hop counts), checked against CPU BFS, weights ignored.
+bool is_bfs(Algo algo) { return algo == Algo::kBfs || algo == Algo::kBfsAdds; }
+// Runs the ADDS worklist (and takes its options).
+bool is_adds(Algo algo) { return algo == Algo::kAdds || algo == Algo::kBfsAdds; }
 
 std::optional<Algo> parse_algo(const std::string &name) {
   if (name == "adds")
@@ -148,6 +159,8 @@ std::optional<Algo> parse_algo(const std::string &name) {
     return Algo::kBfTopo;
   if (name == "bfs")
     return Algo::kBfs;
+  if (name == "bfs-adds")
+    return Algo::kBfsAdds;
   if (name == "dijkstra")
     return Algo::kDijkstra;
   return std::nullopt;
@@ -158,6 +171,7 @@ Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGra
                                 VertexId source, const sssp::AddsOptions &adds) {
   switch (algo) {
   case Algo::kAdds:
+  case Algo::kBfsAdds: // the device graph has unit weights
     return sssp::adds(device, source, adds);
   case Algo::kNearFar:
     return sssp::nearfar(device, source);
@@ -186,7 +200,7 @@ Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGra
 
 // The CPU reference for `algo`, widened to uint64 with kInfDistance.
 Expected<std::vector<std::uint64_t>> reference(Algo algo, const Csr &csr, VertexId source) {
-  if (algo != Algo::kBfs)
+  if (!is_bfs(algo))
     return dijkstra(csr, source);
   Expected<std::vector<std::uint32_t>> levels = bfs(csr, source);
   if (!levels.ok())
@@ -218,7 +232,7 @@ std::optional<std::string> verify(Algo algo, const Csr &csr, VertexId source,
   if (wrong == 0)
     return std::nullopt;
   return str_cat("verification failed: ", wrong, " of ", got.size(), " values differ from CPU ",
-                 algo == Algo::kBfs ? "BFS" : "Dijkstra", " (", examples, ")");
+                 is_bfs(algo) ? "BFS" : "Dijkstra", " (", examples, ")");
 }
 
 std::string format_values(const std::vector<std::uint64_t> &values) {
@@ -253,11 +267,12 @@ int main_impl(int argc, char **argv) {
 
   const auto algo_it = args.values.find("algo");
   if (algo_it == args.values.end())
-    return fail("--algo is required (adds, nearfar, bf-worklist, bf-topo, bfs or dijkstra)");
+    return fail("--algo is required (adds, nearfar, bf-worklist, bf-topo, bfs, bfs-adds or "
+                "dijkstra)");
   const std::optional<Algo> algo = parse_algo(algo_it->second);
   if (!algo)
     return fail("--algo=" + algo_it->second +
-                " is not one of adds, nearfar, bf-worklist, bf-topo, bfs, dijkstra");
+                " is not one of adds, nearfar, bf-worklist, bf-topo, bfs, bfs-adds, dijkstra");
   if (args.values.count("src") == 0)
     return fail("--src is required");
   std::uint64_t source = 0, runs = 1, base = 0, weight_seed = 1;
@@ -280,8 +295,8 @@ int main_impl(int argc, char **argv) {
       return fail("--adds-precheck=" + it->second + " is not one of auto, on, off");
   }
   for (const char *option : {"adds-delta", "adds-pool", "adds-workers", "adds-precheck"})
-    if (*algo != Algo::kAdds && args.values.count(option))
-      return fail(str_cat("--", option, " applies to --algo=adds only"));
+    if (!is_adds(*algo) && args.values.count(option))
+      return fail(str_cat("--", option, " applies to --algo=adds and bfs-adds only"));
   if (args.positional.size() != 1)
     return fail(args.positional.empty() ? "no GRAPH given (dd-sssp --help)"
                                         : "expected one GRAPH, got " +
@@ -305,10 +320,10 @@ int main_impl(int argc, char **argv) {
   if (source >= csr.num_vertices())
     return fail(str_cat(path, ": source vertex ", source, " is out of range (",
                         csr.num_vertices(), " vertices)"));
-  const bool weighted = *algo != Algo::kBfs;
+  const bool weighted = !is_bfs(*algo);
   if (weighted && csr.weight_type == WeightType::kFloat32)
     return fail(path + ": the graph has float weights; dd-sssp computes with integer weights "
-                       "only (bfs ignores weights)");
+                       "only (bfs and bfs-adds ignore weights)");
   if (weighted && csr.weight_type == WeightType::kNone) {
     WeightOptions w; // [1, 255], as dd-graph's random weights
     w.seed = weight_seed;
@@ -324,7 +339,11 @@ int main_impl(int argc, char **argv) {
       return fail(str_cat("no CUDA GPU for --algo=", algo_it->second, ": ",
                           err != cudaSuccess ? cudaGetErrorString(err) : "no device",
                           " (--algo=dijkstra runs on the CPU)"));
-    if (Status s = device.upload(csr, {weighted, *algo == Algo::kBfTopo}); !s.ok())
+    sssp::DeviceGraph::Parts parts;
+    parts.weights = weighted;
+    parts.edge_sources = *algo == Algo::kBfTopo;
+    parts.unit_weights = *algo == Algo::kBfsAdds;
+    if (Status s = device.upload(csr, parts); !s.ok())
       return fail(path + ": " + s.message());
   }
 
@@ -365,7 +384,7 @@ int main_impl(int argc, char **argv) {
                (unsigned long long)traversed,
                (unsigned long long)result->launches, (unsigned long long)result->processed,
                (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32");
-  if (*algo == Algo::kAdds)
+  if (is_adds(*algo))
     std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u items=%llu assignments=%llu "
                          "wait=%.1f%% switches=%llu delta_changes=%llu dequeue=%u\n",
                  result->adds.workers, result->adds.pool_blocks,
@@ -379,7 +398,7 @@ int main_impl(int argc, char **argv) {
     if (auto problem = verify(*algo, csr, VertexId(source), values))
       return fail(*problem);
     std::fprintf(stderr, "dd-sssp: verified: %zu values equal CPU %s\n", values.size(),
-                 *algo == Algo::kBfs ? "BFS" : "Dijkstra");
+                 is_bfs(*algo) ? "BFS" : "Dijkstra");
   }
 
   if (auto it = args.values.find("out"); it != args.values.end()) {
