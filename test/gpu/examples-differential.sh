@@ -7,7 +7,8 @@
 #
 #   test/gpu/examples-differential.sh BIN_DIR GRAPH_DIR
 # BIN_DIR holds histogram, histogram_dd, spmv_coo, spmv_coo_dd, sssp_topology,
-# sssp_topology_dd, hashtable, hashtable_dd, bank, bank_dd; GRAPH_DIR holds
+# sssp_topology_dd, hashtable, hashtable_dd, bank, bank_dd, decouple,
+# decouple_dd; GRAPH_DIR holds
 # chesapeake.mtx, wiki-Vote.txt, luxembourg_osm.edges and any *.gr files
 # (generated with dd-graph). EXAMPLES="hashtable bank" (say) runs only those
 # examples. Prints one line per case and ends with "N passed, N failed".
@@ -61,7 +62,7 @@ run() {
     failed=$((failed + 1))
     return
   fi
-  echo "PASS $label${DD_DELEGATE_SERVERS:+ (DD_DELEGATE_SERVERS=$DD_DELEGATE_SERVERS)}${DD_DELEGATE_POLICY:+ (DD_DELEGATE_POLICY=$DD_DELEGATE_POLICY)}"
+  echo "PASS $label${DD_DELEGATE_SERVERS:+ (DD_DELEGATE_SERVERS=$DD_DELEGATE_SERVERS)}${DD_DELEGATE_POLICY:+ (DD_DELEGATE_POLICY=$DD_DELEGATE_POLICY)}${DD_SPLIT_POLICY:+ (DD_SPLIT_POLICY=$DD_SPLIT_POLICY)}"
   passed=$((passed + 1))
 }
 
@@ -111,6 +112,53 @@ for accounts in 1024 1048576; do
 done
 DD_DELEGATE_POLICY=original run bank --accounts 4096 --transfers 65536 --verify 1
 unset DD_DELEGATE_POLICY
+
+# The split pass (decouple): every study kernel on sizes that are not
+# multiples of the block, rows of odd length, one-element cases, odd and
+# largest blocks (a block the split cannot take, not a multiple of 32 or
+# 1024 threads, must fall back to the kernel as written), each checked
+# against the CPU model. DD_SPLIT_POLICY=split forces the split kernel
+# wherever the launcher can run it; the adaptive cases run 21 launches.
+export DD_SPLIT_POLICY=split
+for size in "--dim 1 --num 1" "--dim 7 --num 1000" "--dim 33 --num 12345" "--dim 5 --num 256" \
+            "--dim 64 --num 131149"; do
+  for k in fig33 gather2 gather8; do
+    # shellcheck disable=SC2086
+    run decouple --kernel $k $size --seed 3 --verify 1
+  done
+done
+run decouple --kernel fig33 --dim 9 --num 5000 --block 100 --verify 1
+run decouple --kernel fig33 --dim 9 --num 5000 --block 1024 --verify 1
+for size in "--nx 3 --ny 3 --rows 1" "--nx 257 --ny 100 --rows 7" "--nx 1000 --ny 513 --rows 64" \
+            "--nx 4099 --ny 300 --rows 64" "--nx 256 --ny 66 --rows 64"; do
+  # shellcheck disable=SC2086
+  run decouple --kernel stencil $size --verify 1
+done
+for size in "--rows 1 --k 1" "--rows 1000 --k 5" "--rows 12345 --k 16" "--rows 777 --k 3" \
+            "--rows 1048579 --k 16"; do
+  # shellcheck disable=SC2086
+  run decouple --kernel spmv $size --verify 1
+done
+for size in "--rows 1 --n 1" "--rows 5 --n 1000" "--rows 300 --n 4097" "--rows 64 --n 255" \
+            "--rows 1000 --n 8191" "--rows 17 --n 65536"; do
+  for block in 96 256; do
+    # shellcheck disable=SC2086
+    run decouple --kernel matvec $size --block $block --seed 5 --verify 1
+  done
+done
+run decouple --kernel matvec --rows 40 --n 10000 --block 1024 --verify 1
+for size in "--points 1 --features 1 --clusters 1" "--points 1000 --features 34 --clusters 5" \
+            "--points 12345 --features 7 --clusters 3" "--points 300 --features 5 --clusters 4" \
+            "--points 262149 --features 34 --clusters 5"; do
+  # shellcheck disable=SC2086
+  run decouple --kernel kmeans $size --verify 1
+done
+for k in "fig33 --dim 64 --num 65536" "matvec --rows 512 --n 8192" "gather2 --dim 32 --num 65536"; do
+  # shellcheck disable=SC2086
+  DD_SPLIT_POLICY=adaptive run decouple --kernel $k --time 20 --verify 1
+done
+DD_SPLIT_POLICY=original run decouple --kernel matvec --rows 300 --n 4097 --verify 1
+unset DD_SPLIT_POLICY
 
 # Histogram: every contention level, both distributions, odd block sizes.
 for bins in 1 2 8 32 256 4096 65536; do
