@@ -108,7 +108,7 @@ elif [ "$mode" = repeat ]; then
   grep -vE "^(ok|FAIL) " "$out/delegate_bench_repeat.log"
 elif [ "$mode" = quick ]; then
   step channel_stress_s16 60 "$dir/channel_stress" --filter C8192/S16 --budget 40
-  step delegate_test 90 "$dir/delegate_test" --timeout 10
+  step delegate_test 150 "$dir/delegate_test" --timeout 30
   step bench_quick 60 "$dir/delegate_bench" --quick --timeout 5
   step bench_s16 60 "$dir/delegate_bench" --cf 256,131072 --reps 3 --skip-fit --timeout 8
   for s in 32 64; do
