@@ -132,16 +132,17 @@ public:
       auto Enabled = [&](StringRef Pass) {
         return Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass);
       };
-      // The split pass only plans (docs/split-pass.md): it reports and
-      // refuses but never changes the file.
+      // The split pass first: a split copies its kernel's text, which the
+      // later passes then leave alone. The delegate pass next: it replaces
+      // whole loops, which the atomics pass then leaves alone.
+      std::vector<SourceRange> Replaced;
       if (Enabled("split")) {
         SplitOptions SO;
         SO.Auto = Options.SplitAuto;
-        runSplitPass(Ctx, Kernels, Annotations, SO, PassDiags);
+        bool SplitChanged = false;
+        runSplitPass(Ctx, Kernels, Annotations, SO, R, PassDiags, SplitChanged, Replaced);
+        Result.Changed |= SplitChanged;
       }
-      // The delegate pass first: it replaces whole loops, which the atomics
-      // pass then leaves alone.
-      std::vector<SourceRange> Replaced;
       if (Enabled("delegate")) {
         DelegateOptions DO;
         DO.Auto = Options.DelegateAuto;

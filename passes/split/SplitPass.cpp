@@ -3,6 +3,8 @@
 #include "split/SplitPass.h"
 #include "split/SplitModel.h"
 #include "split/SplitPlan.h"
+#include "split/SplitRewrite.h"
+#include "rewrite/Includes.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -148,37 +150,66 @@ std::string acceptedText(const LoopPlan &P) {
 } // namespace
 
 bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
-                  const AnnotationSet &Annotations, const SplitOptions &Options,
-                  PassDiagnostics &Diags) {
+                  const AnnotationSet &Annotations, const SplitOptions &Options, Rewriter &R,
+                  PassDiagnostics &Diags, bool &Changed, std::vector<SourceRange> &Replaced) {
   bool Ok = true;
-  const char *NotBuilt = "; code generation is not implemented yet, the loop is left "
-                         "as written";
+  Changed = false;
   std::vector<const Stmt *> Planned;
+  std::vector<std::pair<Job, LoopPlan>> Plans;
   for (const Job &J : annotatedJobs(Kernels, Annotations)) {
+    if (J.Error.empty()) {
+      Planned.push_back(J.Loop);
+      Plans.emplace_back(J, plan(J, Ctx));
+      Ok &= Plans.back().second.Result != Outcome::Refused;
+    } else {
+      Plans.emplace_back(J, LoopPlan());
+      Ok = false;
+    }
+  }
+  // In source order; code generation only when no annotated loop was
+  // refused (an error means no output anyway).
+  split::RewriteState State;
+  for (const auto &[J, P] : Plans) {
     if (!J.Error.empty()) {
       Diags.error(J.ErrorLoc, J.Error);
-      Ok = false;
       continue;
     }
-    Planned.push_back(J.Loop);
-    LoopPlan P = plan(J, Ctx);
-    switch (P.Result) {
-    case Outcome::Refused:
+    if (P.Result == Outcome::Refused) {
       Diags.error(J.Loop->getBeginLoc(), "cannot decouple this loop: " + P.Reason);
       if (P.ReasonLoc != J.Loop->getBeginLoc())
         Diags.note(P.ReasonLoc, "here");
-      Ok = false;
-      break;
-    case Outcome::Declined:
-      Diags.remark(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason);
-      break;
-    case Outcome::Accepted:
-      Diags.remarkAlways(J.Loop->getBeginLoc(), acceptedText(P) + NotBuilt);
-      break;
+      continue;
     }
+    if (P.Result == Outcome::Declined) {
+      Diags.remark(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason);
+      continue;
+    }
+    split::RewriteResult Done;
+    if (!Ok)
+      Done.Message = "another annotated loop of the file was refused";
+    else if (P.PreferHoist)
+      Done = split::rewriteHoist(P, *J.Annot, Ctx, R, State);
+    else
+      Done = split::rewriteSplit(P, *J.Kernel, *J.Annot, Ctx, R, State);
+    if (Done.Done) {
+      Changed = true;
+      Diags.remark(J.Loop->getBeginLoc(), acceptedText(P) + "; rewritten: " + Done.Message);
+      if (!P.PreferHoist)
+        Replaced.push_back(P.Kernel->getSourceRange());
+      continue;
+    }
+    Diags.remarkAlways(J.Loop->getBeginLoc(), acceptedText(P) + "; not rewritten: " +
+                                                  Done.Message +
+                                                  "; the loop is left as written");
+    if (Done.Loc.isValid() && Done.Loc != J.Loop->getBeginLoc())
+      Diags.note(Done.Loc, "here");
   }
+  if (State.NeedsRuntime)
+    ensureInclude(R, "dd/split_launch.h");
   if (!Options.Auto)
     return Ok;
+  const char *PlanOnly = "; --split=auto only plans: annotate the loop ('#pragma dd "
+                         "decouple') to rewrite it";
   for (const std::unique_ptr<KernelAnalysis> &K : Kernels) {
     if (!K->Kernel || !K->Kernel->hasBody())
       continue;
@@ -202,7 +233,7 @@ bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnaly
         Diags.remark(L->getBeginLoc(), "--split=auto: not splitting this loop: " + P.Reason);
         break;
       case Outcome::Accepted:
-        Diags.remark(L->getBeginLoc(), "--split=auto: " + acceptedText(P) + NotBuilt);
+        Diags.remark(L->getBeginLoc(), "--split=auto: " + acceptedText(P) + PlanOnly);
         break;
       }
     }

@@ -6,10 +6,13 @@
 //     annotated: each of its outermost loops) is planned; what is illegal is
 //     an error at the loop with a note at the reason; a cost-model decline is
 //     a remark (-Rdecoupler); an accepted plan is a remark shown always,
-//     since the loop is left as written;
+//     unless the loop is rewritten;
 //   - with --split=auto, every other loop of a kernel that has an affine
 //     global load is planned too, every outcome a remark (-Rdecoupler).
-// Code generation is not implemented yet: the pass never changes the file.
+// Accepted annotated loops are rewritten (SplitRewrite.h): rule 5's
+// restrict/hoist when the plan prefers it, else the producer/consumer split;
+// what the code generator cannot handle is declined with a remark and left
+// as written.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_SPLIT_SPLITPASS_H
@@ -19,6 +22,7 @@
 #include "affine/Report.h"
 #include "annotations/Annotations.h"
 #include "rewrite/PassDiagnostics.h"
+#include "clang/Rewrite/Core/Rewriter.h"
 #include <memory>
 #include <vector>
 
@@ -29,12 +33,16 @@ struct SplitOptions {
   bool Auto = false;
 };
 
-/// Plans every decoupled loop of the main file and reports the plans.
-/// Returns false when a refusal (an error) was reported.
+/// Plans every decoupled loop of the main file, reports the plans and
+/// rewrites the accepted annotated ones (SplitRewrite.h). Returns false when
+/// a refusal (an error) was reported; \p Changed says whether the file was
+/// rewritten, \p Replaced gets the kernels whose text a split copied (later
+/// passes must leave them alone).
 bool runSplitPass(clang::ASTContext &Ctx,
                   const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
                   const AnnotationSet &Annotations, const SplitOptions &Options,
-                  PassDiagnostics &Diags);
+                  clang::Rewriter &R, PassDiagnostics &Diags, bool &Changed,
+                  std::vector<clang::SourceRange> &Replaced);
 
 /// The plans of the annotated loops, for the --analyze report.
 std::vector<DecoupleEntry>

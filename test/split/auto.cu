@@ -39,7 +39,7 @@ __global__ void fill(int *B, int dim) {
 // Accepted under auto: matvec's runtime step keeps nvcc from unrolling.
 __global__ void matvec(const float *A, const float *x, float *y, int n) {
   float sum = 0.0f;
-  // CHECK: auto.cu:[[@LINE+1]]:3: remark: --split=auto: split plan for loop: streams A[(long long)blockIdx.x * n + j] (one copy per stage) (4 KiB stages x depth 4, U=4), 16576 B shared memory per block for 256 threads (block size assumed); predicted 2.4x; profitable only for blocks of >= 32 iterations (to be checked at launch); the block size must be checked to be a multiple of 32 at launch; code generation is not implemented yet, the loop is left as written [-Rdecoupler]
+  // CHECK: auto.cu:[[@LINE+1]]:3: remark: --split=auto: split plan for loop: streams A[(long long)blockIdx.x * n + j] (one copy per stage) (4 KiB stages x depth 4, U=4), 16576 B shared memory per block for 256 threads (block size assumed); predicted 2.4x; profitable only for blocks of >= 32 iterations (to be checked at launch); the block size must be checked to be a multiple of 32 at launch; --split=auto only plans: annotate the loop ('#pragma dd decouple') to rewrite it [-Rdecoupler]
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     sum += A[(long long)blockIdx.x * n + j] * x[j];
   y[blockIdx.x * blockDim.x + threadIdx.x] = sum;

@@ -27,7 +27,7 @@ __global__ void matvec(const float *A, const float *x, float *y, int n) {
   __shared__ float partial[32];
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: matvec.cu:[[@LINE+2]]:3: remark: split plan for loop: streams A[(long long)row * n + j] (one copy per stage) (4 KiB stages x depth 4, U=4), 16704 B shared memory per block; predicted 2.4x; profitable only for blocks of >= 32 iterations (to be checked at launch); code generation is not implemented yet, the loop is left as written
+  // CHECK: matvec.cu:[[@LINE+2]]:3: remark: split plan for loop: streams A[(long long)row * n + j] (one copy per stage) (4 KiB stages x depth 4, U=4), 16704 B shared memory per block; predicted 2.4x; profitable only for blocks of >= 32 iterations (to be checked at launch); not rewritten: code generation for the split is not implemented yet; the loop is left as written
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     sum = __fmaf_rn(A[(long long)row * n + j], x[j], sum);
