@@ -68,9 +68,9 @@ cl::list<std::string> Passes(
     "passes",
     cl::desc("Run only these rewrite passes (comma-separated,\n"
              "may be repeated; default: every pass that\n"
-             "applies): split, delegate, atomics. split only\n"
-             "plans for now: it reports each decoupled loop's\n"
-             "plan or refusal and leaves the source as written"),
+             "applies): split, delegate, atomics. split\n"
+             "rewrites accepted annotated loops (restrict/hoist\n"
+             "or a producer/consumer split) and explains the rest"),
     cl::value_desc("pass,..."), cl::CommaSeparated, cl::cat(ModeCategory));
 
 cl::opt<unsigned> Jobs(
@@ -161,8 +161,8 @@ cl::opt<DelegateMode> Delegate(
 enum class SplitMode { Annotated, Auto };
 cl::opt<SplitMode> Split(
     "split",
-    cl::desc("Which loops the split pass plans (no code is\n"
-             "generated yet: an accepted plan is a remark)"),
+    cl::desc("Which loops the split pass plans (annotated\n"
+             "loops it accepts are rewritten)"),
     cl::values(clEnumValN(SplitMode::Annotated, "annotated",
                           "those annotated '#pragma dd decouple'\n"
                           "(default); an illegal one is an error,\n"
@@ -170,7 +170,7 @@ cl::opt<SplitMode> Split(
                clEnumValN(SplitMode::Auto, "auto",
                           "also every other loop with an affine\n"
                           "load; every decision a remark\n"
-                          "(-Rdecoupler)")),
+                          "(-Rdecoupler), none rewritten")),
     cl::init(SplitMode::Annotated), cl::cat(ModeCategory));
 
 cl::opt<bool> PrintCommands(
@@ -208,8 +208,10 @@ EXAMPLES:
       Hand every recognized try-lock critical section to server blocks.
   decoupler --passes=split --split=auto -Rdecoupler -o - k.cu >/dev/null
       Show the affine-stream split plan (streams, stages, predicted gain) or
-      the refusal or decline of every loop; the source is left as written
-      (docs/split-pass.md).
+      the refusal or decline of every loop (docs/split-pass.md).
+  decoupler --passes=split -Rdecoupler k.cu -o k.dd.cu
+      Rewrite the loops annotated '#pragma dd decouple' that the split
+      pass accepts: restrict/hoist in place, or k_split and k_launch.
 
 COMPILE COMMANDS:
   Without -p or '--', a file is parsed with no arguments of its own. Every

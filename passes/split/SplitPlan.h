@@ -17,7 +17,7 @@
 //   declines   rule 4 (small stages, already bandwidth-bound, short blocks,
 //              predicted gain) and rule 5 (restrict/hoist is cheaper)
 //
-// No code is generated: a plan is only reported.
+// This file only plans; SplitRewrite.h generates the code for accepted plans.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_SPLIT_SPLITPLAN_H

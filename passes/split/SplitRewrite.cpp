@@ -256,10 +256,881 @@ RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A, ASTContext &C
   return Out;
 }
 
-RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &, const Annotation &,
-                           ASTContext &, Rewriter &, RewriteState &) {
-  (void)P;
-  return decline("code generation for the split is not implemented yet");
+//===----------------------------------------------------------------------===//
+// The producer/consumer split
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// "threadIdx.x", "blockDim.y", ... for a read of a CUDA builtin variable
+/// (MS properties in clang's CUDA headers).
+std::optional<std::string> builtinRead(const Expr *E) {
+  const auto *POE = dyn_cast<PseudoObjectExpr>(E->IgnoreParens());
+  if (!POE)
+    return std::nullopt;
+  const auto *Prop = dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
+  if (!Prop)
+    return std::nullopt;
+  const Expr *Base = Prop->getBaseExpr()->IgnoreParens();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+    Base = OVE->getSourceExpr()->IgnoreParens();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  if (!DRE || !DRE->getDecl()->getIdentifier())
+    return std::nullopt;
+  StringRef Var = DRE->getDecl()->getName();
+  if (Var != "threadIdx" && Var != "blockIdx" && Var != "blockDim" && Var != "gridDim")
+    return std::nullopt;
+  return (Var + "." + Prop->getPropertyDecl()->getName()).str();
+}
+
+bool isBuiltin(const Expr *E, StringRef Name) {
+  std::optional<std::string> B = builtinRead(E->IgnoreParenImpCasts());
+  return B && *B == Name;
+}
+
+/// Every builtin read in \p S (not looking into lambdas), with its node.
+void builtinReads(const Stmt *S, SmallVectorImpl<std::pair<std::string, const Expr *>> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (std::optional<std::string> B = builtinRead(E)) {
+      Out.emplace_back(*B, E);
+      return;
+    }
+  for (const Stmt *C : S->children())
+    builtinReads(C, Out);
+}
+
+/// Calls in \p S, with the callee's name.
+void callsIn(const Stmt *S, SmallVectorImpl<const CallExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
+    return;
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    Out.push_back(C);
+  for (const Stmt *Child : S->children())
+    callsIn(Child, Out);
+}
+
+void declRefs(const Stmt *S, SmallVectorImpl<const DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
+    return;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S))
+    Out.push_back(D);
+  for (const Stmt *C : S->children())
+    declRefs(C, Out);
+}
+
+/// Variables that \p S assigns, increments or takes the address of.
+void modifiedVars(const Stmt *S, SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  auto Var = [](const Expr *E) -> const VarDecl * {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  };
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    if (const VarDecl *V = Var(B->getLHS()))
+      Out.insert(V);
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf))
+    if (const VarDecl *V = Var(U->getSubExpr()))
+      Out.insert(V);
+  for (const Stmt *C : S->children())
+    modifiedVars(C, Out);
+}
+
+template <class T> bool contains(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<T>(S))
+    return true;
+  return any_of(S->children(), [](const Stmt *C) { return contains<T>(C); });
+}
+
+/// A textual edit of the main file: [Begin, End) becomes Text.
+struct TextEdit {
+  unsigned Begin, End;
+  std::string Text;
+};
+
+class SplitRewrite {
+public:
+  SplitRewrite(const LoopPlan &P, const KernelAnalysis &KA, const Annotation &A, ASTContext &Ctx,
+               Rewriter &R, RewriteState &State)
+      : P(P), KA(KA), A(A), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), R(R),
+        State(State), K(*P.Kernel), Name(K.getNameAsString()), Policy(Ctx.getLangOpts()) {
+    Policy.SuppressTagKeyword = true;
+  }
+
+  RewriteResult run();
+
+private:
+  std::optional<RewriteResult> check();
+  std::optional<RewriteResult> checkLoopControl();
+  std::optional<RewriteResult> checkStreams();
+  std::optional<RewriteResult> checkKernel();
+  std::optional<RewriteResult> addSlice(const Stmt *S, SourceLocation Why);
+  bool uniform(const Expr *E) const;
+  std::optional<RewriteResult> collectEdits();
+  void emit();
+
+  std::string text(const Stmt *S) const {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(S->getSourceRange()), SM, LO)
+        .str();
+  }
+  unsigned beginOf(const Stmt *S) const { return SM.getFileOffset(S->getBeginLoc()); }
+  unsigned endOf(const Stmt *S) const {
+    return SM.getFileOffset(Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, LO));
+  }
+  /// End of \p S including the `;` that ends it when the statement itself
+  /// does not (an expression statement, or a loop/if whose body is one).
+  unsigned stmtEnd(const Stmt *S) const {
+    unsigned E = endOf(S);
+    StringRef Buf = SM.getBufferData(SM.getMainFileID());
+    size_t I = E;
+    while (I < Buf.size() && (Buf[I] == ' ' || Buf[I] == '\t' || Buf[I] == '\n'))
+      ++I;
+    return I < Buf.size() && Buf[I] == ';' && !Buf.slice(E, I).contains('\n') ? I + 1 : E;
+  }
+  std::string edited(unsigned Begin, unsigned End, std::vector<TextEdit> Edits) const;
+  std::string args() const {
+    std::string S;
+    for (unsigned I = 0; I < K.getNumParams(); ++I)
+      S += (I ? ", " : "") + K.getParamDecl(I)->getNameAsString();
+    return S;
+  }
+  std::string params() const {
+    std::string S;
+    for (unsigned I = 0; I < K.getNumParams(); ++I)
+      S += (I ? ", " : "") + Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                                      K.getParamDecl(I)->getSourceRange()),
+                                                  SM, LO)
+                                 .str();
+    return S;
+  }
+
+  const LoopPlan &P;
+  const KernelAnalysis &KA;
+  const Annotation &A;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  Rewriter &R;
+  RewriteState &State;
+  const FunctionDecl &K;
+  std::string Name;
+  PrintingPolicy Policy;
+
+  const ForStmt *Loop = nullptr;
+  const CompoundStmt *Body = nullptr;
+  const VarDecl *IV = nullptr; // the induction variable
+  std::string IVType;
+  std::string Start0; // the induction variable's start in thread 0
+  std::string Bound;  // the loop runs while IV < Bound
+  const Expr *Start0Expr = nullptr, *BoundExpr = nullptr;
+  std::pair<unsigned, unsigned> PragmaLine;
+  bool PragmaInBody = false;
+  unsigned LoopBegin = 0, LoopEnd = 0;
+
+  struct StreamGen {
+    const Stream *S;
+    const Expr *Load;
+    std::string Type;
+    std::string Address; // &(lvalue as written)
+  };
+  std::vector<StreamGen> Streams;
+  std::vector<const Stmt *> Slice; // declarations the producer recomputes, in order
+  SmallPtrSet<const VarDecl *, 8> SliceVars;
+  SmallPtrSet<const VarDecl *, 16> Modified; // anywhere in the kernel
+
+  std::vector<TextEdit> Outer;    // the kernel body outside the loop
+  std::vector<TextEdit> InLoop;   // the loop body
+  std::vector<const CUDAKernelCallExpr *> Launches;
+  std::vector<std::string> Notes; // what the remark says besides
+};
+
+RewriteResult declineAt(const std::string &Why, SourceLocation Loc) { return decline(Why, Loc); }
+
+std::string SplitRewrite::edited(unsigned Begin, unsigned End, std::vector<TextEdit> Edits) const {
+  sort(Edits, [](const TextEdit &X, const TextEdit &Y) { return X.Begin < Y.Begin; });
+  StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  std::string Out;
+  unsigned At = Begin;
+  for (const TextEdit &E : Edits) {
+    if (E.Begin < At || E.End > End)
+      continue; // outside, or inside an edit already applied
+    Out += Buf.slice(At, E.Begin).str() + E.Text;
+    At = E.End;
+  }
+  Out += Buf.slice(At, End).str();
+  return Out;
+}
+
+/// Whether \p E is the same in every thread of a block: by the affine
+/// analysis, or because it reads only parameters, globals, enumerators,
+/// blockIdx/gridDim and locals (whose own definitions addSlice checks).
+bool SplitRewrite::uniform(const Expr *E) const {
+  if (KA.valueOf(E).isUniform())
+    return true;
+  SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
+  builtinReads(E, Reads);
+  SmallVector<const CallExpr *, 2> Calls;
+  callsIn(E, Calls);
+  if (!Calls.empty() || any_of(Reads, [](const auto &B) {
+        return !StringRef(B.first).starts_with("blockIdx") &&
+               !StringRef(B.first).starts_with("gridDim");
+      }))
+    return false;
+  SmallVector<const DeclRefExpr *, 4> Refs;
+  declRefs(E, Refs);
+  return all_of(Refs, [&](const DeclRefExpr *D) {
+    return D->getDecl() != IV &&
+           (isa<VarDecl>(D->getDecl()) || isa<EnumConstantDecl>(D->getDecl()));
+  });
+}
+
+/// The declaration of \p V at the top level of the kernel body before the
+/// loop, which the producer recomputes (and, first, the ones it reads).
+std::optional<RewriteResult> SplitRewrite::addSlice(const Stmt *S, SourceLocation Why) {
+  SmallVector<const DeclRefExpr *, 8> Refs;
+  declRefs(S, Refs);
+  for (const DeclRefExpr *D : Refs) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!V) {
+      if (isa<FunctionDecl>(D->getDecl()))
+        return declineAt("the producer would have to call '" + D->getDecl()->getNameAsString() +
+                             "' to compute the loop control or a streamed address",
+                         D->getLocation());
+      continue; // enumerators
+    }
+    if (isa<ParmVarDecl>(V)) {
+      if (Modified.contains(V))
+        return declineAt("parameter '" + V->getNameAsString() +
+                             "', which the loop control or a streamed address reads, is "
+                             "modified in the kernel",
+                         D->getLocation());
+      continue;
+    }
+    if (V == IV || SliceVars.contains(V) || !V->hasLocalStorage())
+      continue; // globals and constants are the same for the producer
+    if (Modified.contains(V) || !V->getInit())
+      return declineAt("'" + V->getNameAsString() +
+                           "', which the loop control or a streamed address reads, is not "
+                           "defined once by its declaration",
+                       D->getLocation());
+    DynTypedNodeList Parents = Ctx.getParents(*V);
+    const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+    if (!DS || !DS->isSingleDecl() || !is_contained(Body->body(), DS) ||
+        beginOf(DS) > LoopBegin || V->hasAttr<CUDASharedAttr>())
+      return declineAt("'" + V->getNameAsString() +
+                           "', which the loop control or a streamed address reads, is not "
+                           "declared alone at the top of the kernel before the loop",
+                       V->getLocation());
+    if (!uniform(V->getInit()))
+      return declineAt("'" + V->getNameAsString() + "' differs between threads", V->getLocation());
+    SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
+    builtinReads(V->getInit(), Reads);
+    for (const auto &[B, E] : Reads)
+      if (StringRef(B).starts_with("threadIdx") || StringRef(B).starts_with("blockDim"))
+        return declineAt("'" + V->getNameAsString() + "' is computed from " + B,
+                         E->getBeginLoc());
+    SmallVector<const CallExpr *, 2> Calls;
+    callsIn(V->getInit(), Calls);
+    if (!Calls.empty())
+      return declineAt("'" + V->getNameAsString() + "' is computed by a call",
+                       Calls.front()->getBeginLoc());
+    SliceVars.insert(V);
+    if (std::optional<RewriteResult> No = addSlice(V->getInit(), Why))
+      return No;
+    Slice.push_back(DS);
+  }
+  return std::nullopt;
+}
+
+std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  IV = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
+  if (!IV || !IV->getInit() || !IV->getType()->isIntegerType())
+    return declineAt("the loop does not declare its induction variable in its header",
+                     Loop->getBeginLoc());
+  IVType = IV->getType().getUnqualifiedType().getAsString(Policy);
+  const Expr *I = IV->getInit()->IgnoreParenImpCasts();
+  if (isBuiltin(I, "threadIdx.x")) {
+    Start0 = "0";
+  } else if (const auto *B = dyn_cast<BinaryOperator>(I); B && B->getOpcode() == BO_Add &&
+                                                            (isBuiltin(B->getLHS(), "threadIdx.x") ||
+                                                             isBuiltin(B->getRHS(), "threadIdx.x"))) {
+    Start0Expr = isBuiltin(B->getLHS(), "threadIdx.x") ? B->getRHS() : B->getLHS();
+    Start0 = text(Start0Expr);
+  }
+  if (Start0.empty())
+    return declineAt("the induction variable does not start at threadIdx.x (+ a block-uniform "
+                     "value); the code generator handles the 'j = threadIdx.x; j < n; j += "
+                     "blockDim.x' shape",
+                     IV->getInit()->getBeginLoc());
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+  const auto *CondVar = Cond ? dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts()) : nullptr;
+  if (!Cond || Cond->getOpcode() != BO_LT || !CondVar || CondVar->getDecl() != IV)
+    return declineAt("the loop condition is not '" + IV->getNameAsString() + " < bound'",
+                     Loop->getCond() ? Loop->getCond()->getBeginLoc() : Loop->getBeginLoc());
+  BoundExpr = Cond->getRHS();
+  Bound = text(BoundExpr);
+  const auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(Loop->getInc());
+  const auto *IncVar = Inc ? dyn_cast<DeclRefExpr>(Inc->getLHS()->IgnoreParenImpCasts()) : nullptr;
+  if (!Inc || Inc->getOpcode() != BO_AddAssign || !IncVar || IncVar->getDecl() != IV ||
+      !isBuiltin(Inc->getRHS(), "blockDim.x"))
+    return declineAt("the loop step is not '" + IV->getNameAsString() + " += blockDim.x'",
+                     Loop->getInc() ? Loop->getInc()->getBeginLoc() : Loop->getBeginLoc());
+  for (const Expr *E : {Start0Expr, BoundExpr}) {
+    if (!E)
+      continue;
+    SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
+    builtinReads(E, Reads);
+    for (const auto &[B, At] : Reads)
+      if (StringRef(B).starts_with("threadIdx") || StringRef(B).starts_with("blockDim"))
+        return declineAt("the loop's start or bound reads " + B, At->getBeginLoc());
+    if (!uniform(E))
+      return declineAt("the loop's start or bound differs between threads", E->getBeginLoc());
+    if (std::optional<RewriteResult> No = addSlice(E, E->getBeginLoc()))
+      return No;
+  }
+  return std::nullopt;
+}
+
+/// The additive terms of an integer index, through parentheses and integer
+/// casts; false when a term is subtracted from another one that holds
+/// \p IV (only `+ IV` is understood).
+void additiveTerms(const Expr *E, SmallVectorImpl<const Expr *> &Out) {
+  const Expr *S = E->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<CStyleCastExpr>(S); C && C->getType()->isIntegerType() &&
+                                                   C->getSubExpr()->getType()->isIntegerType())
+    S = C->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Add) {
+    additiveTerms(B->getLHS(), Out);
+    additiveTerms(B->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+std::optional<RewriteResult> SplitRewrite::checkStreams() {
+  for (const Stream &S : P.Streams) {
+    const auto *Load = cast<Expr>(S.Load);
+    if (!S.Merged || S.Halo || S.RingBytes == 0)
+      return declineAt("stream " + S.Text +
+                           " is not one contiguous copy per stage (the code generator handles "
+                           "merged streams only)",
+                       Load->getBeginLoc());
+    if (inMacro(Load->getSourceRange()))
+      return declineAt("stream " + S.Text + " is written through a macro", Load->getBeginLoc());
+    // Not inside a nested loop or lambda of the loop body.
+    for (const Stmt *At = Load;;) {
+      DynTypedNodeList Parents = Ctx.getParents(*At);
+      const Stmt *Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+      if (!Up || Up == Loop)
+        break;
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(Up))
+        return declineAt("stream " + S.Text + " is read in a loop nested in the decoupled one",
+                         Load->getBeginLoc());
+      At = Up;
+    }
+    const auto *Sub = dyn_cast<ArraySubscriptExpr>(Load->IgnoreParenImpCasts());
+    if (!Sub)
+      return declineAt("stream " + S.Text + " is not an array subscript a[i]", Load->getBeginLoc());
+    if (!Sub->getBase()->getType()->isPointerType() || !uniform(Sub->getBase()))
+      return declineAt("the base of stream " + S.Text + " differs between threads",
+                       Load->getBeginLoc());
+    // index = IV + (terms invariant in the loop, the same in every thread):
+    // element k of a stage is what thread k % consumers reads in iteration
+    // k / consumers of the stage.
+    SmallVector<const Expr *, 4> Terms;
+    additiveTerms(Sub->getIdx(), Terms);
+    unsigned IVTerms = 0;
+    for (const Expr *T : Terms) {
+      const auto *D = dyn_cast<DeclRefExpr>(T->IgnoreParenImpCasts());
+      if (D && D->getDecl() == IV) {
+        ++IVTerms;
+        continue;
+      }
+      SmallVector<const DeclRefExpr *, 4> Refs;
+      declRefs(T, Refs);
+      SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
+      builtinReads(T, Reads);
+      const bool Varies = any_of(Refs, [&](const DeclRefExpr *R) { return R->getDecl() == IV; }) ||
+                          any_of(Reads, [](const auto &B) {
+                            return StringRef(B.first).starts_with("threadIdx") ||
+                                   StringRef(B.first).starts_with("blockDim");
+                          });
+      if (Varies || !uniform(T))
+        return declineAt("the index of stream " + S.Text + " is not '" + IV->getNameAsString() +
+                             " + a block-uniform value'",
+                         T->getBeginLoc());
+    }
+    if (IVTerms != 1)
+      return declineAt("the index of stream " + S.Text + " is not '" + IV->getNameAsString() +
+                           " + a block-uniform value'",
+                       Sub->getIdx()->getBeginLoc());
+    if (std::optional<RewriteResult> No = addSlice(Sub, Load->getBeginLoc()))
+      return No;
+    Streams.push_back({&S, Load, Load->getType().getUnqualifiedType().getAsString(Policy),
+                       "&(" + text(Load) + ")"});
+  }
+  return std::nullopt;
+}
+
+/// Calls to functions whose bodies the rewrite cannot see into would keep
+/// __syncthreads() (the producer has left) or blockDim.x (the block is one
+/// warp larger): the user's functions are checked, transitively.
+std::optional<std::string> usesBlock(const FunctionDecl *F, const SourceManager &SM,
+                                     SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  if (!F || !Seen.insert(F->getCanonicalDecl()).second)
+    return std::nullopt;
+  const FunctionDecl *Def = F->getDefinition();
+  if (!Def || !Def->getBody() || SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+    return std::nullopt;
+  SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
+  builtinReads(Def->getBody(), Reads);
+  for (const auto &[B, E] : Reads)
+    if (StringRef(B).starts_with("blockDim") || B == "threadIdx.y" || B == "threadIdx.z")
+      return B;
+  SmallVector<const CallExpr *, 8> Calls;
+  callsIn(Def->getBody(), Calls);
+  for (const CallExpr *C : Calls) {
+    const FunctionDecl *G = C->getDirectCallee();
+    if (G && G->getIdentifier() && G->getName().starts_with("__syncthreads"))
+      return G->getNameAsString() + "()";
+    if (std::optional<std::string> B = usesBlock(G, SM, Seen))
+      return B;
+  }
+  return std::nullopt;
+}
+
+std::optional<RewriteResult> SplitRewrite::checkKernel() {
+  // Every return before the end of the loop would leave the consumers
+  // short of a warp at a wait or a consumer_sync.
+  struct Returns : RecursiveASTVisitor<Returns> {
+    SmallVector<const ReturnStmt *, 2> Out;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitReturnStmt(ReturnStmt *S) {
+      Out.push_back(S);
+      return true;
+    }
+  } Rets;
+  Rets.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  for (const ReturnStmt *Ret : Rets.Out)
+    if (beginOf(Ret) < LoopEnd)
+      return declineAt("a return before the end of the loop: every consumer warp must reach "
+                       "every stage",
+                       Ret->getBeginLoc());
+  if (contains<BreakStmt>(Loop->getBody()) || contains<GotoStmt>(Loop->getBody()) ||
+      contains<IndirectGotoStmt>(Loop->getBody()))
+    return declineAt("the loop body has a break or goto", Loop->getBeginLoc());
+
+  SmallVector<std::pair<std::string, const Expr *>, 8> Reads;
+  builtinReads(Body, Reads);
+  for (const auto &[B, E] : Reads) {
+    if (B == "threadIdx.y" || B == "threadIdx.z" || B == "blockDim.y" || B == "blockDim.z")
+      return declineAt("the kernel reads " + B + ": the code generator handles 1-D blocks",
+                       E->getBeginLoc());
+    if (B == "blockDim.x") {
+      if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+        return declineAt("blockDim.x written through a macro", SM.getExpansionLoc(E->getBeginLoc()));
+      if (Loop->getInc()->getSourceRange().fullyContains(E->getSourceRange()))
+        continue;
+      TextEdit T{beginOf(E), endOf(E), "dd_consumers"};
+      (beginOf(E) >= LoopBegin && beginOf(E) < LoopEnd ? InLoop : Outer).push_back(T);
+    }
+  }
+  SmallVector<const CallExpr *, 8> Calls;
+  callsIn(Body, Calls);
+  SmallPtrSet<const FunctionDecl *, 8> Seen;
+  for (const CallExpr *C : Calls) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F) {
+      if (!isa<CXXOperatorCallExpr>(C))
+        return declineAt("an indirect call: the code generator cannot see whether it "
+                         "synchronizes the block",
+                         C->getBeginLoc());
+      continue;
+    }
+    if (F->getIdentifier() && F->getName() == "__syncthreads") {
+      if (beginOf(C) >= LoopBegin && beginOf(C) < LoopEnd)
+        return declineAt("__syncthreads() inside the loop: the consumers could not wait for "
+                         "stages in step",
+                         C->getBeginLoc());
+      if (inMacro(C->getSourceRange()))
+        return declineAt("__syncthreads() written through a macro",
+                         SM.getExpansionLoc(C->getBeginLoc()));
+      Outer.push_back({beginOf(C), endOf(C), "dd::consumer_sync(dd_consumers)"});
+      continue;
+    }
+    if (F->getIdentifier() && F->getName().starts_with("__syncthreads"))
+      return declineAt(F->getNameAsString() + "(): the code generator replaces only "
+                                              "__syncthreads()",
+                       C->getBeginLoc());
+    if (std::optional<std::string> B = usesBlock(F, SM, Seen))
+      return declineAt("'" + F->getNameAsString() + "' uses " + *B +
+                           " (the split block has one more warp, which leaves after the "
+                           "loop); only the kernel's own code is rewritten",
+                       C->getBeginLoc());
+  }
+  return std::nullopt;
+}
+
+std::optional<RewriteResult> SplitRewrite::check() {
+  if (auto It = State.Rewritten.find(K.getCanonicalDecl()); It != State.Rewritten.end())
+    return declineAt("kernel '" + Name + "' was already rewritten for the loop at line " +
+                         std::to_string(It->second) + " (one rewrite per kernel)",
+                     SourceLocation());
+  Loop = dyn_cast<ForStmt>(P.Loop);
+  Body = dyn_cast_or_null<CompoundStmt>(K.getBody());
+  if (!Loop || !Body)
+    return declineAt("not a for loop", SourceLocation());
+  if (K.isTemplated() || isa<CXXMethodDecl>(K))
+    return declineAt("kernel '" + Name + "' is a template or a member", K.getLocation());
+  if (inMacro(Loop->getSourceRange()) || inMacro(Body->getSourceRange()) || K.getLocation().isMacroID() ||
+      !SM.isInMainFile(K.getLocation()))
+    return declineAt("the kernel or the loop is written through a macro", SourceLocation());
+  if (!is_contained(Body->body(), Loop))
+    return declineAt("the loop is not a statement of the kernel body itself (under an if, "
+                     "another loop or a pragma): the consumers must all reach it",
+                     SourceLocation());
+  for (const ParmVarDecl *Q : K.parameters())
+    if (Q->getName().empty() || Q->hasDefaultArg() || inMacro(Q->getSourceRange()))
+      return declineAt("parameter " + std::to_string(Q->getFunctionScopeIndex() + 1) +
+                           " is unnamed, has a default or is written through a macro",
+                       Q->getLocation());
+  std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine(A, SM);
+  if (!Line)
+    return declineAt("the annotation is not alone on its line, so it cannot be removed", A.Loc);
+  PragmaLine = *Line;
+  LoopBegin = beginOf(Loop);
+  LoopEnd = stmtEnd(Loop);
+  PragmaInBody = PragmaLine.first > beginOf(Body) && PragmaLine.first < endOf(Body);
+  if (PragmaInBody && PragmaLine.second > LoopBegin)
+    return declineAt("the annotation is not alone on its line", A.Loc);
+  if (P.BlockThreads + 32 > 1024)
+    return declineAt("a block of " + std::to_string(P.BlockThreads) +
+                         " threads leaves no room for the producer warp (1024 at most)",
+                     SourceLocation());
+  for (const Stream &S : P.Streams)
+    if (!S.Merged || S.Halo || S.RingBytes == 0)
+      return declineAt("stream " + S.Text +
+                           " is not one contiguous copy per stage (the code generator handles "
+                           "streams that advance by blockDim.x per iteration only)",
+                       S.Load->getBeginLoc());
+  modifiedVars(Body, Modified);
+  if (std::optional<RewriteResult> No = checkLoopControl())
+    return No;
+  if (std::optional<RewriteResult> No = checkStreams())
+    return No;
+  if (std::optional<RewriteResult> No = checkKernel())
+    return No;
+  for (const StreamGen &G : Streams)
+    InLoop.push_back({beginOf(G.Load), endOf(G.Load),
+                      "dd_s" + std::to_string(&G - Streams.data()) + "[dd_u]"});
+
+  // The launches this file makes from host code; others keep the original.
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FunctionDecl *K;
+    std::vector<const CUDAKernelCallExpr *> Out;
+    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (F && F->getCanonicalDecl() == K->getCanonicalDecl())
+        Out.push_back(C);
+      return true;
+    }
+  } F;
+  F.K = &K;
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const CUDAKernelCallExpr *L : F.Out) {
+    if (inMacro(L->getSourceRange()) || !SM.isInMainFile(L->getBeginLoc())) {
+      Notes.push_back("the launch at line " +
+                      std::to_string(SM.getExpansionLineNumber(L->getBeginLoc())) +
+                      " (a macro or another file) keeps the original");
+      continue;
+    }
+    DynTypedNodeList Parents = Ctx.getParents(*L);
+    bool Device = false;
+    while (!Parents.empty()) {
+      if (const auto *Fn = Parents[0].get<FunctionDecl>()) {
+        Device = Fn->hasAttr<CUDADeviceAttr>() || Fn->hasAttr<CUDAGlobalAttr>();
+        break;
+      }
+      if (const auto *S = Parents[0].get<Stmt>())
+        Parents = Ctx.getParents(*S);
+      else if (const auto *D = Parents[0].get<Decl>())
+        Parents = Ctx.getParents(*D);
+      else
+        break;
+    }
+    if (Device) {
+      Notes.push_back("the launch at line " +
+                      std::to_string(SM.getExpansionLineNumber(L->getBeginLoc())) +
+                      " is in device code and keeps the original");
+      continue;
+    }
+    Launches.push_back(L);
+  }
+  if (Launches.empty())
+    return declineAt("kernel '" + Name + "' has no host launch in this file to replace",
+                     K.getLocation());
+  return std::nullopt;
+}
+
+/// The trip count of a block (thread 0's iterations) as an expression of
+/// the launcher's parameters, when the start and bound read parameters and
+/// constants only.
+std::string tripCount(const Expr *Start0, const Expr *Bound, const std::string &Start0Text,
+                      const std::string &BoundText) {
+  for (const Expr *E : {Start0, Bound}) {
+    if (!E)
+      continue;
+    SmallVector<const DeclRefExpr *, 4> Refs;
+    declRefs(E, Refs);
+    SmallVector<std::pair<std::string, const Expr *>, 2> Reads;
+    builtinReads(E, Reads);
+    SmallVector<const CallExpr *, 2> Calls;
+    callsIn(E, Calls);
+    if (!Reads.empty() || !Calls.empty())
+      return "";
+    for (const DeclRefExpr *D : Refs) {
+      const auto *V = dyn_cast<VarDecl>(D->getDecl());
+      if (!isa<EnumConstantDecl>(D->getDecl()) && !isa<ParmVarDecl>(D->getDecl()) &&
+          !(V && !V->hasLocalStorage() && V->getType().isConstQualified()))
+        return "";
+    }
+  }
+  return "(long long)(" + BoundText + ") - (long long)(" + Start0Text + ")";
+}
+
+void SplitRewrite::emit() {
+  const std::string U = std::to_string(P.U), D = std::to_string(P.Depth);
+  const std::string Cap = std::to_string(P.U * P.BlockThreads);
+  const std::string Line = std::to_string(SM.getExpansionLineNumber(Loop->getBeginLoc()));
+  const std::string J = IV->getNameAsString();
+  auto Cast = [&](const std::string &E) { return "(" + IVType + ")(" + E + ")"; };
+
+  // The consumers' loop, in place of the loop in the copy of the body; the
+  // body re-indented from the loop's column to its new place.
+  const bool Compound = isa<CompoundStmt>(Loop->getBody());
+  const std::string Indent = Compound ? "        " : "          ";
+  std::string LoopBody;
+  {
+    const unsigned Column = SM.getExpansionColumnNumber(Loop->getBeginLoc()) - 1;
+    SmallVector<StringRef, 16> Lines;
+    const std::string Raw = edited(beginOf(Loop->getBody()), stmtEnd(Loop->getBody()), InLoop);
+    StringRef(Raw).split(Lines, '\n');
+    for (size_t I = 0; I < Lines.size(); ++I) {
+      StringRef L = Lines[I].rtrim();
+      if (I > 0) {
+        size_t Strip = 0;
+        while (Strip < Column && Strip < L.size() && L[Strip] == ' ')
+          ++Strip;
+        L = L.drop_front(Strip);
+        LoopBody += "\n" + (L.empty() ? std::string() : Indent + L.str());
+      } else {
+        LoopBody += L.str();
+      }
+    }
+  }
+  // Locals that only the streamed addresses read are now the producer's.
+  std::string Unused;
+  for (const Stmt *S : Slice) {
+    const auto *V = cast<VarDecl>(cast<DeclStmt>(S)->getSingleDecl());
+    SmallVector<const DeclRefExpr *, 8> Refs;
+    declRefs(Body, Refs);
+    const bool Used = any_of(Refs, [&](const DeclRefExpr *D) {
+      return D->getDecl() == V && none_of(Streams, [&](const StreamGen &G) {
+               return beginOf(D) >= beginOf(G.Load) && beginOf(D) < endOf(G.Load);
+             });
+    });
+    if (!Used)
+      Unused += "    (void)" + V->getNameAsString() + "; // decoupler: read by the producer only\n";
+  }
+  std::string C;
+  raw_string_ostream CS(C);
+  CS << "// decoupler: the loop, split: block-uniform stages of " << U
+     << " iterations (thread 0's); every\n"
+     << "  // consumer warp waits for and releases every stage, each lane runs the iterations\n"
+     << "  // the loop as written gave it, reading the streamed elements from the stage.\n"
+     << "  {\n"
+     << Unused
+     << "    dd::StageCursor<" << D << "> dd_c;\n"
+     << "    for (" << IVType << " dd_j0 = " << Start0 << "; dd_j0 < " << Bound
+     << "; dd_j0 += " << U << " * " << Cast("dd_consumers") << ", dd_c.advance()) {\n"
+     << "      dd_ring.wait(dd_c);\n";
+  for (const StreamGen &G : Streams)
+    CS << "      " << G.Type << " dd_s" << (&G - Streams.data()) << "[" << U << "];\n";
+  CS << "#pragma unroll\n"
+     << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u)\n"
+     << "        if (dd_j0 + " << Cast("dd_u") << " * " << Cast("dd_consumers") << " + "
+     << Cast("threadIdx.x") << " < " << Bound << ") {\n";
+  for (const StreamGen &G : Streams) {
+    const std::string I = std::to_string(&G - Streams.data());
+    CS << "          dd_s" << I << "[dd_u] = dd_stages[dd_c.slot].s" << I
+       << "[dd_u * dd_consumers + threadIdx.x];\n";
+  }
+  CS << "        }\n"
+     << "      dd_ring.release(dd_c); // decoupler: the stage is in registers\n"
+     << "#pragma unroll\n"
+     << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u) {\n"
+     << "        " << IVType << " " << J << " = dd_j0 + " << Cast("dd_u") << " * "
+     << Cast("dd_consumers") << " + " << Cast("threadIdx.x") << ";\n"
+     << "        if (" << J << " < " << Bound << ")" << (Compound ? " " : "\n" + Indent)
+     << LoopBody << "\n"
+     << "      }\n"
+     << "    }\n"
+     << "  }";
+
+  std::vector<TextEdit> BodyEdits = Outer;
+  BodyEdits.push_back({LoopBegin, LoopEnd, C});
+  if (PragmaInBody)
+    BodyEdits.push_back({PragmaLine.first, PragmaLine.second, ""});
+  const std::string Consumers = edited(beginOf(Body) + 1, SM.getFileOffset(Body->getRBracLoc()),
+                                       BodyEdits);
+
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << "\n\n// decoupler: the split of '" << Name << "' (docs/split-pass.md): the loop at line "
+     << Line << " streams\n// ";
+  for (const StreamGen &G : Streams)
+    OS << (&G == Streams.data() ? "" : ", ") << G.S->Text;
+  OS << " through a ring of " << D << " stages of " << U
+     << " iterations. One producer warp (the\n"
+     << "// last) runs the loop control and copies; the consumer warps run the kernel as\n"
+     << "// written (blockDim.x -> dd_consumers, __syncthreads() -> dd::consumer_sync) and\n"
+     << "// read the stream from the ring. " << Name << "_launch picks it or " << Name
+     << " per launch.\n";
+  OS << "__global__ void __launch_bounds__(" << P.BlockThreads + 32 << ") " << Name << "_split("
+     << params() << ") {\n";
+  OS << "  // decoupler: the ring; a stage holds " << U
+     << " iterations of each stream as one tile.\n"
+     << "  struct dd_stage {\n";
+  for (const StreamGen &G : Streams)
+    OS << "    dd::TileSlot<" << G.Type << ", " << Cap << "> s" << (&G - Streams.data())
+       << "; // " << G.S->Text << "\n";
+  OS << "  };\n"
+     << "  __shared__ dd::StageRing<" << D << ">::Storage dd_ring_storage;\n"
+     << "  __shared__ dd_stage dd_stages[" << D << "];\n"
+     << "  dd::StageRing<" << D << "> dd_ring(dd_ring_storage);\n"
+     << "  // decoupler: launched with the original block + 32 threads (" << Name
+     << "_launch).\n"
+     << "  const unsigned dd_consumers = blockDim.x - 32;\n"
+     << "  dd_ring.init(dd_consumers / 32);\n"
+     << "  if (threadIdx.x >= dd_consumers) {\n"
+     << "    // decoupler: the producer warp: the loop control and the streamed addresses\n"
+     << "    // as thread 0 computes them; stage k copies iterations [" << U << "k, " << U
+     << "k + " << U << ") of\n"
+     << "    // every consumer, " << J << " in [dd_j0, dd_j0 + " << U
+     << " * dd_consumers) clipped to the bound.\n";
+  for (const Stmt *S : Slice)
+    OS << "    " << edited(beginOf(S), stmtEnd(S), {}) << "\n";
+  OS << "    dd::StageCursor<" << D << "> dd_c;\n"
+     << "    for (" << IVType << " dd_j0 = " << Start0 << "; dd_j0 < " << Bound << "; dd_j0 += "
+     << U << " * " << Cast("dd_consumers") << ", dd_c.advance()) {\n"
+     << "      dd_ring.acquire(dd_c);\n"
+     << "      const long long dd_left = (long long)(" << Bound << ") - (long long)dd_j0;\n"
+     << "      const unsigned dd_count =\n"
+     << "          dd_left < " << U << "LL * dd_consumers ? (unsigned)dd_left : " << U
+     << "u * dd_consumers;\n"
+     << "      const " << IVType << " " << J << " = dd_j0;\n";
+  for (const StreamGen &G : Streams)
+    OS << "      dd::copy_tile_async(dd_stages[dd_c.slot].s" << (&G - Streams.data()) << ", "
+       << G.Address << ", 0, dd_count, dd_ring.full(dd_c));\n";
+  OS << "      dd_ring.commit(dd_c);\n"
+     << "    }\n"
+     << "    return;\n"
+     << "  }\n"
+     << "  // decoupler: the consumer warps: the kernel as written.";
+  OS << Consumers << "}\n\n";
+
+  // The launcher.
+  const std::string Trips = tripCount(Start0Expr, BoundExpr, Start0, Bound);
+  OS << "/// decoupler: in place of " << Name
+     << "<<<grid, block, shmem, stream>>>(...): runs " << Name << "_split\n"
+     << "/// (block + 32 threads) where the launch-time checks pass (<dd/split_launch.h>)\n"
+     << "/// and it measured faster, else " << Name << " as written.\n";
+  OS << "static void " << Name << "_launch(dim3 dd_grid, dim3 dd_block, size_t dd_shmem, "
+     << "cudaStream_t dd_stream" << (K.getNumParams() ? ", " : "") << params() << ") {\n"
+     << "  static dd::SplitLaunchState dd_state;\n";
+  if (!Trips.empty())
+    OS << "  // decoupler: iterations per block (thread 0's), for the minimum of "
+       << P.MinTripCount << ".\n"
+       << "  const long long dd_span = " << Trips << ";\n"
+       << "  const long long dd_trips =\n"
+       << "      dd_span <= 0 || dd_block.x == 0 ? 0 : (dd_span + dd_block.x - 1) / dd_block.x;\n";
+  else
+    OS << "  const long long dd_trips = -1; // decoupler: not known from the arguments\n";
+  OS << "  dd::split_launch(\n"
+     << "      dd_state, dd::SplitKernelInfo{\"" << Name << "\", " << P.BlockThreads << ", "
+     << P.MinTripCount << "}, (const void *)" << Name << "_split,\n"
+     << "      (const void *)" << Name
+     << ", dd_grid, dd_block, dd_shmem, dd_stream, dd_trips,\n"
+     << "      [&](dim3 dd_g, dim3 dd_b, size_t dd_s, cudaStream_t dd_st) {\n"
+     << "        " << Name << "_split<<<dd_g, dd_b, dd_s, dd_st>>>(" << args() << ");\n"
+     << "      },\n"
+     << "      [&](dim3 dd_g, dim3 dd_b, size_t dd_s, cudaStream_t dd_st) {\n"
+     << "        " << Name << "<<<dd_g, dd_b, dd_s, dd_st>>>(" << args() << ");\n"
+     << "      });\n"
+     << "}";
+
+  // The original loses its annotation; the split and the launcher follow it.
+  if (State.RemovedPragmas.insert(PragmaLine.first).second)
+    R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(PragmaLine.first),
+                 PragmaLine.second - PragmaLine.first);
+  R.InsertTextAfterToken(K.getEndLoc(), Out);
+  bool Before = false;
+  for (const CUDAKernelCallExpr *L : Launches) {
+    const CallExpr *Config = L->getConfig();
+    auto Arg = [&](unsigned I, const char *Default) {
+      return Config->getNumArgs() > I && !isa<CXXDefaultArgExpr>(Config->getArg(I))
+                 ? text(Config->getArg(I))
+                 : std::string(Default);
+    };
+    std::string S = Name + "_launch(" + Arg(0, "1") + ", " + Arg(1, "1") + ", " + Arg(2, "0") +
+                    ", " + Arg(3, "0");
+    for (const Expr *E : L->arguments())
+      if (!isa<CXXDefaultArgExpr>(E))
+        S += ", " + text(E);
+    R.ReplaceText(L->getSourceRange(), S + ")");
+    Before |= beginOf(L) < SM.getFileOffset(K.getEndLoc());
+  }
+  if (Before) {
+    std::string Decl = "static void " + Name + "_launch(dim3, dim3, size_t, cudaStream_t";
+    for (const ParmVarDecl *Q : K.parameters())
+      Decl += ", " + Q->getType().getAsString(Policy);
+    R.InsertTextBefore(SM.getExpansionLoc(K.getFirstDecl()->getOuterLocStart()),
+                       "// decoupler: " + Name + "'s launches go through this (defined below).\n" +
+                           Decl + ");\n");
+  }
+}
+
+RewriteResult SplitRewrite::run() {
+  if (std::optional<RewriteResult> No = check())
+    return *No;
+  emit();
+  State.Rewritten[K.getCanonicalDecl()] = SM.getExpansionLineNumber(Loop->getBeginLoc());
+  State.NeedsRuntime = true;
+  RewriteResult Out;
+  Out.Done = true;
+  Out.Message = Name + "_split (one producer warp, " + std::to_string(P.Depth) + " stages of " +
+                std::to_string(P.U) + " iterations) and " + Name + "_launch for " +
+                std::to_string(Launches.size()) + " launch" + (Launches.size() == 1 ? "" : "es");
+  for (const std::string &N : Notes)
+    Out.Message += "; " + N;
+  return Out;
+}
+
+} // namespace
+
+RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &K, const Annotation &A,
+                           ASTContext &Ctx, Rewriter &R, RewriteState &State) {
+  return SplitRewrite(P, K, A, Ctx, R, State).run();
 }
 
 } // namespace decoupler::split

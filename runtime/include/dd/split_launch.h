@@ -1,0 +1,260 @@
+//===- dd/split_launch.h - Launch a split kernel or the original -*- CUDA -*-===//
+//
+// The host side of the affine-stream split (docs/split-pass.md). The split
+// pass emits, for a kernel `k` with a split loop, `k_split` (the block as
+// written plus one producer warp feeding a <dd/affine_queue.cuh> ring) and a
+// launcher `k_launch` in place of every `k<<<grid, block, shmem, stream>>>`.
+// The launcher calls split_launch(), which
+//
+//   1. checks that the split can run this launch (split_check): a 1-D block
+//      of whole warps, no larger than the ring's tiles hold, with room for
+//      the extra warp (block + 32 threads within the split kernel's limit),
+//      the shared memory (the ring, static, plus the launch's dynamic
+//      shared memory) within the device's opt-in limit, and enough
+//      iterations per block for the ring to fill (when the pass could
+//      express the trip count; checked per launch, the others once per
+//      grid/block configuration); if any check fails it launches `k` as
+//      written, which is always correct;
+//   2. otherwise chooses between `k_split` and `k` per launch with
+//      dd::AdaptiveChoice (<dd/launch_choice.h>): the first launch of a
+//      grid/block configuration runs the split, the second the original,
+//      each timed; then the faster, re-probing the slower now and then.
+//
+// Launches stay asynchronous on their stream, as the original's: only the
+// timed probes synchronize (the device before, the stream after).
+//
+// Environment:
+//   DD_SPLIT_POLICY=adaptive|split|original   how to choose (default
+//                                             adaptive); `split` still falls
+//                                             back to the original where a
+//                                             check fails
+//   DD_SPLIT_VERBOSE=1                        every probe, choice and failed
+//                                             check on stderr
+//
+// Host code; include it from a .cu file (it launches through the lambdas the
+// generated launcher passes).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DD_SPLIT_LAUNCH_H
+#define DD_SPLIT_LAUNCH_H
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include <cuda_runtime.h>
+
+#include "dd/affine_queue.cuh"
+#include "dd/launch_choice.h"
+
+namespace dd {
+
+/// What the generated launcher knows about its split kernel at compile time.
+struct SplitKernelInfo {
+  /// The kernel as written, for messages.
+  const char *name;
+  /// The most consumer threads (the original block) the ring's tiles hold.
+  unsigned max_consumers;
+  /// Iterations per block below which the ring cannot fill (the plan's
+  /// minimum trip count); checked only when the launcher knows the trip
+  /// count.
+  unsigned long long min_trips;
+};
+
+/// The state of one launcher (a function-local static of the generated
+/// `k_launch`): the measurements of the current grid/block configuration and
+/// the verdict of the checks for it. Guarded by `mutex`.
+struct SplitLaunchState {
+  std::mutex mutex;
+  AdaptiveChoice choice;
+  bool configured = false; // grid, block, shmem, device below are valid
+  int device = -1;
+  dim3 grid, block;
+  std::size_t shmem = 0;
+  /// Null when the split can run this configuration, else why not.
+  const char *why_not = nullptr;
+  bool original_loaded = false;
+};
+
+namespace detail {
+
+/// DD_SPLIT_POLICY, read once.
+inline LaunchPolicy split_policy() {
+  static const LaunchPolicy policy = [] {
+    const char *env = std::getenv("DD_SPLIT_POLICY");
+    if (!env || !*env || std::strcmp(env, "adaptive") == 0)
+      return LaunchPolicy::Adaptive;
+    if (std::strcmp(env, "split") == 0)
+      return LaunchPolicy::Rewrite;
+    if (std::strcmp(env, "original") == 0)
+      return LaunchPolicy::Original;
+    std::fprintf(stderr, "dd: DD_SPLIT_POLICY must be adaptive, split or original (is '%s')\n", env);
+    std::exit(EXIT_FAILURE);
+  }();
+  return policy;
+}
+
+/// DD_SPLIT_VERBOSE=1: every probe, choice and failed check on stderr.
+inline bool split_verbose() {
+  static const bool verbose = [] {
+    const char *env = std::getenv("DD_SPLIT_VERBOSE");
+    return env && *env && *env != '0';
+  }();
+  return verbose;
+}
+
+inline double split_elapsed_ms(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
+}
+
+inline bool same_dim3(dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+} // namespace detail
+
+/// The launch-time checks: null when `split_kernel` (launched with
+/// block.x + 32 threads and `shmem` bytes of dynamic shared memory) can
+/// stand in for the original launch, else the reason it cannot. Sets the
+/// split kernel's MaxDynamicSharedMemorySize when its static shared memory
+/// (the ring) plus `shmem` exceeds the default 48 KB. The trip count is
+/// checked per launch by split_launch (it changes with the arguments).
+inline const char *split_check(const void *split_kernel, const SplitKernelInfo &info, int device,
+                               dim3 block, std::size_t shmem) {
+  if (block.y != 1 || block.z != 1)
+    return "the block is not 1-D";
+  if (block.x == 0 || block.x % 32 != 0)
+    return "the block is not a whole number of warps";
+  if (block.x > info.max_consumers)
+    return "the block is larger than the ring's tiles hold";
+  cudaFuncAttributes attributes;
+  if (cudaFuncGetAttributes(&attributes, split_kernel) != cudaSuccess) {
+    (void)cudaGetLastError(); // this query's error is not the program's
+    return "the split kernel cannot run on this device";
+  }
+  if (block.x + 32 > static_cast<unsigned>(attributes.maxThreadsPerBlock))
+    return "the block plus the producer warp exceeds the split kernel's thread limit";
+  int optin = 0, deflt = 0;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&deflt, cudaDevAttrMaxSharedMemoryPerBlock, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return "cannot query the device's shared memory";
+  }
+  const std::size_t total = attributes.sharedSizeBytes + shmem;
+  if (total > static_cast<std::size_t>(optin))
+    return "the ring and the launch's shared memory do not fit a block";
+  if (total > static_cast<std::size_t>(deflt) &&
+      static_cast<std::size_t>(attributes.maxDynamicSharedSizeBytes) < shmem &&
+      cudaFuncSetAttribute(split_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           static_cast<int>(shmem)) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return "cannot raise the split kernel's dynamic shared memory limit";
+  }
+  return nullptr;
+}
+
+/// One launch through a split launcher: the original where split_check
+/// fails or DD_SPLIT_POLICY=original, else the split or the original as
+/// the policy and the measurements choose.
+///
+/// @param launch_split     `(dim3 grid, dim3 block, size_t shmem, cudaStream_t)`:
+///                         launches the split kernel (block already + 32)
+/// @param launch_original  the same for the kernel as written
+template <class LaunchSplit, class LaunchOriginal>
+void split_launch(SplitLaunchState &state, const SplitKernelInfo &info, const void *split_kernel,
+                  const void *original, dim3 grid, dim3 block, std::size_t shmem,
+                  cudaStream_t stream, long long trips, LaunchSplit &&launch_split,
+                  LaunchOriginal &&launch_original) {
+  using clock = std::chrono::steady_clock;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  const LaunchPolicy policy = detail::split_policy();
+  if (policy == LaunchPolicy::Original) {
+    launch_original(grid, block, shmem, stream);
+    return;
+  }
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    launch_original(grid, block, shmem, stream); // the program sees its own errors
+    return;
+  }
+  // A new configuration: check it, and forget the measurements.
+  if (!state.configured || state.device != device || !detail::same_dim3(state.grid, grid) ||
+      !detail::same_dim3(state.block, block) || state.shmem != shmem) {
+    state.configured = true;
+    state.device = device;
+    state.grid = grid;
+    state.block = block;
+    state.shmem = shmem;
+    state.choice.reset();
+    state.why_not = split_check(split_kernel, info, device, block, shmem);
+    if (state.why_not && detail::split_verbose())
+      std::fprintf(stderr, "dd: %s: runs as written for grid (%u,%u,%u) block (%u,%u,%u): %s\n",
+                   info.name, grid.x, grid.y, grid.z, block.x, block.y, block.z, state.why_not);
+  }
+  if (state.why_not) {
+    launch_original(grid, block, shmem, stream);
+    return;
+  }
+  // Too few iterations per block for the ring to fill: the original, this
+  // launch only (the measurements stay).
+  if (trips >= 0 && static_cast<unsigned long long>(trips) < info.min_trips) {
+    if (detail::split_verbose())
+      std::fprintf(stderr, "dd: %s: runs as written: %lld iterations per block, fewer than %llu\n",
+                   info.name, trips, info.min_trips);
+    launch_original(grid, block, shmem, stream);
+    return;
+  }
+  const dim3 split_block(block.x + 32, 1, 1);
+  const AdaptiveChoice::Way way =
+      policy == LaunchPolicy::Rewrite ? AdaptiveChoice::Rewrite : state.choice.which();
+  const bool timed = policy == LaunchPolicy::Adaptive && state.choice.timed();
+  auto run = [&] {
+    if (way == AdaptiveChoice::Rewrite)
+      launch_split(grid, split_block, shmem, stream);
+    else
+      launch_original(grid, block, shmem, stream);
+  };
+  if (!timed) {
+    run();
+    state.choice.record_untimed(way);
+    return;
+  }
+  // A probe: load the original's module first (lazy loading would bill the
+  // probe for it; split_check loaded the split's), then time the launch
+  // alone.
+  if (way == AdaptiveChoice::Original && !state.original_loaded) {
+    cudaFuncAttributes attributes;
+    state.original_loaded = cudaFuncGetAttributes(&attributes, original) == cudaSuccess;
+    if (!state.original_loaded)
+      (void)cudaGetLastError();
+  }
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    run(); // an earlier error: the program sees it
+    return;
+  }
+  const clock::time_point start = clock::now();
+  run();
+  if (cudaStreamSynchronize(stream) != cudaSuccess)
+    return;
+  const double ms = detail::split_elapsed_ms(start);
+  const bool probing = state.choice.ms(AdaptiveChoice::Rewrite) < 0 ||
+                       state.choice.ms(AdaptiveChoice::Original) < 0;
+  const AdaptiveChoice::Way before = state.choice.winner();
+  state.choice.record(way, ms);
+  if (!detail::split_verbose())
+    return;
+  const char *names[2] = {"split", "original"};
+  std::fprintf(stderr, "dd: %s: %s %s took %.4f ms", info.name, probing ? "probe:" : "re-probe:",
+               names[way], ms);
+  if (state.choice.ms(AdaptiveChoice::Rewrite) >= 0 && state.choice.ms(AdaptiveChoice::Original) >= 0)
+    std::fprintf(stderr, " (split %.4f ms, original %.4f ms): runs the %s%s; next probe in %llu launches",
+                 state.choice.ms(AdaptiveChoice::Rewrite), state.choice.ms(AdaptiveChoice::Original),
+                 names[state.choice.winner()], !probing && state.choice.winner() != before ? " now" : "",
+                 static_cast<unsigned long long>(state.choice.until_probe()));
+  std::fputc('\n', stderr);
+}
+
+} // namespace dd
+
+#endif // DD_SPLIT_LAUNCH_H
