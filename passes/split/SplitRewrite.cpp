@@ -627,17 +627,52 @@ std::optional<RewriteResult> SplitRewrite::checkStreams() {
                        Load->getBeginLoc());
     if (inMacro(Load->getSourceRange()))
       return declineAt("stream " + S.Text + " is written through a macro", Load->getBeginLoc());
-    // Not inside a nested loop or lambda of the loop body.
+    // Read in every iteration, unconditionally: the producer copies every
+    // element the loop control reaches, which must be exactly what the loop
+    // as written reads (a guard such as `if (row < rows)` may be what keeps
+    // those reads in bounds). Not inside a nested loop or lambda either.
+    const std::string Conditional =
+        "stream " + S.Text + " is read under a condition in the loop; the producer would copy "
+        "elements the loop as written may not read";
     for (const Stmt *At = Load;;) {
       DynTypedNodeList Parents = Ctx.getParents(*At);
       const Stmt *Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-      if (!Up || Up == Loop)
+      if (!Up) {
+        // A declaration's initializer: go through the declaration.
+        if (const auto *V = Parents.empty() ? nullptr : Parents[0].get<VarDecl>()) {
+          DynTypedNodeList DeclParents = Ctx.getParents(*V);
+          Up = DeclParents.empty() ? nullptr : DeclParents[0].get<Stmt>();
+        }
+      }
+      if (!Up)
+        return declineAt("cannot follow stream " + S.Text + " up to the loop", Load->getBeginLoc());
+      if (Up == Loop)
         break;
       if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(Up))
         return declineAt("stream " + S.Text + " is read in a loop nested in the decoupled one",
                          Load->getBeginLoc());
+      if (const auto *If = dyn_cast<IfStmt>(Up); If && If->getCond() != At)
+        return declineAt(Conditional, Load->getBeginLoc());
+      if (const auto *C = dyn_cast<AbstractConditionalOperator>(Up); C && C->getCond() != At)
+        return declineAt(Conditional, Load->getBeginLoc());
+      if (const auto *B = dyn_cast<BinaryOperator>(Up); B && B->isLogicalOp() && B->getRHS() == At)
+        return declineAt(Conditional, Load->getBeginLoc());
+      if (isa<SwitchStmt, SwitchCase>(Up))
+        return declineAt(Conditional, Load->getBeginLoc());
       At = Up;
     }
+    // A continue before the read skips it in some iterations.
+    struct Continues : RecursiveASTVisitor<Continues> {
+      SmallVector<const ContinueStmt *, 2> Out;
+      bool VisitContinueStmt(ContinueStmt *C) {
+        Out.push_back(C);
+        return true;
+      }
+    } Conts;
+    Conts.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));
+    for (const ContinueStmt *Cont : Conts.Out)
+      if (beginOf(Cont) < beginOf(Load))
+        return declineAt(Conditional, Cont->getBeginLoc());
     const auto *Sub = dyn_cast<ArraySubscriptExpr>(Load->IgnoreParenImpCasts());
     if (!Sub)
       return declineAt("stream " + S.Text + " is not an array subscript a[i]", Load->getBeginLoc());
@@ -726,9 +761,14 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
       return declineAt("a return before the end of the loop: every consumer warp must reach "
                        "every stage",
                        Ret->getBeginLoc());
-  if (contains<BreakStmt>(Loop->getBody()) || contains<GotoStmt>(Loop->getBody()) ||
-      contains<IndirectGotoStmt>(Loop->getBody()))
-    return declineAt("the loop body has a break or goto", Loop->getBeginLoc());
+  if (contains<BreakStmt>(Loop->getBody()))
+    return declineAt("the loop body has a break", Loop->getBeginLoc());
+  if (contains<GotoStmt>(Body) || contains<IndirectGotoStmt>(Body))
+    return declineAt("the kernel has a goto", K.getLocation());
+  // The rewrite of blockDim.x and __syncthreads() does not look into
+  // lambdas.
+  if (contains<LambdaExpr>(Body))
+    return declineAt("the kernel has a lambda", K.getLocation());
 
   SmallVector<std::pair<std::string, const Expr *>, 8> Reads;
   builtinReads(Body, Reads);

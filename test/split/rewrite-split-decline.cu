@@ -85,7 +85,7 @@ __global__ void strided(const float *A, float *y, int n) {
 __global__ void brk(const float *A, float *y, int n) {
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: the loop body has a break or goto{{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: the loop body has a break{{.*}}; the loop is left as written
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x) {
     sum += A[(long long)row * n + j];
@@ -120,6 +120,33 @@ __global__ void unlaunched(const float *A, float *y, int n) {
   y[row] = sum;
 }
 
+// The stream read under a guard: the producer would read rows the loop as
+// written never reads (row >= rows).
+__global__ void guardload(const float *A, float *y, int n, int rows) {
+  const int row = blockIdx.x;
+  float sum = 0.0f;
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: stream A[(long long)row * n + j] is read under a condition in the loop; the producer would copy elements the loop as written may not read; the loop is left as written
+  DD_PRAGMA(decouple)
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    if (row < rows)
+      sum += A[(long long)row * n + j];
+  y[row] = sum;
+}
+
+// A continue before the read.
+__global__ void skip(const float *A, float *y, int n, int rows) {
+  const int row = blockIdx.x;
+  float sum = 0.0f;
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: stream A[(long long)row * n + j] is read under a condition in the loop; {{.*}}; the loop is left as written
+  DD_PRAGMA(decouple)
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    if (row >= rows)
+      continue;
+    sum += A[(long long)row * n + j];
+  }
+  y[row] = sum;
+}
+
 void launch(const float *A, float *B, float *y, int rows, int n, int step) {
   twod<<<rows, dim3(32, 8)>>>(A, y, n);
   syncin<<<rows, 256>>>(A, y, n);
@@ -129,4 +156,6 @@ void launch(const float *A, float *B, float *y, int rows, int n, int step) {
   strided<<<rows, 256>>>(A, y, n);
   brk<<<rows, 256>>>(A, y, n);
   callee<<<rows, 256>>>(A, y, n);
+  guardload<<<rows, 256>>>(A, y, n, rows);
+  skip<<<rows, 256>>>(A, y, n, rows);
 }
