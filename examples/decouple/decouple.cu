@@ -94,20 +94,6 @@ __global__ void gather8(const unsigned *in, unsigned *out, int dim, int num) {
       out[i * num + tid] = in[(long long)(i * num + tid) * 8];
 }
 
-/// The sum of `v` over the block (any multiple of 32 threads up to 1024),
-/// valid in thread 0.
-__device__ unsigned block_sum(unsigned v, unsigned *partial) {
-  for (int o = 16; o > 0; o /= 2)
-    v += __shfl_down_sync(0xffffffffu, v, o);
-  if (threadIdx.x % 32 == 0)
-    partial[threadIdx.x / 32] = v;
-  __syncthreads();
-  v = threadIdx.x < blockDim.x / 32 ? partial[threadIdx.x] : 0u;
-  for (int o = 16; o > 0; o /= 2)
-    v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
-
 __global__ void matvec(const unsigned *A, const unsigned *x, unsigned *y, int n) {
   __shared__ unsigned partial[32];
   const int row = blockIdx.x;
@@ -115,9 +101,20 @@ __global__ void matvec(const unsigned *A, const unsigned *x, unsigned *y, int n)
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     sum += A[(long long)row * n + j] * x[j];
-  sum = block_sum(sum, partial);
-  if (threadIdx.x == 0)
-    y[row] = sum;
+  // The row's sum over the block (a multiple of 32 threads): warps, then
+  // the first warp over the warps' sums.
+  for (int o = 16; o > 0; o /= 2)
+    sum += __shfl_down_sync(0xffffffffu, sum, o);
+  if (threadIdx.x % 32 == 0)
+    partial[threadIdx.x / 32] = sum;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    sum = threadIdx.x < blockDim.x / 32 ? partial[threadIdx.x] : 0u;
+    for (int o = 16; o > 0; o /= 2)
+      sum += __shfl_down_sync(0xffffffffu, sum, o);
+    if (threadIdx.x == 0)
+      y[row] = sum;
+  }
 }
 
 __global__ void kmeans(const int *features, int nfeatures, int npoints, int nclusters,
@@ -178,6 +175,38 @@ unsigned blocks_for(std::uint64_t threads, unsigned block) {
   return unsigned((threads + block - 1) / block);
 }
 
+// The launches, one host function each (the split pass rewrites launch
+// statements of functions, not of lambdas).
+void launch_rows(int stride, unsigned block, const unsigned *in, unsigned *out, int dim, int num) {
+  if (stride == 1)
+    fig33<<<blocks_for(num, block), block>>>(in, out, dim, num);
+  else if (stride == 2)
+    gather2<<<blocks_for(num, block), block>>>(in, out, dim, num);
+  else
+    gather8<<<blocks_for(num, block), block>>>(in, out, dim, num);
+}
+
+void launch_stencil(unsigned block, const unsigned *in, unsigned *out, int nx, int ny, int rows) {
+  stencil<<<dim3(blocks_for(nx, block), unsigned((ny + rows - 1) / rows)), block>>>(in, out, nx, ny,
+                                                                                      rows);
+}
+
+void launch_spmv(unsigned block, int rows, int k, const int *cols, const unsigned *vals,
+                 const unsigned *x, unsigned *y) {
+  spmv_ell<<<blocks_for(rows, block), block>>>(rows, k, cols, vals, x, y);
+}
+
+void launch_matvec(unsigned block, int rows, const unsigned *a, const unsigned *x, unsigned *y,
+                   int n) {
+  matvec<<<rows, block>>>(a, x, y, n);
+}
+
+void launch_kmeans(unsigned block, const int *features, int nfeatures, int npoints, int nclusters,
+                   const int *clusters, int *membership) {
+  kmeans<<<blocks_for(npoints, block), block>>>(features, nfeatures, npoints, nclusters, clusters,
+                                                membership);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -216,14 +245,7 @@ int main(int argc, char **argv) {
     out_words = n;
     sizes = "dim " + std::to_string(dim) + ", num " + std::to_string(num);
     unsigned *out = static_cast<unsigned *>(d_out);
-    launch = [=] {
-      if (stride == 1)
-        fig33<<<blocks_for(num, block), block>>>(d_in, out, dim, num);
-      else if (stride == 2)
-        gather2<<<blocks_for(num, block), block>>>(d_in, out, dim, num);
-      else
-        gather8<<<blocks_for(num, block), block>>>(d_in, out, dim, num);
-    };
+    launch = [=] { launch_rows(stride, block, d_in, out, dim, num); };
     model = [=] {
       std::vector<unsigned> want(n);
       for (std::size_t i = 0; i < n; ++i)
@@ -243,10 +265,7 @@ int main(int argc, char **argv) {
     sizes = "nx " + std::to_string(nx) + ", ny " + std::to_string(ny) + ", rows " +
             std::to_string(rows);
     unsigned *out = static_cast<unsigned *>(d_out);
-    launch = [=] {
-      stencil<<<dim3(blocks_for(nx, block), unsigned((ny + rows - 1) / rows)), block>>>(
-          d_in, out, nx, ny, rows);
-    };
+    launch = [=] { launch_stencil(block, d_in, out, nx, ny, rows); };
     model = [=] {
       // Only interior points are written; the rest keeps the poison.
       std::vector<unsigned> want(n, 0xffffffffu);
@@ -279,7 +298,7 @@ int main(int argc, char **argv) {
     out_words = rows;
     sizes = "rows " + std::to_string(rows) + ", k " + std::to_string(k);
     unsigned *out = static_cast<unsigned *>(d_out);
-    launch = [=] { spmv_ell<<<blocks_for(rows, block), block>>>(rows, k, d_cols, d_vals, d_x, out); };
+    launch = [=] { launch_spmv(block, rows, k, d_cols, d_vals, d_x, out); };
     model = [=] {
       std::vector<unsigned> want(rows, 0);
       for (int j = 0; j < k; ++j)
@@ -305,7 +324,7 @@ int main(int argc, char **argv) {
     out_words = rows;
     sizes = "rows " + std::to_string(rows) + ", n " + std::to_string(n);
     unsigned *out = static_cast<unsigned *>(d_out);
-    launch = [=] { matvec<<<rows, block>>>(d_a, d_x, out, n); };
+    launch = [=] { launch_matvec(block, rows, d_a, d_x, out, n); };
     model = [=] {
       std::vector<unsigned> want(rows, 0);
       for (int r = 0; r < rows; ++r) {
@@ -336,9 +355,7 @@ int main(int argc, char **argv) {
     sizes = "points " + std::to_string(points) + ", features " + std::to_string(features) +
             ", clusters " + std::to_string(clusters);
     int *out = static_cast<int *>(d_out);
-    launch = [=] {
-      kmeans<<<blocks_for(points, block), block>>>(d_f, features, points, clusters, d_c, out);
-    };
+    launch = [=] { launch_kmeans(block, d_f, features, points, clusters, d_c, out); };
     model = [=] {
       // features are feature-major: feature j of point p at j * points + p.
       std::vector<unsigned> want(points);

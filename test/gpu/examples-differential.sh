@@ -146,6 +146,7 @@ for size in "--rows 1 --n 1" "--rows 5 --n 1000" "--rows 300 --n 4097" "--rows 6
     run decouple --kernel matvec $size --block $block --seed 5 --verify 1
   done
 done
+run decouple --kernel matvec --rows 40 --n 10000 --block 512 --verify 1
 run decouple --kernel matvec --rows 40 --n 10000 --block 1024 --verify 1
 for size in "--points 1 --features 1 --clusters 1" "--points 1000 --features 34 --clusters 5" \
             "--points 12345 --features 7 --clusters 3" "--points 300 --features 5 --clusters 4" \
