@@ -373,8 +373,13 @@ private:
   std::optional<RewriteResult> checkLoopControl();
   std::optional<RewriteResult> checkStreams();
   std::optional<RewriteResult> checkKernel();
-  std::optional<RewriteResult> addSlice(const Stmt *S, SourceLocation Why);
+  /// \p ThreadOK: the producer recomputes thread 0's value (a tile's
+  /// address), so locals may read threadIdx.x and blockDim.x.
+  std::optional<RewriteResult> addSlice(const Stmt *S, SourceLocation Why, bool ThreadOK = false);
   bool uniform(const Expr *E) const;
+  /// The text of \p S as thread 0 of the consumers computes it: threadIdx.x
+  /// is 0, blockDim.x the consumer count.
+  std::string threadZero(const Stmt *S) const;
   std::optional<RewriteResult> collectEdits();
   void emit();
 
@@ -432,6 +437,13 @@ private:
   std::string Start0; // the induction variable's start in thread 0
   std::string Bound;  // the loop runs while IV < Bound
   const Expr *Start0Expr = nullptr, *BoundExpr = nullptr;
+  /// A loop whose control is the same in every thread (`i = s; i < b; i +=
+  /// step`): each iteration reads one tile of the block's consumers per
+  /// stream, U tiles per stage. Otherwise the merged shape (`j =
+  /// threadIdx.x; j < b; j += blockDim.x`).
+  bool Tiles = false;
+  std::string Step = "1";
+  const Expr *StepExpr = nullptr;
   std::pair<unsigned, unsigned> PragmaLine;
   bool PragmaInBody = false;
   unsigned LoopBegin = 0, LoopEnd = 0;
@@ -493,9 +505,20 @@ bool SplitRewrite::uniform(const Expr *E) const {
   });
 }
 
+std::string SplitRewrite::threadZero(const Stmt *S) const {
+  SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
+  builtinReads(S, Reads);
+  std::vector<TextEdit> Edits;
+  for (const auto &[B, E] : Reads)
+    if (B == "threadIdx.x" || B == "blockDim.x")
+      Edits.push_back({beginOf(E), endOf(E), B == "threadIdx.x" ? "0u" : "dd_consumers"});
+  return edited(beginOf(S), isa<Expr>(S) ? endOf(S) : stmtEnd(S), Edits);
+}
+
 /// The declaration of \p V at the top level of the kernel body before the
 /// loop, which the producer recomputes (and, first, the ones it reads).
-std::optional<RewriteResult> SplitRewrite::addSlice(const Stmt *S, SourceLocation Why) {
+std::optional<RewriteResult> SplitRewrite::addSlice(const Stmt *S, SourceLocation Why,
+                                                     bool ThreadOK) {
   SmallVector<const DeclRefExpr *, 8> Refs;
   declRefs(S, Refs);
   for (const DeclRefExpr *D : Refs) {
@@ -530,13 +553,17 @@ std::optional<RewriteResult> SplitRewrite::addSlice(const Stmt *S, SourceLocatio
                            "', which the loop control or a streamed address reads, is not "
                            "declared alone at the top of the kernel before the loop",
                        V->getLocation());
-    if (!uniform(V->getInit()))
+    if (!ThreadOK && !uniform(V->getInit()))
       return declineAt("'" + V->getNameAsString() + "' differs between threads", V->getLocation());
     SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
     builtinReads(V->getInit(), Reads);
     for (const auto &[B, E] : Reads)
-      if (StringRef(B).starts_with("threadIdx") || StringRef(B).starts_with("blockDim"))
+      if ((StringRef(B).starts_with("threadIdx") || StringRef(B).starts_with("blockDim")) &&
+          !(ThreadOK && (B == "threadIdx.x" || B == "blockDim.x")))
         return declineAt("'" + V->getNameAsString() + "' is computed from " + B,
+                         E->getBeginLoc());
+      else if (inMacro(E->getSourceRange()))
+        return declineAt("'" + V->getNameAsString() + "' reads " + B + " through a macro",
                          E->getBeginLoc());
     SmallVector<const CallExpr *, 2> Calls;
     callsIn(V->getInit(), Calls);
@@ -544,7 +571,7 @@ std::optional<RewriteResult> SplitRewrite::addSlice(const Stmt *S, SourceLocatio
       return declineAt("'" + V->getNameAsString() + "' is computed by a call",
                        Calls.front()->getBeginLoc());
     SliceVars.insert(V);
-    if (std::optional<RewriteResult> No = addSlice(V->getInit(), Why))
+    if (std::optional<RewriteResult> No = addSlice(V->getInit(), Why, ThreadOK))
       return No;
     Slice.push_back(DS);
   }
@@ -567,11 +594,22 @@ std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
     Start0Expr = isBuiltin(B->getLHS(), "threadIdx.x") ? B->getRHS() : B->getLHS();
     Start0 = text(Start0Expr);
   }
-  if (Start0.empty())
-    return declineAt("the induction variable does not start at threadIdx.x (+ a block-uniform "
-                     "value); the code generator handles the 'j = threadIdx.x; j < n; j += "
-                     "blockDim.x' shape",
-                     IV->getInit()->getBeginLoc());
+  if (Start0.empty()) {
+    SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
+    builtinReads(IV->getInit(), Reads);
+    if (any_of(Reads, [](const auto &B) {
+          return StringRef(B.first).starts_with("threadIdx") ||
+                 StringRef(B.first).starts_with("blockDim");
+        }))
+      return declineAt("the induction variable does not start at threadIdx.x (+ a block-uniform "
+                       "value) nor at a value the same in every thread; the code generator "
+                       "handles 'j = threadIdx.x; j < n; j += blockDim.x' and 'i = s; i < n; "
+                       "i += step'",
+                       IV->getInit()->getBeginLoc());
+    Tiles = true;
+    Start0Expr = IV->getInit();
+    Start0 = text(Start0Expr);
+  }
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
   const auto *CondVar = Cond ? dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts()) : nullptr;
   if (!Cond || Cond->getOpcode() != BO_LT || !CondVar || CondVar->getDecl() != IV)
@@ -581,20 +619,35 @@ std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
   Bound = text(BoundExpr);
   const auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(Loop->getInc());
   const auto *IncVar = Inc ? dyn_cast<DeclRefExpr>(Inc->getLHS()->IgnoreParenImpCasts()) : nullptr;
-  if (!Inc || Inc->getOpcode() != BO_AddAssign || !IncVar || IncVar->getDecl() != IV ||
-      !isBuiltin(Inc->getRHS(), "blockDim.x"))
+  const bool AddAssign = Inc && Inc->getOpcode() == BO_AddAssign && IncVar && IncVar->getDecl() == IV;
+  if (!Tiles && (!AddAssign || !isBuiltin(Inc->getRHS(), "blockDim.x")))
     return declineAt("the loop step is not '" + IV->getNameAsString() + " += blockDim.x'",
                      Loop->getInc() ? Loop->getInc()->getBeginLoc() : Loop->getBeginLoc());
-  for (const Expr *E : {Start0Expr, BoundExpr}) {
+  if (Tiles) {
+    const auto *U = dyn_cast_or_null<UnaryOperator>(Loop->getInc());
+    const auto *UVar = U ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()) : nullptr;
+    if (U && U->isIncrementOp() && UVar && UVar->getDecl() == IV) {
+      Step = "1";
+    } else if (AddAssign) {
+      StepExpr = Inc->getRHS();
+      Step = text(StepExpr);
+    } else {
+      return declineAt("the loop step is not '" + IV->getNameAsString() + "++' or '" +
+                           IV->getNameAsString() + " += step'",
+                       Loop->getInc() ? Loop->getInc()->getBeginLoc() : Loop->getBeginLoc());
+    }
+  }
+  for (const Expr *E : {Start0Expr, BoundExpr, StepExpr}) {
     if (!E)
       continue;
     SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
     builtinReads(E, Reads);
     for (const auto &[B, At] : Reads)
       if (StringRef(B).starts_with("threadIdx") || StringRef(B).starts_with("blockDim"))
-        return declineAt("the loop's start or bound reads " + B, At->getBeginLoc());
+        return declineAt("the loop's start, bound or step reads " + B, At->getBeginLoc());
     if (!uniform(E))
-      return declineAt("the loop's start or bound differs between threads", E->getBeginLoc());
+      return declineAt("the loop's start, bound or step differs between threads",
+                       E->getBeginLoc());
     if (std::optional<RewriteResult> No = addSlice(E, E->getBeginLoc()))
       return No;
   }
@@ -620,11 +673,6 @@ void additiveTerms(const Expr *E, SmallVectorImpl<const Expr *> &Out) {
 std::optional<RewriteResult> SplitRewrite::checkStreams() {
   for (const Stream &S : P.Streams) {
     const auto *Load = cast<Expr>(S.Load);
-    if (!S.Merged || S.Halo || S.RingBytes == 0)
-      return declineAt("stream " + S.Text +
-                           " is not one contiguous copy per stage (the code generator handles "
-                           "merged streams only)",
-                       Load->getBeginLoc());
     if (inMacro(Load->getSourceRange()))
       return declineAt("stream " + S.Text + " is written through a macro", Load->getBeginLoc());
     // Read in every iteration, unconditionally: the producer copies every
@@ -679,6 +727,23 @@ std::optional<RewriteResult> SplitRewrite::checkStreams() {
     if (!Sub->getBase()->getType()->isPointerType() || !uniform(Sub->getBase()))
       return declineAt("the base of stream " + S.Text + " differs between threads",
                        Load->getBeginLoc());
+    if (Tiles) {
+      // One tile per iteration: the block's consumers read consecutive
+      // elements (thread stride one element, the plan's), so the tile is
+      // thread 0's address and the next dd_consumers elements. The producer
+      // recomputes thread 0's address.
+      SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
+      builtinReads(Load, Reads);
+      for (const auto &[B, E] : Reads)
+        if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+          return declineAt("stream " + S.Text + " reads " + B + " through a macro",
+                           Load->getBeginLoc());
+      if (std::optional<RewriteResult> No = addSlice(Sub, Load->getBeginLoc(), true))
+        return No;
+      Streams.push_back({&S, Load, Load->getType().getUnqualifiedType().getAsString(Policy),
+                         "&(" + threadZero(Load) + ")"});
+      continue;
+    }
     // index = IV + (terms invariant in the loop, the same in every thread):
     // element k of a stage is what thread k % consumers reads in iteration
     // k / consumers of the stage.
@@ -858,14 +923,21 @@ std::optional<RewriteResult> SplitRewrite::check() {
                          " threads leaves no room for the producer warp (1024 at most)",
                      SourceLocation());
   for (const Stream &S : P.Streams)
-    if (!S.Merged || S.Halo || S.RingBytes == 0)
+    if (S.Halo || S.RingBytes == 0 || S.ThreadStrideBytes != int64_t(S.ElemBytes))
       return declineAt("stream " + S.Text +
-                           " is not one contiguous copy per stage (the code generator handles "
-                           "streams that advance by blockDim.x per iteration only)",
+                           " is not one contiguous tile of the block per iteration (a halo, a "
+                           "shared tile or a thread stride other than one element)",
                        S.Load->getBeginLoc());
   modifiedVars(Body, Modified);
   if (std::optional<RewriteResult> No = checkLoopControl())
     return No;
+  if (!Tiles)
+    for (const Stream &S : P.Streams)
+      if (!S.Merged)
+        return declineAt("stream " + S.Text +
+                             " is not one contiguous copy per stage although the loop steps "
+                             "by blockDim.x",
+                         S.Load->getBeginLoc());
   if (std::optional<RewriteResult> No = checkStreams())
     return No;
   if (std::optional<RewriteResult> No = checkKernel())
@@ -925,9 +997,9 @@ std::optional<RewriteResult> SplitRewrite::check() {
 /// The trip count of a block (thread 0's iterations) as an expression of
 /// the launcher's parameters, when the start and bound read parameters and
 /// constants only.
-std::string tripCount(const Expr *Start0, const Expr *Bound, const std::string &Start0Text,
-                      const std::string &BoundText) {
-  for (const Expr *E : {Start0, Bound}) {
+std::string tripCount(const Expr *Start0, const Expr *Bound, const Expr *Step,
+                      const std::string &Start0Text, const std::string &BoundText) {
+  for (const Expr *E : {Start0, Bound, Step}) {
     if (!E)
       continue;
     SmallVector<const DeclRefExpr *, 4> Refs;
@@ -954,6 +1026,15 @@ void SplitRewrite::emit() {
   const std::string Line = std::to_string(SM.getExpansionLineNumber(Loop->getBeginLoc()));
   const std::string J = IV->getNameAsString();
   auto Cast = [&](const std::string &E) { return "(" + IVType + ")(" + E + ")"; };
+  // Merged: iteration u of a stage is thread t's j = dd_j0 + u * C + t and
+  // reads element u * C + t of the stage's one tile. Tiles: iteration u is
+  // i = dd_j0 + u * step for every thread, and thread t reads element t of
+  // the stage's tile u.
+  const std::string StepText = Tiles ? Step : "dd_consumers";
+  const std::string Stride = U + " * " + Cast(StepText);
+  const std::string Iter = Tiles ? "dd_j0 + " + Cast("dd_u") + " * " + Cast(StepText)
+                                 : "dd_j0 + " + Cast("dd_u") + " * " + Cast("dd_consumers") +
+                                       " + " + Cast("threadIdx.x");
 
   // The consumers' loop, in place of the loop in the copy of the body; the
   // body re-indented from the loop's column to its new place.
@@ -1002,25 +1083,23 @@ void SplitRewrite::emit() {
      << Unused
      << "    dd::StageCursor<" << D << "> dd_c;\n"
      << "    for (" << IVType << " dd_j0 = " << Start0 << "; dd_j0 < " << Bound
-     << "; dd_j0 += " << U << " * " << Cast("dd_consumers") << ", dd_c.advance()) {\n"
+     << "; dd_j0 += " << Stride << ", dd_c.advance()) {\n"
      << "      dd_ring.wait(dd_c);\n";
   for (const StreamGen &G : Streams)
     CS << "      " << G.Type << " dd_s" << (&G - Streams.data()) << "[" << U << "];\n";
   CS << "#pragma unroll\n"
      << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u)\n"
-     << "        if (dd_j0 + " << Cast("dd_u") << " * " << Cast("dd_consumers") << " + "
-     << Cast("threadIdx.x") << " < " << Bound << ") {\n";
+     << "        if (" << Iter << " < " << Bound << ") {\n";
   for (const StreamGen &G : Streams) {
     const std::string I = std::to_string(&G - Streams.data());
     CS << "          dd_s" << I << "[dd_u] = dd_stages[dd_c.slot].s" << I
-       << "[dd_u * dd_consumers + threadIdx.x];\n";
+       << (Tiles ? "[dd_u][threadIdx.x];\n" : "[dd_u * dd_consumers + threadIdx.x];\n");
   }
   CS << "        }\n"
      << "      dd_ring.release(dd_c); // decoupler: the stage is in registers\n"
      << "#pragma unroll\n"
      << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u) {\n"
-     << "        " << IVType << " " << J << " = dd_j0 + " << Cast("dd_u") << " * "
-     << Cast("dd_consumers") << " + " << Cast("threadIdx.x") << ";\n"
+     << "        " << IVType << " " << J << " = " << Iter << ";\n"
      << "        if (" << J << " < " << Bound << ")" << (Compound ? " " : "\n" + Indent)
      << LoopBody << "\n"
      << "      }\n"
@@ -1048,12 +1127,13 @@ void SplitRewrite::emit() {
      << " per launch.\n";
   OS << "__global__ void __launch_bounds__(" << P.BlockThreads + 32 << ") " << Name << "_split("
      << params() << ") {\n";
-  OS << "  // decoupler: the ring; a stage holds " << U
-     << " iterations of each stream as one tile.\n"
+  OS << "  // decoupler: the ring; a stage holds " << U << " iterations of each stream"
+     << (Tiles ? ", one tile each.\n" : " as one tile.\n")
      << "  struct dd_stage {\n";
   for (const StreamGen &G : Streams)
-    OS << "    dd::TileSlot<" << G.Type << ", " << Cap << "> s" << (&G - Streams.data())
-       << "; // " << G.S->Text << "\n";
+    OS << "    dd::TileSlot<" << G.Type << ", " << (Tiles ? std::to_string(P.BlockThreads) : Cap)
+       << "> s" << (&G - Streams.data()) << (Tiles ? "[" + U + "]" : std::string()) << "; // "
+       << G.S->Text << "\n";
   OS << "  };\n"
      << "  __shared__ dd::StageRing<" << D << ">::Storage dd_ring_storage;\n"
      << "  __shared__ dd_stage dd_stages[" << D << "];\n"
@@ -1065,23 +1145,37 @@ void SplitRewrite::emit() {
      << "  if (threadIdx.x >= dd_consumers) {\n"
      << "    // decoupler: the producer warp: the loop control and the streamed addresses\n"
      << "    // as thread 0 computes them; stage k copies iterations [" << U << "k, " << U
-     << "k + " << U << ") of\n"
-     << "    // every consumer, " << J << " in [dd_j0, dd_j0 + " << U
-     << " * dd_consumers) clipped to the bound.\n";
+     << "k + " << U << ")\n";
+  if (Tiles)
+    OS << "    // of the loop, one tile of dd_consumers elements per stream and iteration.\n";
+  else
+    OS << "    // of every consumer, " << J << " in [dd_j0, dd_j0 + " << U
+       << " * dd_consumers) clipped to the bound.\n";
   for (const Stmt *S : Slice)
-    OS << "    " << edited(beginOf(S), stmtEnd(S), {}) << "\n";
+    OS << "    " << threadZero(S) << "\n";
   OS << "    dd::StageCursor<" << D << "> dd_c;\n"
      << "    for (" << IVType << " dd_j0 = " << Start0 << "; dd_j0 < " << Bound << "; dd_j0 += "
-     << U << " * " << Cast("dd_consumers") << ", dd_c.advance()) {\n"
-     << "      dd_ring.acquire(dd_c);\n"
-     << "      const long long dd_left = (long long)(" << Bound << ") - (long long)dd_j0;\n"
-     << "      const unsigned dd_count =\n"
-     << "          dd_left < " << U << "LL * dd_consumers ? (unsigned)dd_left : " << U
-     << "u * dd_consumers;\n"
-     << "      const " << IVType << " " << J << " = dd_j0;\n";
-  for (const StreamGen &G : Streams)
-    OS << "      dd::copy_tile_async(dd_stages[dd_c.slot].s" << (&G - Streams.data()) << ", "
-       << G.Address << ", 0, dd_count, dd_ring.full(dd_c));\n";
+     << Stride << ", dd_c.advance()) {\n"
+     << "      dd_ring.acquire(dd_c);\n";
+  if (Tiles) {
+    OS << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u) {\n"
+       << "        const " << IVType << " " << J << " = " << Iter << ";\n"
+       << "        if (" << J << " < " << Bound << ") {\n";
+    for (const StreamGen &G : Streams)
+      OS << "          dd::copy_tile_async(dd_stages[dd_c.slot].s" << (&G - Streams.data())
+         << "[dd_u], " << G.Address << ", 0, dd_consumers, dd_ring.full(dd_c));\n";
+    OS << "        }\n"
+       << "      }\n";
+  } else {
+    OS << "      const long long dd_left = (long long)(" << Bound << ") - (long long)dd_j0;\n"
+       << "      const unsigned dd_count =\n"
+       << "          dd_left < " << U << "LL * dd_consumers ? (unsigned)dd_left : " << U
+       << "u * dd_consumers;\n"
+       << "      const " << IVType << " " << J << " = dd_j0;\n";
+    for (const StreamGen &G : Streams)
+      OS << "      dd::copy_tile_async(dd_stages[dd_c.slot].s" << (&G - Streams.data()) << ", "
+         << G.Address << ", 0, dd_count, dd_ring.full(dd_c));\n";
+  }
   OS << "      dd_ring.commit(dd_c);\n"
      << "    }\n"
      << "    return;\n"
@@ -1090,7 +1184,7 @@ void SplitRewrite::emit() {
   OS << Consumers << "}\n\n";
 
   // The launcher.
-  const std::string Trips = tripCount(Start0Expr, BoundExpr, Start0, Bound);
+  const std::string Trips = tripCount(Start0Expr, BoundExpr, StepExpr, Start0, Bound);
   OS << "/// decoupler: in place of " << Name
      << "<<<grid, block, shmem, stream>>>(...): runs " << Name << "_split\n"
      << "/// (block + 32 threads) where the launch-time checks pass (<dd/split_launch.h>)\n"
@@ -1101,9 +1195,14 @@ void SplitRewrite::emit() {
   if (!Trips.empty())
     OS << "  // decoupler: iterations per block (thread 0's), for the minimum of "
        << P.MinTripCount << ".\n"
-       << "  const long long dd_span = " << Trips << ";\n"
-       << "  const long long dd_trips =\n"
+       << "  const long long dd_span = " << Trips << ";\n";
+  if (!Trips.empty() && !Tiles)
+    OS << "  const long long dd_trips =\n"
        << "      dd_span <= 0 || dd_block.x == 0 ? 0 : (dd_span + dd_block.x - 1) / dd_block.x;\n";
+  else if (!Trips.empty())
+    OS << "  const long long dd_step = " << Step << ";\n"
+       << "  const long long dd_trips =\n"
+       << "      dd_step <= 0 ? -1 : dd_span <= 0 ? 0 : (dd_span + dd_step - 1) / dd_step;\n";
   else
     OS << "  const long long dd_trips = -1; // decoupler: not known from the arguments\n";
   OS << "  dd::split_launch(\n"

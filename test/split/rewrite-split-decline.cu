@@ -61,20 +61,20 @@ __global__ void guarded(const float *A, float *y, int n, int rows) {
   y[row * blockDim.x + threadIdx.x] = sum;
 }
 
-// Rows of a column block, one tile per iteration (not merged).
-__global__ void tiles(const float *__restrict__ A, float *__restrict__ B, int dim, int num, int step) {
+// A strided gather: the block's elements are not one contiguous tile.
+__global__ void tiles(const float *__restrict__ in, float *__restrict__ out, int dim, int num, int step) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: stream A[i * num + tid] is not one contiguous copy per stage (the code generator handles streams that advance by blockDim.x per iteration only){{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: stream in[(long long)(i * num + tid) * 2] is not one contiguous tile of the block per iteration (a halo, a shared tile or a thread stride other than one element){{.*}}; the loop is left as written
   DD_PRAGMA(decouple)
   for (int i = 0; i < dim; i += step)
-    B[i * num + tid] = A[i * num + tid] + 1;
+    out[i * num + tid] = in[(long long)(i * num + tid) * 2];
 }
 
 // A start that is not threadIdx.x.
 __global__ void strided(const float *A, float *y, int n) {
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: the induction variable does not start at threadIdx.x (+ a block-uniform value){{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: the induction variable does not start at threadIdx.x (+ a block-uniform value) nor at a value the same in every thread{{.*}}; the loop is left as written
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x * 1; j < n; j += blockDim.x)
     sum += A[(long long)row * n + j];

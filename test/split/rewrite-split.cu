@@ -6,7 +6,9 @@
 // stage into the ring and the consumers running the body as written
 // (blockDim.x -> dd_consumers, __syncthreads() -> dd::consumer_sync), the
 // loop over block-uniform stages with the lanes predicated; matvec_launch
-// replaces every launch (<dd/split_launch.h>).
+// replaces every launch (<dd/split_launch.h>). Last, the tile shape: a
+// loop whose control is the same in every thread, one tile of the block
+// per iteration (fig33's rows with a step only known at run time).
 // RUN: %decoupler --passes=split -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s --implicit-check-not=DD_PRAGMA --implicit-check-not='pragma dd'
 // REQUIRES: nvcc
@@ -165,4 +167,52 @@ __global__ void rowsum(const double *A, double *y, int n, int off) {
 // CHECK: rowsum_launch(rows, 128, 128 * sizeof(double), s, A, y, n, 0);
 void launch(const double *A, double *y, int rows, int n, cudaStream_t s) {
   rowsum<<<rows, 128, 128 * sizeof(double), s>>>(A, y, n, 0);
+}
+
+// Tiles: the producer recomputes thread 0's address (tid with threadIdx.x
+// 0 and blockDim.x the consumer count) and copies U tiles of dd_consumers
+// elements per stage; thread t reads element t of tile u.
+// CHECK: __global__ void __launch_bounds__(288) rows_split(const float *__restrict__ A, float *__restrict__ B, int dim, int num, int step) {
+// CHECK: dd::TileSlot<float, 256> s0[4]; // A[i * num + tid]
+// CHECK: if (threadIdx.x >= dd_consumers) {
+// CHECK: int tid = blockIdx.x * dd_consumers + 0u;
+// CHECK-NEXT: dd::StageCursor<4> dd_c;
+// CHECK-NEXT: for (int dd_j0 = 0; dd_j0 < dim; dd_j0 += 4 * (int)(step), dd_c.advance()) {
+// CHECK-NEXT: dd_ring.acquire(dd_c);
+// CHECK-NEXT: for (int dd_u = 0; dd_u < 4; ++dd_u) {
+// CHECK-NEXT: const int i = dd_j0 + (int)(dd_u) * (int)(step);
+// CHECK-NEXT: if (i < dim) {
+// CHECK-NEXT: dd::copy_tile_async(dd_stages[dd_c.slot].s0[dd_u], &(A[i * num + tid]), 0, dd_consumers, dd_ring.full(dd_c));
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: dd_ring.commit(dd_c);
+// CHECK: int tid = blockIdx.x * dd_consumers + threadIdx.x;
+// CHECK: for (int dd_j0 = 0; dd_j0 < dim; dd_j0 += 4 * (int)(step), dd_c.advance()) {
+// CHECK-NEXT: dd_ring.wait(dd_c);
+// CHECK-NEXT: float dd_s0[4];
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int dd_u = 0; dd_u < 4; ++dd_u)
+// CHECK-NEXT: if (dd_j0 + (int)(dd_u) * (int)(step) < dim) {
+// CHECK-NEXT: dd_s0[dd_u] = dd_stages[dd_c.slot].s0[dd_u][threadIdx.x];
+// CHECK-NEXT: }
+// CHECK-NEXT: dd_ring.release(dd_c);
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int dd_u = 0; dd_u < 4; ++dd_u) {
+// CHECK-NEXT: int i = dd_j0 + (int)(dd_u) * (int)(step);
+// CHECK-NEXT: if (i < dim)
+// CHECK-NEXT: B[i * num + tid] = dd_s0[dd_u] + 1;
+// CHECK: const long long dd_step = step;
+// CHECK-NEXT: const long long dd_trips =
+// CHECK-NEXT: dd_step <= 0 ? -1 : dd_span <= 0 ? 0 : (dd_span + dd_step - 1) / dd_step;
+// CHECK: rows_launch(n / 256, 256, 0, 0, A, B, dim, n, step);
+__global__ void rows(const float *__restrict__ A, float *__restrict__ B, int dim, int num, int step) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  // REMARK: rewrite-split.cu:[[@LINE+2]]:3: remark: split plan for loop: streams A[i * num + tid] (4 KiB stages x depth 4, U=4), {{.*}}; rewritten: rows_split (one producer warp, 4 stages of 4 iterations) and rows_launch for 1 launch [-Rdecoupler]
+  DD_PRAGMA(decouple)
+  for (int i = 0; i < dim; i += step)
+    B[i * num + tid] = A[i * num + tid] + 1;
+}
+
+void launch_rows(const float *A, float *B, int dim, int n, int step) {
+  rows<<<n / 256, 256>>>(A, B, dim, n, step);
 }
