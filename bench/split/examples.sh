@@ -33,6 +33,7 @@ log="$out/split_examples.log"
 # name|args|bytes|latency-bound per the study (1) or not (0)
 cases=(
   "fig33|--dim 64 --num 524288|$((2 * 64 * 524288 * 4))|1"
+  "fig33step|--dim 64 --num 524288 --step 1|$((2 * 64 * 524288 * 4))|1"
   "stencil|--nx 8192 --ny 8192 --rows 64|$((2 * 8192 * 8192 * 4))|1"
   "spmv|--rows 4194304 --k 16|$((4194304 * 16 * 8 + 4194304 * 8))|0"
   "gather2|--dim 32 --num 524288|$((32 * 524288 * (4 + 8)))|1"

@@ -5,6 +5,7 @@
 //   fig33    the dissertation's Figure 3.3: B[i*num + tid] = A[i*num + tid] + 1
 //   stencil  5-point stencil on nx x ny, one thread per column, bands of rows
 //   spmv     SpMV in ELL format (column-major, padding column -1)
+//   fig33step  the same with a run-time row step, num a multiple of the block
 //   gather2  out[i*num + tid] = in[(i*num + tid) * 2]   (stride-2 gather)
 //   gather8  the same with stride 8 (bandwidth-bound: the pass declines)
 //   matvec   y = A x, one row per block, `j += blockDim.x` (a block reduction)
@@ -16,7 +17,8 @@
 // not depend on the order of a reduction and a CPU model checks it exactly.
 //
 //   decouple --kernel K [sizes] [--block T] [--seed S] [--verify 0|1] [--time RUNS]
-// sizes: fig33/gather2/gather8 --dim D --num N; stencil --nx X --ny Y
+// sizes: fig33/gather2/gather8 --dim D --num N; fig33step the same and
+// --step S (N a multiple of the block); stencil --nx X --ny Y
 // --rows R; spmv --rows R --k K; matvec --rows R --n N; kmeans --points P
 // --features F --clusters C. Prints the kernel, the sizes and a digest of
 // the output; --verify 1 also compares every output word with a CPU model
@@ -44,6 +46,18 @@ __global__ void fig33(const unsigned *A, unsigned *B, int dim, int num) {
       unsigned tmp = A[i * num + tid];
       B[i * num + tid] = tmp + 1;
     }
+}
+
+/// fig33 with a row step known only at run time and no bounds guard (the
+/// program launches num / block blocks of whole rows): the split pass
+/// streams A as row tiles (nvcc cannot unroll a run-time step).
+__global__ void fig33_step(const unsigned *A, unsigned *B, int dim, int num, int step) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  DD_PRAGMA(decouple)
+  for (int i = 0; i < dim; i += step) {
+    unsigned tmp = A[i * num + tid];
+    B[i * num + tid] = tmp + 1;
+  }
 }
 
 __device__ __forceinline__ unsigned stencil5(unsigned c, unsigned n, unsigned s, unsigned w,
@@ -148,9 +162,11 @@ __global__ void kmeans(const int *features, int nfeatures, int npoints, int nclu
 namespace {
 
 const char Usage[] =
-    "usage: decouple --kernel fig33|stencil|spmv|gather2|gather8|matvec|kmeans|copy [sizes]\n"
+    "usage: decouple --kernel fig33|fig33step|stencil|spmv|gather2|gather8|matvec|kmeans|copy\n"
+    "                [sizes]\n"
     "                [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n"
-    "sizes: fig33, gather2, gather8: --dim D --num N; stencil: --nx X --ny Y --rows R;\n"
+    "sizes: fig33, gather2, gather8: --dim D --num N; fig33step: --dim D --num N --step S\n"
+    "       (N a multiple of T); stencil: --nx X --ny Y --rows R;\n"
     "       spmv: --rows R --k K; matvec: --rows R --n N;\n"
     "       kmeans: --points P --features F --clusters C; copy: --num N\n";
 
@@ -184,6 +200,10 @@ void launch_rows(int stride, unsigned block, const unsigned *in, unsigned *out, 
     gather2<<<blocks_for(num, block), block>>>(in, out, dim, num);
   else
     gather8<<<blocks_for(num, block), block>>>(in, out, dim, num);
+}
+
+void launch_step(unsigned block, const unsigned *in, unsigned *out, int dim, int num, int step) {
+  fig33_step<<<unsigned(num) / block, block>>>(in, out, dim, num, step);
 }
 
 void launch_stencil(unsigned block, const unsigned *in, unsigned *out, int nx, int ny, int rows) {
@@ -250,6 +270,31 @@ int main(int argc, char **argv) {
       std::vector<unsigned> want(n);
       for (std::size_t i = 0; i < n; ++i)
         want[i] = stride == 1 ? (*in)[i] + 1 : (*in)[i * stride];
+      return want;
+    };
+  } else if (kernel == "fig33step") {
+    const int dim = int(opt.number("dim", 64));
+    const int num = int(opt.number("num", 1 << 19));
+    const int step = int(opt.number("step", 1));
+    if (dim < 1 || num < 1 || step < 1 || std::uint64_t(dim) * num >= (1ull << 31))
+      opt.fail("need --dim, --num, --step >= 1 and dim * num < 2^31");
+    if (num % block != 0)
+      opt.fail("fig33step has no bounds guard: --num must be a multiple of --block");
+    const std::size_t n = std::size_t(dim) * num;
+    auto in = std::make_shared<std::vector<unsigned>>(words(n, seed, 0xffffffffu));
+    const unsigned *d_in = static_cast<unsigned *>(keep(upload(*in)));
+    DD_CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(unsigned)));
+    out_words = n;
+    sizes = "dim " + std::to_string(dim) + ", num " + std::to_string(num) + ", step " +
+            std::to_string(step);
+    unsigned *out = static_cast<unsigned *>(d_out);
+    launch = [=] { launch_step(block, d_in, out, dim, num, step); };
+    model = [=] {
+      // Rows the step skips keep the poison.
+      std::vector<unsigned> want(n, 0xffffffffu);
+      for (int i = 0; i < dim; i += step)
+        for (int t = 0; t < num; ++t)
+          want[std::size_t(i) * num + t] = (*in)[std::size_t(i) * num + t] + 1;
       return want;
     };
   } else if (kernel == "stencil") {

@@ -127,6 +127,15 @@ for size in "--dim 1 --num 1" "--dim 7 --num 1000" "--dim 33 --num 12345" "--dim
     run decouple --kernel $k $size --seed 3 --verify 1
   done
 done
+# Row tiles (fig33step: the split kernel; fewer than 32 iterations per block
+# fall back to the kernel as written).
+for size in "--dim 64 --num 256 --step 1" "--dim 200 --num 2560 --step 1" "--dim 300 --num 131072 --step 3" \
+            "--dim 7 --num 1024 --step 1" "--dim 1000 --num 512 --step 7" "--dim 129 --num 65536 --step 2"; do
+  # shellcheck disable=SC2086
+  run decouple --kernel fig33step $size --seed 4 --verify 1
+done
+run decouple --kernel fig33step --dim 100 --num 9600 --step 1 --block 96 --verify 1
+run decouple --kernel fig33step --dim 100 --num 4096 --step 1 --block 1024 --verify 1
 run decouple --kernel fig33 --dim 9 --num 5000 --block 100 --verify 1
 run decouple --kernel fig33 --dim 9 --num 5000 --block 1024 --verify 1
 for size in "--nx 3 --ny 3 --rows 1" "--nx 257 --ny 100 --rows 7" "--nx 1000 --ny 513 --rows 64" \
@@ -154,7 +163,8 @@ for size in "--points 1 --features 1 --clusters 1" "--points 1000 --features 34 
   # shellcheck disable=SC2086
   run decouple --kernel kmeans $size --verify 1
 done
-for k in "fig33 --dim 64 --num 65536" "matvec --rows 512 --n 8192" "gather2 --dim 32 --num 65536"; do
+for k in "fig33 --dim 64 --num 65536" "matvec --rows 512 --n 8192" "gather2 --dim 32 --num 65536" \
+         "fig33step --dim 64 --num 65536 --step 1"; do
   # shellcheck disable=SC2086
   DD_SPLIT_POLICY=adaptive run decouple --kernel $k --time 20 --verify 1
 done
