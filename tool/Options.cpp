@@ -161,16 +161,16 @@ cl::opt<DelegateMode> Delegate(
 enum class SplitMode { Annotated, Auto };
 cl::opt<SplitMode> Split(
     "split",
-    cl::desc("Which loops the split pass plans (annotated\n"
-             "loops it accepts are rewritten)"),
+    cl::desc("Which loops the split pass plans and, where\n"
+             "it accepts them, rewrites"),
     cl::values(clEnumValN(SplitMode::Annotated, "annotated",
                           "those annotated '#pragma dd decouple'\n"
                           "(default); an illegal one is an error,\n"
                           "a cost-model decline a remark"),
                clEnumValN(SplitMode::Auto, "auto",
                           "also every other loop with an affine\n"
-                          "load; every decision a remark\n"
-                          "(-Rdecoupler), none rewritten")),
+                          "load: each rewrite a remark, every other\n"
+                          "decision one under -Rdecoupler")),
     cl::init(SplitMode::Annotated), cl::cat(ModeCategory));
 
 cl::opt<bool> PrintCommands(
@@ -208,7 +208,8 @@ EXAMPLES:
       Hand every recognized try-lock critical section to server blocks.
   decoupler --passes=split --split=auto -Rdecoupler -o - k.cu >/dev/null
       Show the affine-stream split plan (streams, stages, predicted gain) or
-      the refusal or decline of every loop (docs/split-pass.md).
+      the refusal or decline of every loop, and split the unannotated loops
+      it accepts and can generate code for (docs/split-pass.md).
   decoupler --passes=split -Rdecoupler k.cu -o k.dd.cu
       Rewrite the loops annotated '#pragma dd decouple' that the split
       pass accepts: restrict/hoist in place, or k_split and k_launch.

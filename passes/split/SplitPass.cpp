@@ -204,7 +204,7 @@ bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnaly
     else if (P.PreferHoist)
       Done = split::rewriteHoist(P, *J.Annot, Ctx, R, State);
     else
-      Done = split::rewriteSplit(P, *J.Kernel, *J.Annot, Ctx, R, State);
+      Done = split::rewriteSplit(P, *J.Kernel, J.Annot, Ctx, R, State);
     if (Done.Done) {
       Changed = true;
       Diags.remark(J.Loop->getBeginLoc(), acceptedText(P) + "; rewritten: " + Done.Message);
@@ -218,12 +218,11 @@ bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnaly
     if (Done.Loc.isValid() && Done.Loc != J.Loop->getBeginLoc())
       Diags.note(Done.Loc, "here");
   }
-  if (State.NeedsRuntime)
-    ensureInclude(R, "dd/split_launch.h");
-  if (!Options.Auto)
+  if (!Options.Auto) {
+    if (State.NeedsRuntime)
+      ensureInclude(R, "dd/split_launch.h");
     return Ok;
-  const char *PlanOnly = "; --split=auto only plans: annotate the loop ('#pragma dd "
-                         "decouple') to rewrite it";
+  }
   for (const std::unique_ptr<KernelAnalysis> &K : Kernels) {
     if (!K->Kernel || !K->Kernel->hasBody())
       continue;
@@ -246,12 +245,36 @@ bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnaly
       case Outcome::Declined:
         Diags.remark(L->getBeginLoc(), "--split=auto: not splitting this loop: " + P.Reason);
         break;
-      case Outcome::Accepted:
-        Diags.remark(L->getBeginLoc(), "--split=auto: " + acceptedText(P) + PlanOnly);
+      case Outcome::Accepted: {
+        // Without an annotation there is no promise about aliasing, so the
+        // planner accepts no loop whose stores may alias its streams: rule
+        // 5 never applies here, the split only where the code generator
+        // handles the loop. A rewrite is said without -Rdecoupler, as the
+        // delegate pass does under --delegate=auto.
+        split::RewriteResult Done;
+        if (!Ok)
+          Done.Message = "an annotated loop of the file was refused";
+        else if (P.PreferHoist)
+          Done.Message = "the restrict/hoist rewrite needs the annotation's promise that the "
+                         "pointers do not alias";
+        else
+          Done = split::rewriteSplit(P, *K, nullptr, Ctx, R, State);
+        if (Done.Done) {
+          Changed = true;
+          Replaced.push_back(P.Kernel->getSourceRange());
+          Diags.remarkAlways(L->getBeginLoc(), "--split=auto: " + acceptedText(P) +
+                                                   "; rewritten: " + Done.Message);
+        } else {
+          Diags.remark(L->getBeginLoc(), "--split=auto: " + acceptedText(P) +
+                                             "; not rewritten: " + Done.Message);
+        }
         break;
+      }
       }
     }
   }
+  if (State.NeedsRuntime)
+    ensureInclude(R, "dd/split_launch.h");
   return Ok;
 }
 

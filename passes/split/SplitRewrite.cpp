@@ -359,7 +359,7 @@ struct TextEdit {
 
 class SplitRewrite {
 public:
-  SplitRewrite(const LoopPlan &P, const KernelAnalysis &KA, const Annotation &A, ASTContext &Ctx,
+  SplitRewrite(const LoopPlan &P, const KernelAnalysis &KA, const Annotation *A, ASTContext &Ctx,
                Rewriter &R, RewriteState &State)
       : P(P), KA(KA), A(A), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), R(R),
         State(State), K(*P.Kernel), Name(K.getNameAsString()), Policy(Ctx.getLangOpts()) {
@@ -420,7 +420,7 @@ private:
 
   const LoopPlan &P;
   const KernelAnalysis &KA;
-  const Annotation &A;
+  const Annotation *A; // null: a loop found by --split=auto
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
@@ -909,15 +909,18 @@ std::optional<RewriteResult> SplitRewrite::check() {
       return declineAt("parameter " + std::to_string(Q->getFunctionScopeIndex() + 1) +
                            " is unnamed, has a default or is written through a macro",
                        Q->getLocation());
-  std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine(A, SM);
-  if (!Line)
-    return declineAt("the annotation is not alone on its line, so it cannot be removed", A.Loc);
-  PragmaLine = *Line;
   LoopBegin = beginOf(Loop);
   LoopEnd = stmtEnd(Loop);
-  PragmaInBody = PragmaLine.first > beginOf(Body) && PragmaLine.first < endOf(Body);
-  if (PragmaInBody && PragmaLine.second > LoopBegin)
-    return declineAt("the annotation is not alone on its line", A.Loc);
+  if (A) {
+    std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine(*A, SM);
+    if (!Line)
+      return declineAt("the annotation is not alone on its line, so it cannot be removed",
+                       A->Loc);
+    PragmaLine = *Line;
+    PragmaInBody = PragmaLine.first > beginOf(Body) && PragmaLine.first < endOf(Body);
+    if (PragmaInBody && PragmaLine.second > LoopBegin)
+      return declineAt("the annotation is not alone on its line", A->Loc);
+  }
   if (P.BlockThreads + 32 > 1024)
     return declineAt("a block of " + std::to_string(P.BlockThreads) +
                          " threads leaves no room for the producer warp (1024 at most)",
@@ -1219,7 +1222,7 @@ void SplitRewrite::emit() {
      << "}";
 
   // The original loses its annotation; the split and the launcher follow it.
-  if (State.RemovedPragmas.insert(PragmaLine.first).second)
+  if (A && State.RemovedPragmas.insert(PragmaLine.first).second)
     R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(PragmaLine.first),
                  PragmaLine.second - PragmaLine.first);
   R.InsertTextAfterToken(K.getEndLoc(), Out);
@@ -1267,7 +1270,7 @@ RewriteResult SplitRewrite::run() {
 
 } // namespace
 
-RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &K, const Annotation &A,
+RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &K, const Annotation *A,
                            ASTContext &Ctx, Rewriter &R, RewriteState &State) {
   return SplitRewrite(P, K, A, Ctx, R, State).run();
 }

@@ -50,7 +50,8 @@ struct RewriteState {
 RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A, clang::ASTContext &Ctx,
                            clang::Rewriter &R, RewriteState &State);
 
-RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &K, const Annotation &A,
+/// \p A is the loop's annotation, or null for a loop --split=auto found.
+RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &K, const Annotation *A,
                            clang::ASTContext &Ctx, clang::Rewriter &R, RewriteState &State);
 
 } // namespace decoupler::split

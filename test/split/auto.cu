@@ -1,7 +1,9 @@
 // --split=auto plans unannotated loops too, every decision a remark under
-// -Rdecoupler (nothing without it); without the annotation's promise a store
-// through another pointer may alias the stream, unless one is __restrict__ -
-// and then nvcc pipelines the original itself (MLP 4): bandwidth-bound.
+// -Rdecoupler (nothing without it when nothing is rewritten); without the
+// annotation's promise a store through another pointer may alias the
+// stream, unless one is __restrict__ - and then nvcc pipelines the original
+// itself (MLP 4): bandwidth-bound. An accepted loop is rewritten where the
+// code generator can (rewrite-auto.cu); here the kernel has no launch.
 // RUN: %decoupler --passes=split --split=auto -Rdecoupler %s -o %t.dd.cu 2>&1 | FileCheck %s --implicit-check-not=remark
 // RUN: diff %s %t.dd.cu
 // RUN: %decoupler --passes=split --split=auto %s -o %t.dd.cu 2>&1 | count 0
@@ -39,7 +41,7 @@ __global__ void fill(int *B, int dim) {
 // Accepted under auto: matvec's runtime step keeps nvcc from unrolling.
 __global__ void matvec(const float *A, const float *x, float *y, int n) {
   float sum = 0.0f;
-  // CHECK: auto.cu:[[@LINE+1]]:3: remark: --split=auto: split plan for loop: streams A[(long long)blockIdx.x * n + j] (one copy per stage) (4 KiB stages x depth 4, U=4), 16576 B shared memory per block for 256 threads (block size assumed); predicted 2.4x; profitable only for blocks of >= 32 iterations (to be checked at launch); the block size must be checked to be a multiple of 32 at launch; --split=auto only plans: annotate the loop ('#pragma dd decouple') to rewrite it [-Rdecoupler]
+  // CHECK: auto.cu:[[@LINE+1]]:3: remark: --split=auto: split plan for loop: streams A[(long long)blockIdx.x * n + j] (one copy per stage) (4 KiB stages x depth 4, U=4), 16576 B shared memory per block for 256 threads (block size assumed); predicted 2.4x; profitable only for blocks of >= 32 iterations (to be checked at launch); the block size must be checked to be a multiple of 32 at launch; not rewritten: kernel 'matvec' has no host launch in this file to replace [-Rdecoupler]
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     sum += A[(long long)blockIdx.x * n + j] * x[j];
   y[blockIdx.x * blockDim.x + threadIdx.x] = sum;
