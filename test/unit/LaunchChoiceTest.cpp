@@ -128,6 +128,7 @@ TEST(LaunchChoice, Policy) {
   EXPECT_EQ(dd::parse_launch_policy("adaptive", Ok), dd::LaunchPolicy::Adaptive);
   EXPECT_EQ(dd::parse_launch_policy("delegate", Ok), dd::LaunchPolicy::Rewrite);
   EXPECT_EQ(dd::parse_launch_policy("rewrite", Ok), dd::LaunchPolicy::Rewrite);
+  EXPECT_EQ(dd::parse_launch_policy("split", Ok), dd::LaunchPolicy::Rewrite);
   EXPECT_EQ(dd::parse_launch_policy("original", Ok), dd::LaunchPolicy::Original);
   EXPECT_TRUE(Ok);
   dd::parse_launch_policy("orignal", Ok);

@@ -691,34 +691,17 @@ template <class Ctx, class Extra> struct DelegatePlan {
   }
 };
 
-/// DD_DELEGATE_POLICY: adaptive (the default), delegate or original. A
-/// name that is none of these ends the program (a typo must not silently
-/// measure something else).
+/// DD_DELEGATE_POLICY: adaptive (the default), delegate or original; read
+/// once.
 inline LaunchPolicy delegate_policy() {
-  static const LaunchPolicy policy = [] {
-    bool ok = true;
-    const LaunchPolicy p = parse_launch_policy(std::getenv("DD_DELEGATE_POLICY"), ok);
-    if (!ok) {
-      std::fprintf(stderr, "dd: DD_DELEGATE_POLICY must be adaptive, delegate or original (is '%s')\n",
-                   std::getenv("DD_DELEGATE_POLICY"));
-      std::exit(EXIT_FAILURE);
-    }
-    return p;
-  }();
+  static const LaunchPolicy policy = launch_policy_from_env("DD_DELEGATE_POLICY", "delegate");
   return policy;
 }
 
 /// DD_DELEGATE_VERBOSE=1: every probe and choice on stderr.
 inline bool delegate_verbose() {
-  static const bool verbose = [] {
-    const char *env = std::getenv("DD_DELEGATE_VERBOSE");
-    return env && *env && *env != '0';
-  }();
+  static const bool verbose = env_flag("DD_DELEGATE_VERBOSE");
   return verbose;
-}
-
-inline double elapsed_ms(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
 }
 
 /// A timed launch happened: record it, and say so under DD_DELEGATE_VERBOSE.

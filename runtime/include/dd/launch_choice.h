@@ -25,8 +25,11 @@
 #ifndef DD_LAUNCH_CHOICE_H
 #define DD_LAUNCH_CHOICE_H
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace dd {
@@ -38,19 +41,48 @@ enum class LaunchPolicy {
   Original, ///< always the kernel as written
 };
 
-/// The policy named by `value` ("adaptive", "rewrite" or "original"; for a
-/// delegated kernel also "delegate" = rewrite), Adaptive when `value` is null
-/// or empty; `ok` is false when the name is none of these.
+/// The policy named by `value` ("adaptive", "rewrite" or "original"; the
+/// rewrite also by its own name, "delegate" or "split"), Adaptive when
+/// `value` is null or empty; `ok` is false when the name is none of these.
 inline LaunchPolicy parse_launch_policy(const char *value, bool &ok) {
   ok = true;
   if (!value || !*value || std::strcmp(value, "adaptive") == 0)
     return LaunchPolicy::Adaptive;
-  if (std::strcmp(value, "rewrite") == 0 || std::strcmp(value, "delegate") == 0)
+  if (std::strcmp(value, "rewrite") == 0 || std::strcmp(value, "delegate") == 0 ||
+      std::strcmp(value, "split") == 0)
     return LaunchPolicy::Rewrite;
   if (std::strcmp(value, "original") == 0)
     return LaunchPolicy::Original;
   ok = false;
   return LaunchPolicy::Adaptive;
+}
+
+/// The policy in environment variable `var` (DD_DELEGATE_POLICY,
+/// DD_SPLIT_POLICY). A name that is none of the policies ends the program
+/// with a message naming `rewrite_name`, the rewrite's own name: a typo must
+/// not silently measure something else.
+inline LaunchPolicy launch_policy_from_env(const char *var, const char *rewrite_name) {
+  bool ok = true;
+  const char *value = std::getenv(var);
+  const LaunchPolicy policy = parse_launch_policy(value, ok);
+  if (!ok) {
+    std::fprintf(stderr, "dd: %s must be adaptive, %s or original (is '%s')\n", var, rewrite_name,
+                 value);
+    std::exit(EXIT_FAILURE);
+  }
+  return policy;
+}
+
+/// Whether environment variable `var` is set to something other than "" or
+/// "0" (DD_DELEGATE_VERBOSE, DD_SPLIT_VERBOSE).
+inline bool env_flag(const char *var) {
+  const char *value = std::getenv(var);
+  return value && *value && *value != '0';
+}
+
+/// Milliseconds of host time since `since` (the timed probes).
+inline double elapsed_ms(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
 }
 
 /// Measures two ways of running the same launch and chooses between them.

@@ -80,33 +80,16 @@ struct SplitLaunchState {
 
 namespace detail {
 
-/// DD_SPLIT_POLICY, read once.
+/// DD_SPLIT_POLICY (adaptive, split or original), read once.
 inline LaunchPolicy split_policy() {
-  static const LaunchPolicy policy = [] {
-    const char *env = std::getenv("DD_SPLIT_POLICY");
-    if (!env || !*env || std::strcmp(env, "adaptive") == 0)
-      return LaunchPolicy::Adaptive;
-    if (std::strcmp(env, "split") == 0)
-      return LaunchPolicy::Rewrite;
-    if (std::strcmp(env, "original") == 0)
-      return LaunchPolicy::Original;
-    std::fprintf(stderr, "dd: DD_SPLIT_POLICY must be adaptive, split or original (is '%s')\n", env);
-    std::exit(EXIT_FAILURE);
-  }();
+  static const LaunchPolicy policy = launch_policy_from_env("DD_SPLIT_POLICY", "split");
   return policy;
 }
 
 /// DD_SPLIT_VERBOSE=1: every probe, choice and failed check on stderr.
 inline bool split_verbose() {
-  static const bool verbose = [] {
-    const char *env = std::getenv("DD_SPLIT_VERBOSE");
-    return env && *env && *env != '0';
-  }();
+  static const bool verbose = env_flag("DD_SPLIT_VERBOSE");
   return verbose;
-}
-
-inline double split_elapsed_ms(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
 }
 
 inline bool same_dim3(dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
@@ -237,7 +220,7 @@ void split_launch(SplitLaunchState &state, const SplitKernelInfo &info, const vo
   run();
   if (cudaStreamSynchronize(stream) != cudaSuccess)
     return;
-  const double ms = detail::split_elapsed_ms(start);
+  const double ms = elapsed_ms(start);
   const bool probing = state.choice.ms(AdaptiveChoice::Rewrite) < 0 ||
                        state.choice.ms(AdaptiveChoice::Original) < 0;
   const AdaptiveChoice::Way before = state.choice.winner();
