@@ -30,11 +30,14 @@
 //   copies into the stage's tiles          read the tiles
 //   commit(k):   arrive on full[slot]      release(k): arrive on empty[slot],
 //                                                      one arrival per warp
-// full[s] expects 1 arrival (the producer's lane 0, at commit) plus the
-// bytes of the stage's bulk copies (expect-tx) and the per-lane cp.async
-// copies (each lane's cp.async.mbarrier.arrive adds one pending arrival and
-// discharges it when that lane's copies land); empty[s] expects one arrival
-// per consumer warp. The producer waits on empty with the parity of the
+// full[s] expects 33 arrivals: each producer lane's
+// cp.async.mbarrier.arrive.noinc (an arrival made when that lane's cp.async
+// copies have landed; lanes without copies arrive at once) and lane 0's
+// ordinary arrive at commit, plus the bytes of the stage's bulk copies
+// (expect-tx); empty[s] expects one arrival per consumer warp. (The
+// non-.noinc form, which raises the pending count by one and discharges it
+// later, is equally correct but made compute-sanitizer's synccheck report a
+// barrier overflow for every producer lane.) The producer waits on empty with the parity of the
 // previous lap, which a fresh barrier reports complete, so the first lap
 // does not wait.
 //
@@ -166,11 +169,11 @@ __device__ __forceinline__ void mbarrier_wait_parity(unsigned long long *bar, un
   } while (!done);
 }
 
-/// One pending arrival on `bar` now, discharged when every cp.async this
-/// thread issued before has landed (the non-.noinc form: net zero arrivals,
-/// so the barrier's expected count does not depend on how many lanes copy).
+/// An arrival on `bar` once every cp.async this thread issued before has
+/// landed (the .noinc form: it counts as one of the barrier's expected
+/// arrivals, so every producer lane must make it, copies or not).
 __device__ __forceinline__ void cp_async_arrive(unsigned long long *bar) {
-  asm volatile("cp.async.mbarrier.arrive.shared.b64 [%0];" ::"r"(smem_addr(bar)) : "memory");
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(smem_addr(bar)) : "memory");
 }
 
 /// Asynchronous copy of one element of 4, 8 or 16 bytes, global to shared.
@@ -255,6 +258,10 @@ public:
   };
   static_assert(sizeof(Storage) == 16 * Depth, "shared-memory formula (header comment)");
 
+  /// Arrivals that complete a full[] phase: the 32 producer lanes'
+  /// cp.async arrivals and lane 0's commit.
+  static constexpr unsigned kFullArrivals = 32 + 1;
+
   __device__ __forceinline__ explicit StageRing(Storage &storage) : s_(storage) {}
 
   /// Block-collective: thread 0 initializes the barriers, then
@@ -262,7 +269,7 @@ public:
   __device__ __forceinline__ void init(unsigned consumer_warps) {
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
       for (unsigned i = 0; i < Depth; ++i) {
-        detail::mbarrier_init(&s_.full[i], 1);
+        detail::mbarrier_init(&s_.full[i], kFullArrivals);
         detail::mbarrier_init(&s_.empty[i], consumer_warps);
       }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
