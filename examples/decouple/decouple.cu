@@ -6,6 +6,7 @@
 //   stencil  5-point stencil on nx x ny, one thread per column, bands of rows
 //   spmv     SpMV in ELL format (column-major, padding column -1)
 //   fig33step  the same with a run-time row step, num a multiple of the block
+//   rowpairs   fig33step's loop through shared memory with two barriers
 //   gather2  out[i*num + tid] = in[(i*num + tid) * 2]   (stride-2 gather)
 //   gather8  the same with stride 8 (bandwidth-bound: the pass declines)
 //   matvec   y = A x, one row per block, `j += blockDim.x` (a block reduction)
@@ -17,7 +18,7 @@
 // not depend on the order of a reduction and a CPU model checks it exactly.
 //
 //   decouple --kernel K [sizes] [--block T] [--seed S] [--verify 0|1] [--time RUNS]
-// sizes: fig33/gather2/gather8 --dim D --num N; fig33step the same and
+// sizes: fig33/gather2/gather8 --dim D --num N; fig33step and rowpairs the same and
 // --step S (N a multiple of the block); stencil --nx X --ny Y
 // --rows R; spmv --rows R --k K; matvec --rows R --n N; kmeans --points P
 // --features F --clusters C. Prints the kernel, the sizes and a digest of
@@ -57,6 +58,21 @@ __global__ void fig33_step(const unsigned *A, unsigned *B, int dim, int num, int
   for (int i = 0; i < dim; i += step) {
     unsigned tmp = A[i * num + tid];
     B[i * num + tid] = tmp + 1;
+  }
+}
+
+/// Each row goes through shared memory: thread t combines its element with
+/// its right neighbour's in the block (wrapping), a barrier on each side.
+/// The split turns both barriers into barriers of the consumer warps.
+__global__ void rowpairs(const unsigned *A, unsigned *B, int dim, int num, int step) {
+  __shared__ unsigned tile[1024];
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  DD_PRAGMA(decouple)
+  for (int i = 0; i < dim; i += step) {
+    tile[threadIdx.x] = A[i * num + tid];
+    __syncthreads();
+    B[i * num + tid] = tile[threadIdx.x] + 3 * tile[(threadIdx.x + 1) % blockDim.x];
+    __syncthreads();
   }
 }
 
@@ -162,11 +178,11 @@ __global__ void kmeans(const int *features, int nfeatures, int npoints, int nclu
 namespace {
 
 const char Usage[] =
-    "usage: decouple --kernel fig33|fig33step|stencil|spmv|gather2|gather8|matvec|kmeans|copy\n"
-    "                [sizes]\n"
-    "                [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n"
-    "sizes: fig33, gather2, gather8: --dim D --num N; fig33step: --dim D --num N --step S\n"
-    "       (N a multiple of T); stencil: --nx X --ny Y --rows R;\n"
+    "usage: decouple --kernel fig33|fig33step|rowpairs|stencil|spmv|gather2|gather8|matvec|\n"
+    "                kmeans|copy [sizes] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n"
+    "sizes: fig33, gather2, gather8: --dim D --num N;\n"
+    "       fig33step, rowpairs: --dim D --num N --step S (N a multiple of T);\n"
+    "       stencil: --nx X --ny Y --rows R;\n"
     "       spmv: --rows R --k K; matvec: --rows R --n N;\n"
     "       kmeans: --points P --features F --clusters C; copy: --num N\n";
 
@@ -204,6 +220,11 @@ void launch_rows(int stride, unsigned block, const unsigned *in, unsigned *out, 
 
 void launch_step(unsigned block, const unsigned *in, unsigned *out, int dim, int num, int step) {
   fig33_step<<<unsigned(num) / block, block>>>(in, out, dim, num, step);
+}
+
+void launch_rowpairs(unsigned block, const unsigned *in, unsigned *out, int dim, int num,
+                     int step) {
+  rowpairs<<<unsigned(num) / block, block>>>(in, out, dim, num, step);
 }
 
 void launch_stencil(unsigned block, const unsigned *in, unsigned *out, int nx, int ny, int rows) {
@@ -272,14 +293,14 @@ int main(int argc, char **argv) {
         want[i] = stride == 1 ? (*in)[i] + 1 : (*in)[i * stride];
       return want;
     };
-  } else if (kernel == "fig33step") {
+  } else if (kernel == "fig33step" || kernel == "rowpairs") {
     const int dim = int(opt.number("dim", 64));
     const int num = int(opt.number("num", 1 << 19));
     const int step = int(opt.number("step", 1));
     if (dim < 1 || num < 1 || step < 1 || std::uint64_t(dim) * num >= (1ull << 31))
       opt.fail("need --dim, --num, --step >= 1 and dim * num < 2^31");
     if (num % block != 0)
-      opt.fail("fig33step has no bounds guard: --num must be a multiple of --block");
+      opt.fail("fig33step and rowpairs have no bounds guard: --num must be a multiple of --block");
     const std::size_t n = std::size_t(dim) * num;
     auto in = std::make_shared<std::vector<unsigned>>(words(n, seed, 0xffffffffu));
     const unsigned *d_in = static_cast<unsigned *>(keep(upload(*in)));
@@ -288,13 +309,22 @@ int main(int argc, char **argv) {
     sizes = "dim " + std::to_string(dim) + ", num " + std::to_string(num) + ", step " +
             std::to_string(step);
     unsigned *out = static_cast<unsigned *>(d_out);
-    launch = [=] { launch_step(block, d_in, out, dim, num, step); };
+    const bool pairs = kernel == "rowpairs";
+    launch = [=] {
+      if (pairs)
+        launch_rowpairs(block, d_in, out, dim, num, step);
+      else
+        launch_step(block, d_in, out, dim, num, step);
+    };
     model = [=] {
       // Rows the step skips keep the poison.
       std::vector<unsigned> want(n, 0xffffffffu);
       for (int i = 0; i < dim; i += step)
-        for (int t = 0; t < num; ++t)
-          want[std::size_t(i) * num + t] = (*in)[std::size_t(i) * num + t] + 1;
+        for (int t = 0; t < num; ++t) {
+          const std::size_t row = std::size_t(i) * num;
+          const int right = int(t / block * block + (t % block + 1) % block);
+          want[row + t] = pairs ? (*in)[row + t] + 3 * (*in)[row + right] : (*in)[row + t] + 1;
+        }
       return want;
     };
   } else if (kernel == "stencil") {

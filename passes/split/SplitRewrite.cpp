@@ -863,14 +863,21 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
       continue;
     }
     if (F->getIdentifier() && F->getName() == "__syncthreads") {
-      if (beginOf(C) >= LoopBegin && beginOf(C) < LoopEnd)
-        return declineAt("__syncthreads() inside the loop: the consumers could not wait for "
-                         "stages in step",
+      const bool InBody = beginOf(C) >= LoopBegin && beginOf(C) < LoopEnd;
+      // §3.3.2's barrier replication, in software: the producer warp never
+      // waits at a consumer barrier (it is decoupled through the ring and
+      // touches no other shared memory), so a barrier of the loop becomes
+      // one of the consumers alone. That needs every consumer to run the
+      // same iterations: row tiles (the same loop control in every thread)
+      // do, matvec's per-thread `j < n` does not.
+      if (InBody && !Tiles)
+        return declineAt("__syncthreads() inside a loop whose iterations differ between "
+                         "threads: the consumers' barrier would be divergent",
                          C->getBeginLoc());
       if (inMacro(C->getSourceRange()))
         return declineAt("__syncthreads() written through a macro",
                          SM.getExpansionLoc(C->getBeginLoc()));
-      Outer.push_back({beginOf(C), endOf(C), "dd::consumer_sync(dd_consumers)"});
+      (InBody ? InLoop : Outer).push_back({beginOf(C), endOf(C), "dd::consumer_sync(dd_consumers)"});
       continue;
     }
     if (F->getIdentifier() && F->getName().starts_with("__syncthreads"))

@@ -134,6 +134,14 @@ for size in "--dim 64 --num 256 --step 1" "--dim 200 --num 2560 --step 1" "--dim
   # shellcheck disable=SC2086
   run decouple --kernel fig33step $size --seed 4 --verify 1
 done
+# Row tiles with barriers in the loop (rowpairs: consumer-only barriers).
+for size in "--dim 64 --num 256 --step 1" "--dim 300 --num 131072 --step 3" "--dim 7 --num 1024 --step 1" \
+            "--dim 129 --num 65536 --step 2"; do
+  # shellcheck disable=SC2086
+  run decouple --kernel rowpairs $size --seed 6 --verify 1
+done
+run decouple --kernel rowpairs --dim 100 --num 9600 --step 1 --block 96 --verify 1
+DD_SPLIT_POLICY=adaptive run decouple --kernel rowpairs --dim 64 --num 65536 --step 1 --time 20 --verify 1
 run decouple --kernel fig33step --dim 100 --num 9600 --step 1 --block 96 --verify 1
 run decouple --kernel fig33step --dim 100 --num 4096 --step 1 --block 1024 --verify 1
 run decouple --kernel fig33 --dim 9 --num 5000 --block 100 --verify 1

@@ -19,12 +19,14 @@ __global__ void twod(const float *A, float *y, int n) {
     y[row * blockDim.x + threadIdx.x] = sum;
 }
 
-// __syncthreads() in the loop.
+// __syncthreads() in a loop whose iterations differ per thread (j < n):
+// a consumers' barrier there would be divergent (row tiles take it:
+// rewrite-split.cu).
 __global__ void syncin(const float *A, float *y, int n) {
   __shared__ float s[256];
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: __syncthreads() inside the loop: the consumers could not wait for stages in step{{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: __syncthreads() inside a loop whose iterations differ between threads: the consumers' barrier would be divergent{{.*}}; the loop is left as written
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x) {
     s[threadIdx.x] = A[(long long)row * n + j];

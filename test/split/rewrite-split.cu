@@ -216,3 +216,31 @@ __global__ void rows(const float *__restrict__ A, float *__restrict__ B, int dim
 void launch_rows(const float *A, float *B, int dim, int n, int step) {
   rows<<<n / 256, 256>>>(A, B, dim, n, step);
 }
+
+// Row tiles with barriers in the loop (§3.3.2): every consumer runs the same
+// iterations, so each __syncthreads() of the loop becomes a barrier of the
+// consumers alone; the producer warp never waits at one.
+// CHECK: __global__ void __launch_bounds__(288) rowpairs_split(const unsigned *A, unsigned *B, int dim, int num, int step) {
+// CHECK: dd_ring.release(dd_c);
+// CHECK: if (i < dim) {
+// CHECK-NEXT: tile[threadIdx.x] = dd_s0[dd_u];
+// CHECK-NEXT: dd::consumer_sync(dd_consumers);
+// CHECK-NEXT: B[i * num + tid] = tile[threadIdx.x] + 3 * tile[(threadIdx.x + 1) % dd_consumers];
+// CHECK-NEXT: dd::consumer_sync(dd_consumers);
+// CHECK: rowpairs_launch(num / 256, 256, 0, 0, A, B, dim, num, step);
+__global__ void rowpairs(const unsigned *A, unsigned *B, int dim, int num, int step) {
+  __shared__ unsigned tile[1024];
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  // REMARK: rewrite-split.cu:[[@LINE+2]]:3: remark: split plan for loop: {{.*}}; rewritten: rowpairs_split (one producer warp, 4 stages of 4 iterations) and rowpairs_launch for 1 launch [-Rdecoupler]
+  DD_PRAGMA(decouple)
+  for (int i = 0; i < dim; i += step) {
+    tile[threadIdx.x] = A[i * num + tid];
+    __syncthreads();
+    B[i * num + tid] = tile[threadIdx.x] + 3 * tile[(threadIdx.x + 1) % blockDim.x];
+    __syncthreads();
+  }
+}
+
+void launch_rowpairs(const unsigned *A, unsigned *B, int dim, int num, int step) {
+  rowpairs<<<num / 256, 256>>>(A, B, dim, num, step);
+}
