@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "affine/AffineAnalysis.h"
+#include "affine/CudaBuiltins.h"
 #include "affine/JoinBlocks.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -62,38 +63,6 @@ constexpr unsigned MaxCallDepth = 8;
 //===----------------------------------------------------------------------===//
 // Facts about CUDA names
 //===----------------------------------------------------------------------===//
-
-/// threadIdx/blockIdx/blockDim/gridDim member reads: clang's CUDA headers
-/// spell them as MS properties (`__declspec(property)`).
-struct BuiltinRead {
-  StringRef Var;
-  unsigned Dim;
-};
-
-std::optional<BuiltinRead> builtinRead(const Expr *E) {
-  const auto *POE = dyn_cast<PseudoObjectExpr>(E->IgnoreParens());
-  if (!POE)
-    return std::nullopt;
-  const auto *Prop =
-      dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
-  if (!Prop)
-    return std::nullopt;
-  const Expr *Base = Prop->getBaseExpr()->IgnoreParens();
-  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
-    Base = OVE->getSourceExpr()->IgnoreParens();
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-  if (!DRE || !DRE->getDecl()->getIdentifier())
-    return std::nullopt;
-  StringRef Var = DRE->getDecl()->getName();
-  if (Var != "threadIdx" && Var != "blockIdx" && Var != "blockDim" &&
-      Var != "gridDim")
-    return std::nullopt;
-  StringRef Member = Prop->getPropertyDecl()->getName();
-  unsigned Dim = StringSwitch<unsigned>(Member).Case("x", 0).Case("y", 1).Case("z", 2).Default(3);
-  if (Dim > 2)
-    return std::nullopt;
-  return BuiltinRead{Var, Dim};
-}
 
 bool isAtomicFunction(StringRef Name) {
   static const StringSet<> Bases = {
@@ -963,7 +932,7 @@ AffineValue FunctionAnalyzer::evalUncached(const Expr *E, State &S) {
     if (E->EvaluateAsInt(R, Ctx) && R.Val.getInt().getSignificantBits() <= 64)
       return AffineValue::scalar(R.Val.getInt().getExtValue());
   }
-  if (std::optional<BuiltinRead> B = builtinRead(E)) {
+  if (std::optional<CudaBuiltinRead> B = cudaBuiltinRead(E)) {
     if (B->Var == "threadIdx")
       return AffineValue::threadIndex(B->Dim);
     return AffineValue::scalar();
@@ -1452,7 +1421,7 @@ AffineValue FunctionAnalyzer::evalRead(const Expr *LValue, State &S) {
   const Expr *L = LValue->IgnoreParens();
   if (const VarDecl *VD = trackedVar(L))
     return readVar(VD, S);
-  if (builtinRead(L))
+  if (cudaBuiltinRead(L))
     return eval(L, S);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
     if (isa<EnumConstantDecl, FunctionDecl>(DRE->getDecl()))

@@ -3,6 +3,7 @@
 #include "delegate/DelegatePass.h"
 #include "delegate/CriticalSection.h"
 #include "rewrite/Includes.h"
+#include "rewrite/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -44,10 +45,6 @@ struct Field {
 
 std::string text(SourceRange Range, const SourceManager &SM, const LangOptions &LO) {
   return Lexer::getSourceText(CharSourceRange::getTokenRange(Range), SM, LO).str();
-}
-
-bool inMacro(SourceRange Range) {
-  return Range.getBegin().isMacroID() || Range.getEnd().isMacroID();
 }
 
 bool within(SourceLocation L, SourceRange Range, const SourceManager &SM) {
@@ -762,25 +759,11 @@ void KernelRewrite::removeFlags() {
   }
 }
 
-/// The annotation's line in the main file, [begin, end) offsets with its
-/// newline, when the directive is alone on it: `#pragma dd ...` or
-/// DD_PRAGMA(...).
+/// The annotation's line (rewrite/SourceText.h), when it has one.
 std::optional<std::pair<unsigned, unsigned>> KernelRewrite::pragmaLine() const {
   if (!C.Pragma)
     return std::nullopt;
-  SourceLocation L = SM.getExpansionLoc(C.Pragma->Loc);
-  if (!SM.isInMainFile(L))
-    return std::nullopt;
-  StringRef Buf = SM.getBufferData(SM.getFileID(L));
-  unsigned Off = SM.getFileOffset(L);
-  size_t Begin = Buf.rfind('\n', Off);
-  Begin = Begin == StringRef::npos ? 0 : Begin + 1;
-  size_t End = Buf.find('\n', Off);
-  End = End == StringRef::npos ? Buf.size() : End + 1;
-  StringRef Line = Buf.slice(Begin, End).trim();
-  if (!(Line.starts_with("#") || (Line.starts_with("DD_PRAGMA(") && Line.ends_with(")"))))
-    return std::nullopt;
-  return std::make_pair(unsigned(Begin), unsigned(End));
+  return annotationLine(C.Pragma->Loc, SM);
 }
 
 void KernelRewrite::removePragma() {

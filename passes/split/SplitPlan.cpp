@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "split/SplitPlan.h"
+#include "affine/CudaBuiltins.h"
 #include "split/SplitModel.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -37,27 +38,6 @@ using CM = CostModel;
 //===----------------------------------------------------------------------===//
 // Small syntactic helpers
 //===----------------------------------------------------------------------===//
-
-/// threadIdx/blockIdx/blockDim/gridDim member reads (MS properties in
-/// clang's CUDA headers): "blockIdx.x" and so on.
-std::optional<std::string> builtinRead(const Expr *E) {
-  const auto *POE = dyn_cast<PseudoObjectExpr>(E->IgnoreParens());
-  if (!POE)
-    return std::nullopt;
-  const auto *Prop = dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
-  if (!Prop)
-    return std::nullopt;
-  const Expr *Base = Prop->getBaseExpr()->IgnoreParens();
-  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
-    Base = OVE->getSourceExpr()->IgnoreParens();
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-  if (!DRE || !DRE->getDecl()->getIdentifier())
-    return std::nullopt;
-  StringRef Var = DRE->getDecl()->getName();
-  if (Var != "threadIdx" && Var != "blockIdx" && Var != "blockDim" && Var != "gridDim")
-    return std::nullopt;
-  return (Var + "." + Prop->getPropertyDecl()->getName()).str();
-}
 
 void forEachStmt(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
   if (!S)
@@ -246,7 +226,7 @@ private:
     if (!S)
       return false;
     if (const auto *E = dyn_cast<Expr>(S))
-      if (std::optional<std::string> B = builtinRead(E))
+      if (std::optional<std::string> B = cudaBuiltinName(E))
         return StringRef(*B).starts_with("blockIdx.");
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
       const ValueDecl *D = DRE->getDecl();
@@ -446,7 +426,7 @@ Poly linearize(const Expr *E, const KernelFacts &F, const ASTContext &Ctx,
   if (!E || Depth > 16)
     return Poly::invalid();
   E = E->IgnoreParens();
-  if (std::optional<std::string> B = builtinRead(E))
+  if (std::optional<std::string> B = cudaBuiltinName(E))
     return Poly::atom(*B);
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
     if (Cast->getType()->isIntegerType() &&

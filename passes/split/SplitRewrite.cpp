@@ -1,6 +1,8 @@
 //===- split/SplitRewrite.cpp - Code generation for accepted plans ---------===//
 
 #include "split/SplitRewrite.h"
+#include "affine/CudaBuiltins.h"
+#include "rewrite/SourceText.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -24,10 +26,6 @@ RewriteResult decline(std::string Why, SourceLocation Loc = SourceLocation()) {
   R.Message = std::move(Why);
   R.Loc = Loc;
   return R;
-}
-
-bool inMacro(SourceRange Range) {
-  return Range.getBegin().isMacroID() || Range.getEnd().isMacroID();
 }
 
 /// The pointer parameter at the base of an lvalue or pointer expression: `a`
@@ -97,26 +95,6 @@ SmallVector<const ParmVarDecl *, 4> storedParams(const Stmt *S) {
   return F.Out;
 }
 
-/// The annotation's line, [begin, end) offsets in the main file with its
-/// newline, when the directive is alone on it (`#pragma dd ...` or
-/// DD_PRAGMA(...)).
-std::optional<std::pair<unsigned, unsigned>> pragmaLine(const Annotation &A,
-                                                        const SourceManager &SM) {
-  SourceLocation L = SM.getExpansionLoc(A.Loc);
-  if (!SM.isInMainFile(L))
-    return std::nullopt;
-  StringRef Buf = SM.getBufferData(SM.getFileID(L));
-  unsigned Off = SM.getFileOffset(L);
-  size_t Begin = Buf.rfind('\n', Off);
-  Begin = Begin == StringRef::npos ? 0 : Begin + 1;
-  size_t End = Buf.find('\n', Off);
-  End = End == StringRef::npos ? Buf.size() : End + 1;
-  StringRef Line = Buf.slice(Begin, End).trim();
-  if (!(Line.starts_with("#") || (Line.starts_with("DD_PRAGMA(") && Line.ends_with(")"))))
-    return std::nullopt;
-  return std::make_pair(unsigned(Begin), unsigned(End));
-}
-
 /// Whether \p Loop already carries an unroll pragma (#pragma unroll, clang
 /// loop unroll hints).
 bool hasUnrollPragma(const Stmt *Loop, ASTContext &Ctx) {
@@ -161,7 +139,7 @@ RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A, ASTContext &C
                    "at line " + std::to_string(It->second) + " (one rewrite per kernel)");
   if (inMacro(Loop->getSourceRange()) || K.getLocation().isMacroID())
     return decline("the kernel or the loop is written through a macro");
-  std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine(A, SM);
+  std::optional<std::pair<unsigned, unsigned>> Line = annotationLine(A.Loc, SM);
   if (!Line)
     return decline("the annotation is not alone on its line, so it cannot be removed",
                    A.Loc);
@@ -262,29 +240,8 @@ RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A, ASTContext &C
 
 namespace {
 
-/// "threadIdx.x", "blockDim.y", ... for a read of a CUDA builtin variable
-/// (MS properties in clang's CUDA headers).
-std::optional<std::string> builtinRead(const Expr *E) {
-  const auto *POE = dyn_cast<PseudoObjectExpr>(E->IgnoreParens());
-  if (!POE)
-    return std::nullopt;
-  const auto *Prop = dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
-  if (!Prop)
-    return std::nullopt;
-  const Expr *Base = Prop->getBaseExpr()->IgnoreParens();
-  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
-    Base = OVE->getSourceExpr()->IgnoreParens();
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-  if (!DRE || !DRE->getDecl()->getIdentifier())
-    return std::nullopt;
-  StringRef Var = DRE->getDecl()->getName();
-  if (Var != "threadIdx" && Var != "blockIdx" && Var != "blockDim" && Var != "gridDim")
-    return std::nullopt;
-  return (Var + "." + Prop->getPropertyDecl()->getName()).str();
-}
-
 bool isBuiltin(const Expr *E, StringRef Name) {
-  std::optional<std::string> B = builtinRead(E->IgnoreParenImpCasts());
+  std::optional<std::string> B = cudaBuiltinName(E->IgnoreParenImpCasts());
   return B && *B == Name;
 }
 
@@ -293,7 +250,7 @@ void builtinReads(const Stmt *S, SmallVectorImpl<std::pair<std::string, const Ex
   if (!S || isa<LambdaExpr>(S))
     return;
   if (const auto *E = dyn_cast<Expr>(S))
-    if (std::optional<std::string> B = builtinRead(E)) {
+    if (std::optional<std::string> B = cudaBuiltinName(E)) {
       Out.emplace_back(*B, E);
       return;
     }
@@ -305,7 +262,7 @@ void builtinReads(const Stmt *S, SmallVectorImpl<std::pair<std::string, const Ex
 void callsIn(const Stmt *S, SmallVectorImpl<const CallExpr *> &Out) {
   if (!S)
     return;
-  if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
+  if (const auto *E = dyn_cast<Expr>(S); E && cudaBuiltinName(E))
     return;
   if (const auto *C = dyn_cast<CallExpr>(S))
     Out.push_back(C);
@@ -316,7 +273,7 @@ void callsIn(const Stmt *S, SmallVectorImpl<const CallExpr *> &Out) {
 void declRefs(const Stmt *S, SmallVectorImpl<const DeclRefExpr *> &Out) {
   if (!S)
     return;
-  if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
+  if (const auto *E = dyn_cast<Expr>(S); E && cudaBuiltinName(E))
     return;
   if (const auto *D = dyn_cast<DeclRefExpr>(S))
     Out.push_back(D);
@@ -919,7 +876,7 @@ std::optional<RewriteResult> SplitRewrite::check() {
   LoopBegin = beginOf(Loop);
   LoopEnd = stmtEnd(Loop);
   if (A) {
-    std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine(*A, SM);
+    std::optional<std::pair<unsigned, unsigned>> Line = annotationLine(A->Loc, SM);
     if (!Line)
       return declineAt("the annotation is not alone on its line, so it cannot be removed",
                        A->Loc);

@@ -1,0 +1,28 @@
+//===- rewrite/SourceText.cpp - Source facts the rewrite passes share -----===//
+
+#include "rewrite/SourceText.h"
+#include "llvm/ADT/StringRef.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+std::optional<std::pair<unsigned, unsigned>> annotationLine(SourceLocation Loc,
+                                                            const SourceManager &SM) {
+  SourceLocation L = SM.getExpansionLoc(Loc);
+  if (!SM.isInMainFile(L))
+    return std::nullopt;
+  StringRef Buf = SM.getBufferData(SM.getFileID(L));
+  unsigned Off = SM.getFileOffset(L);
+  size_t Begin = Buf.rfind('\n', Off);
+  Begin = Begin == StringRef::npos ? 0 : Begin + 1;
+  size_t End = Buf.find('\n', Off);
+  End = End == StringRef::npos ? Buf.size() : End + 1;
+  StringRef Line = Buf.slice(Begin, End).trim();
+  if (!(Line.starts_with("#") || (Line.starts_with("DD_PRAGMA(") && Line.ends_with(")"))))
+    return std::nullopt;
+  return std::make_pair(unsigned(Begin), unsigned(End));
+}
+
+} // namespace decoupler

@@ -1,0 +1,32 @@
+//===- rewrite/SourceText.h - Source facts the rewrite passes share -*- C++ -*-//
+//
+// Small questions about the text a pass is about to edit: whether a range
+// comes from a macro (it cannot be rewritten in place), and which line an
+// annotation occupies (the line a pass removes once it has acted on it).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_REWRITE_SOURCETEXT_H
+#define DECOUPLER_REWRITE_SOURCETEXT_H
+
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Basic/SourceManager.h"
+#include <optional>
+#include <utility>
+
+namespace decoupler {
+
+/// Whether either end of \p Range comes from a macro expansion.
+inline bool inMacro(clang::SourceRange Range) {
+  return Range.getBegin().isMacroID() || Range.getEnd().isMacroID();
+}
+
+/// The line of the annotation at \p Loc as [begin, end) offsets in the main
+/// file, its newline included, when the directive is alone on that line
+/// (`#pragma dd ...` or `DD_PRAGMA(...)`); none when it shares the line or
+/// is not in the main file, so that removing it would take other text.
+std::optional<std::pair<unsigned, unsigned>> annotationLine(clang::SourceLocation Loc,
+                                                            const clang::SourceManager &SM);
+
+} // namespace decoupler
+
+#endif // DECOUPLER_REWRITE_SOURCETEXT_H
