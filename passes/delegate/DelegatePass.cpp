@@ -4,6 +4,7 @@
 #include "delegate/CriticalSection.h"
 #include "rewrite/Includes.h"
 #include "rewrite/SourceText.h"
+#include "rewrite/Stores.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -124,37 +125,18 @@ bool paramModified(const ParmVarDecl *P, const FunctionDecl &Kernel) {
 /// Variables whose memory the critical section writes (assignment,
 /// increment, atomic*), by the variable at the base of the address.
 SmallVector<const VarDecl *, 4> writtenBases(ArrayRef<const Stmt *> Body) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    SmallVector<const VarDecl *, 4> Out;
-    void add(const Expr *E) {
+  SmallVector<const VarDecl *, 4> Out;
+  for (const Stmt *S : Body)
+    forEachStore(S, [&](const Expr *E, bool) {
       // Only stores through memory: a plain local is the refusal of the
       // recognizer (or dead after the section).
-      const Expr *S = E->IgnoreParenImpCasts();
-      if (isa<DeclRefExpr>(S))
+      const Expr *X = E->IgnoreParenImpCasts();
+      if (isa<DeclRefExpr>(X))
         return;
-      if (const VarDecl *V = baseVar(S); V && !is_contained(Out, V))
+      if (const VarDecl *V = baseVar(X); V && !is_contained(Out, V))
         Out.push_back(V);
-    }
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      if (B->isAssignmentOp())
-        add(B->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      if (U->isIncrementDecrementOp())
-        add(U->getSubExpr());
-      return true;
-    }
-    bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (F && F->getIdentifier() && F->getName().starts_with("atomic") && C->getNumArgs() > 0)
-        add(C->getArg(0));
-      return true;
-    }
-  } F;
-  for (const Stmt *S : Body)
-    F.TraverseStmt(const_cast<Stmt *>(S));
-  return F.Out;
+    });
+  return Out;
 }
 
 /// Whether \p Body returns (outside lambdas, which return from themselves).

@@ -3,6 +3,7 @@
 #include "split/SplitRewrite.h"
 #include "affine/CudaBuiltins.h"
 #include "rewrite/SourceText.h"
+#include "rewrite/Stores.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -65,34 +66,14 @@ bool isMemoryLValue(const Expr *E) {
 /// Pointer parameters that \p S stores through (assignments, increments,
 /// atomic* calls), in order of first appearance.
 SmallVector<const ParmVarDecl *, 4> storedParams(const Stmt *S) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    SmallVector<const ParmVarDecl *, 4> Out;
-    void add(const Expr *E) {
-      if (!isMemoryLValue(E))
-        return;
-      if (const ParmVarDecl *P = baseParam(E); P && !is_contained(Out, P))
-        Out.push_back(P);
-    }
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      if (B->isAssignmentOp())
-        add(B->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      if (U->isIncrementDecrementOp())
-        add(U->getSubExpr());
-      return true;
-    }
-    bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (F && F->getIdentifier() && F->getName().starts_with("atomic") && C->getNumArgs() > 0)
-        if (const ParmVarDecl *P = baseParam(C->getArg(0)); P && !is_contained(Out, P))
-          Out.push_back(P);
-      return true;
-    }
-  } F;
-  F.TraverseStmt(const_cast<Stmt *>(S));
-  return F.Out;
+  SmallVector<const ParmVarDecl *, 4> Out;
+  forEachStore(S, [&](const Expr *E, bool AtomicPointer) {
+    if (!AtomicPointer && !isMemoryLValue(E))
+      return;
+    if (const ParmVarDecl *P = baseParam(E); P && !is_contained(Out, P))
+      Out.push_back(P);
+  });
+  return Out;
 }
 
 /// Whether \p Loop already carries an unroll pragma (#pragma unroll, clang
