@@ -107,8 +107,8 @@ template <class D> struct PlainState {
 };
 
 /// Where an improved vertex goes: the block's own queue when its distance
-/// falls in the head bucket and the queue has room (see adds_kernel), else
-/// the worklist. In three steps, so that relax_flat can overlap the atomics
+/// falls no later than bucket offset `keep_through` and the queue has room
+/// (see adds_kernel), else the worklist. In three steps, so that relax_flat can overlap the atomics
 /// of several edges: place() picks a local slot (or kGlobal), improve()
 /// offers the distance, finish() fills the slot (with kNoVertex when
 /// nothing improved) or pushes.
@@ -120,9 +120,10 @@ template <class State, class Worker> struct KeepOrPush {
   Worker &worker;
   VertexId *local;       // this round's output queue
   unsigned *local_count; // its fill count (may run past kAddsThreads)
+  unsigned keep_through = 0; // bucket offset from the head, set each round
 
   __device__ __forceinline__ unsigned place(Dist c) const {
-    if (!worker.in_head(c))
+    if (worker.bucket_offset(c) > keep_through)
       return kGlobal;
     const unsigned slot = cuda::atomic_ref<unsigned, cuda::thread_scope_block>(*local_count)
                               .fetch_add(1, cuda::memory_order_relaxed);
@@ -223,7 +224,8 @@ __device__ __forceinline__ void relax_flat(const GraphView &g, const State &stat
 template <class State>
 __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
     adds_kernel(GraphView g, State state, unsigned long long *expansions,
-                buckets::Storage storage, buckets::Params params, bool precheck) {
+                buckets::Storage storage, buckets::Params params, bool precheck,
+                bool keep_assigned) {
   using Dist = typename State::Dist;
   using Expand = CooperativeExpand<kAddsThreads, Dist>;
   using Manager = buckets::Manager<kAddsThreads>;
@@ -247,8 +249,11 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
   // own queue (up to kAddsThreads a round) and is expanded in another round
   // of the same assignment, without the trip through the worklist and the
   // manager that every other push takes: on a road network that trip is
-  // most of a hop's latency. The assignment is counted done only after its
-  // last round, so termination and head switches still see these items.
+  // most of a hop's latency. With `keep_assigned` the block keeps every
+  // vertex up to its assignment's bucket, which may be the second dequeue
+  // bucket: otherwise each hop of that bucket's search takes the trip until
+  // the head moves on. The assignment is counted done only after its last
+  // round, so termination and head switches still see these items.
   using Offer = KeepOrPush<State, Worker>;
   buckets::Assignment a;
   unsigned long long scanned = 0; // thread 0: edge lists this block scanned
@@ -280,6 +285,8 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
       const unsigned expanding = __syncthreads_count(expand);
       if (threadIdx.x == 0)
         scanned += expanding;
+      if (keep_assigned) // the placement is published by the barrier
+        offer.keep_through = worker.offset_of(a.bucket);
       // Hubs (a block's worth of edges or more) are expanded by the block,
       // one after another; every other range by its warp, flattened.
       const bool hub = end - begin >= kAddsThreads;
@@ -374,11 +381,6 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   unsigned grid = unsigned(sms) * unsigned(per_sm);
   if (options.max_workers > 0)
     grid = std::min(grid, options.max_workers + 1);
-  else if (road_like(graph))
-    // Workers there wait for work 90+ % of the time, and every idle one is
-    // a flag the manager's probe lanes poll on each pass: SMs / 2 workers
-    // (66 on the H200) ran grids 13-22 % faster than all 263 (PERF.md).
-    grid = std::min(grid, std::max(unsigned(sms) / 2, 1u) + 1);
   grid = std::min(grid, buckets::kMaxWorkers + 1);
   if (per_sm < 1 || grid < 2)
     return Status::error("ADDS needs at least two resident blocks of " +
@@ -452,7 +454,12 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   bool precheck = options.precheck == AddsOptions::Precheck::kOn ||
                   (options.precheck == AddsOptions::Precheck::kAuto &&
                    precheck_pays(graph, std::uint64_t(l2_bytes)));
-  void *args[] = {&g, &state, &expansions_ptr, &storage, &params, &precheck};
+  // Keeping vertices of the second dequeue bucket made the road-like
+  // graphs 1.4-1.6x faster and urand20/22 1.6-2.9x slower (they dequeue up
+  // to 4 buckets, and vertices expanded that early are expanded again:
+  // 3.3x the work on urand22; docs/PERF.md).
+  bool keep_assigned = road_like(graph);
+  void *args[] = {&g, &state, &expansions_ptr, &storage, &params, &precheck, &keep_assigned};
   DD_SSSP_CUDA(cudaLaunchCooperativeKernel(adds_kernel<State>, grid, kAddsThreads, args, 0, 0));
   DD_SSSP_CUDA(timer.stop());
   DD_SSSP_CUDA(timer.elapsed_ms(result.ms));

@@ -110,7 +110,7 @@ struct Params {
   unsigned initial_shift = 0;  ///< log2 of the first Delta
   /// Delta grows to at most 2^(initial_shift + max_growth) for utilization
   /// (clipping may take it further). Work a block keeps for itself (see
-  /// Worker::in_head) is invisible to the manager's utilization estimate,
+  /// Worker::offset_of) is invisible to the manager's utilization estimate,
   /// which then keeps asking for a wider head bucket.
   unsigned max_growth = 1;
   /// Concurrent dequeue buckets, at most (kMinDequeueBuckets ..
@@ -294,11 +294,14 @@ public:
     return k < kBuckets - 1 ? static_cast<unsigned>(k) : kBuckets - 1;
   }
 
-  /// Whether `priority` falls in the head bucket (as of load_placement()):
-  /// such an item may be processed at once by the block that made it, since
-  /// delta-stepping leaves the order within the head bucket free.
-  __device__ __forceinline__ bool in_head(unsigned long long priority) const {
-    return priority <= temp_.base || ((priority - temp_.base) >> temp_.shift) == 0;
+  /// How far `bucket` is from the head (as of load_placement()), in the
+  /// units of bucket_offset(). An item whose bucket_offset() is no more than
+  /// this for a bucket being dequeued may be processed at once by the block
+  /// that made it: delta-stepping leaves the order within the dequeued
+  /// buckets free. Both offsets count from the same head, so a stale
+  /// placement still compares priorities with the bucket's true upper end.
+  __device__ __forceinline__ unsigned offset_of(unsigned bucket) const {
+    return (bucket + kBuckets - temp_.head) % kBuckets;
   }
 
   /// Item i < a.count of the assignment. An L2 load: data blocks are reused,
