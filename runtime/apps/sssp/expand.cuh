@@ -22,8 +22,6 @@
 
 #include <cstdint>
 
-#include <cuda/atomic>
-
 #include "dd/warp.cuh"
 
 namespace dd::sssp {
@@ -33,12 +31,13 @@ namespace dd::sssp {
 ///                       distance, a level), a type __shfl_sync accepts
 template <unsigned BlockThreads, class Item> class CooperativeExpand {
   static_assert(BlockThreads % warp_size == 0, "blocks must be whole warps");
+  static_assert(BlockThreads <= warp_size * warp_size, "one ballot word per lane");
 
 public:
   /// Shared memory for the block stage (declare it __shared__).
   struct TempStorage {
-    unsigned owner; // thread whose range the block expands next
-    std::uint32_t begin, end;
+    unsigned contenders[BlockThreads / warp_size]; // each warp's ballot of large ranges
+    std::uint32_t begin, end;                       // the range the block expands next
     Item item;
   };
 
@@ -48,16 +47,26 @@ public:
   __device__ __forceinline__ void run(std::uint32_t begin, std::uint32_t end, Item item,
                                       EdgeOp &&op) {
     // Block stage: ranges of at least BlockThreads edges, one at a time.
-    // Contenders race to name themselves owner (any one may win; relaxed
-    // atomics make the race defined), the owner publishes its range and
-    // drops out. The loop condition's barrier also ends the previous
-    // round's reads of temp_ before the next round writes it.
+    // Each warp publishes its ballot of such ranges in its own word, and
+    // the lowest contending thread of the block owns the round: it
+    // publishes its range and drops out. Every shared word has one writer
+    // between two barriers (no election race for racecheck to report), and
+    // the loop condition's barrier ends the previous round's reads before
+    // the next round writes.
+    const unsigned lane = lane_id();
     while (__syncthreads_or(end - begin >= BlockThreads)) {
-      cuda::atomic_ref<unsigned, cuda::thread_scope_block> owner(temp_.owner);
-      if (end - begin >= BlockThreads)
-        owner.store(threadIdx.x, cuda::memory_order_relaxed);
+      const unsigned large = __ballot_sync(full_warp_mask, end - begin >= BlockThreads);
+      if (lane == 0)
+        temp_.contenders[threadIdx.x / warp_size] = large;
       __syncthreads();
-      if (owner.load(cuda::memory_order_relaxed) == threadIdx.x) {
+      // Lane w looks at warp w's ballot; the first warp with a contender
+      // and its lowest contender own the round.
+      constexpr unsigned kWarps = BlockThreads / warp_size;
+      const unsigned mine = lane < kWarps ? temp_.contenders[lane] : 0;
+      const unsigned first = __ffs(__ballot_sync(full_warp_mask, mine != 0)) - 1;
+      const unsigned owner =
+          first * warp_size + __ffs(__shfl_sync(full_warp_mask, mine, first)) - 1;
+      if (owner == threadIdx.x) {
         temp_.begin = begin;
         temp_.end = end;
         temp_.item = item;
@@ -71,7 +80,6 @@ public:
     }
 
     // Warp stage: ranges of at least 32 edges, lowest lane first.
-    const unsigned lane = lane_id();
     for (;;) {
       const unsigned large = __ballot_sync(full_warp_mask, end - begin >= warp_size);
       if (large == 0)
