@@ -53,28 +53,6 @@ bool within(SourceLocation L, SourceRange Range, const SourceManager &SM) {
          !SM.isBeforeInTranslationUnit(Range.getEnd(), L);
 }
 
-/// The variable at the base of an lvalue or pointer expression: `a` of
-/// a[i], a.f[i], a->f, *a, *(a + i), &a[i].
-const VarDecl *baseVar(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-      E = A->getBase();
-    else if (const auto *M = dyn_cast<MemberExpr>(E))
-      E = M->getBase();
-    else if (const auto *U = dyn_cast<UnaryOperator>(E);
-             U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
-      E = U->getSubExpr();
-    else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
-      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
-    else if (const auto *D = dyn_cast<DeclRefExpr>(E))
-      return dyn_cast<VarDecl>(D->getDecl());
-    else
-      return nullptr;
-  }
-  return nullptr;
-}
-
 /// References to \p V in \p Root, optionally only those outside \p Skip.
 SmallVector<const DeclRefExpr *, 4> refsTo(const ValueDecl *V, const Stmt *Root,
                                            const SourceManager &SM,
@@ -100,26 +78,9 @@ SmallVector<const DeclRefExpr *, 4> refsTo(const ValueDecl *V, const Stmt *Root,
 /// address of: their value at the critical section is the client's, so they
 /// travel in the message rather than as server arguments.
 bool paramModified(const ParmVarDecl *P, const FunctionDecl &Kernel) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const ParmVarDecl *P;
-    bool Found = false;
-    explicit Finder(const ParmVarDecl *P) : P(P) {}
-    bool refers(const Expr *E) const {
-      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-      return D && D->getDecl() == P;
-    }
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      Found |= B->isAssignmentOp() && refers(B->getLHS());
-      return !Found;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-               refers(U->getSubExpr());
-      return !Found;
-    }
-  } F(P);
-  F.TraverseStmt(Kernel.getBody());
-  return F.Found;
+  SmallPtrSet<const VarDecl *, 8> Modified;
+  modifiedVars(Kernel.getBody(), Modified);
+  return Modified.contains(P);
 }
 
 /// Variables whose memory the critical section writes (assignment,

@@ -32,4 +32,42 @@ void forEachStore(const Stmt *S, function_ref<void(const Expr *Target, bool Atom
   Finder.TraverseStmt(const_cast<Stmt *>(S));
 }
 
+const VarDecl *baseVar(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      E = A->getBase();
+    else if (const auto *M = dyn_cast<MemberExpr>(E))
+      E = M->getBase();
+    else if (const auto *U = dyn_cast<UnaryOperator>(E);
+             U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
+      E = U->getSubExpr();
+    else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
+      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+    else if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(D->getDecl());
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+void modifiedVars(const Stmt *S, SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  auto Var = [](const Expr *E) -> const VarDecl * {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  };
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    if (const VarDecl *V = Var(B->getLHS()))
+      Out.insert(V);
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf))
+    if (const VarDecl *V = Var(U->getSubExpr()))
+      Out.insert(V);
+  for (const Stmt *C : S->children())
+    modifiedVars(C, Out);
+}
+
 } // namespace decoupler

@@ -2,14 +2,17 @@
 //
 // The writes the rewrite passes need to know about before they move code:
 // the left side of an assignment (compound ones too), the operand of ++ and
-// --, and the pointer argument of an atomic* call.
+// --, and the pointer argument of an atomic* call; the variable such a
+// write lands in; the variables a statement changes by name.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_REWRITE_STORES_H
 #define DECOUPLER_REWRITE_STORES_H
 
+#include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace decoupler {
 
@@ -17,6 +20,14 @@ namespace decoupler {
 /// lvalue and false, or with an atomic* call's pointer argument and true.
 void forEachStore(const clang::Stmt *S,
                   llvm::function_ref<void(const clang::Expr *Target, bool AtomicPointer)> Fn);
+
+/// The variable at the base of an lvalue or pointer expression: `a` of
+/// a[i], a.f[i], a->f, *a, *(a + i), &a[i]; null when there is none.
+const clang::VarDecl *baseVar(const clang::Expr *E);
+
+/// Adds to \p Out the variables that \p S assigns, increments or takes the
+/// address of by name (`x = ...`, `x++`, `&x`; not stores through memory).
+void modifiedVars(const clang::Stmt *S, llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
 
 } // namespace decoupler
 

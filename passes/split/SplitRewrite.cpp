@@ -32,24 +32,8 @@ RewriteResult decline(std::string Why, SourceLocation Loc = SourceLocation()) {
 /// The pointer parameter at the base of an lvalue or pointer expression: `a`
 /// of a[i], *(a + i), a->f, &a[i]; null when it is not a parameter.
 const ParmVarDecl *baseParam(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-      E = A->getBase();
-    else if (const auto *M = dyn_cast<MemberExpr>(E))
-      E = M->getBase();
-    else if (const auto *U = dyn_cast<UnaryOperator>(E);
-             U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
-      E = U->getSubExpr();
-    else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
-      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
-    else if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
-      const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
-      return P && P->getType()->isPointerType() ? P : nullptr;
-    } else
-      return nullptr;
-  }
-  return nullptr;
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(baseVar(E));
+  return P && P->getType()->isPointerType() ? P : nullptr;
 }
 
 bool isMemoryLValue(const Expr *E) {
@@ -260,25 +244,6 @@ void declRefs(const Stmt *S, SmallVectorImpl<const DeclRefExpr *> &Out) {
     Out.push_back(D);
   for (const Stmt *C : S->children())
     declRefs(C, Out);
-}
-
-/// Variables that \p S assigns, increments or takes the address of.
-void modifiedVars(const Stmt *S, SmallPtrSetImpl<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  auto Var = [](const Expr *E) -> const VarDecl * {
-    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-  };
-  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
-    if (const VarDecl *V = Var(B->getLHS()))
-      Out.insert(V);
-  if (const auto *U = dyn_cast<UnaryOperator>(S);
-      U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf))
-    if (const VarDecl *V = Var(U->getSubExpr()))
-      Out.insert(V);
-  for (const Stmt *C : S->children())
-    modifiedVars(C, Out);
 }
 
 template <class T> bool contains(const Stmt *S) {
