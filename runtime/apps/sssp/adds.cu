@@ -108,10 +108,10 @@ template <class D> struct PlainState {
 
 /// Where an improved vertex goes: the block's own queue when its distance
 /// falls no later than bucket offset `keep_through` and the queue has room
-/// (see adds_kernel), else the worklist. In three steps, so that relax_flat can overlap the atomics
-/// of several edges: place() picks a local slot (or kGlobal), improve()
-/// offers the distance, finish() fills the slot (with kNoVertex when
-/// nothing improved) or pushes.
+/// (see adds_kernel), else the worklist. In three steps, so that relax_flat
+/// can overlap the atomics of several edges: place() picks a local slot (or
+/// kGlobal), improve() offers the distance, finish() fills the slot (with
+/// kNoVertex when nothing improved) or pushes.
 template <class State, class Worker> struct KeepOrPush {
   using Dist = typename State::Dist;
   static constexpr unsigned kGlobal = ~0u;

@@ -313,12 +313,7 @@ public:
   /// Pushes `item` with `priority`. Any set of lanes, divergent code; lanes
   /// of a warp pushing to the same bucket reserve together with one atomic.
   __device__ void push(unsigned item, unsigned long long priority) {
-    const unsigned long long base = temp_.base;
-    const unsigned shift = temp_.shift;
-    const unsigned long long k =
-        priority <= base ? 0 : (priority - base) >> shift;
-    const unsigned bucket = (temp_.head + (k < kBuckets - 1 ? unsigned(k) : kBuckets - 1)) %
-                            kBuckets;
+    const unsigned bucket = (temp_.head + bucket_offset(priority)) % kBuckets;
     const unsigned active = __activemask();
     const unsigned group = __match_any_sync(active, bucket);
     const unsigned leader = __ffs(group) - 1;
