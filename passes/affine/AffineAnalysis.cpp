@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "affine/AffineAnalysis.h"
-#include "affine/CudaBuiltins.h"
+#include "support/CudaFacts.h"
 #include "affine/JoinBlocks.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -61,65 +61,8 @@ namespace {
 constexpr unsigned MaxCallDepth = 8;
 
 //===----------------------------------------------------------------------===//
-// Facts about CUDA names
+// Address spaces
 //===----------------------------------------------------------------------===//
-
-bool isAtomicFunction(StringRef Name) {
-  static const StringSet<> Bases = {
-      "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
-      "atomicInc", "atomicDec", "atomicCAS",  "atomicAnd", "atomicOr",
-      "atomicXor"};
-  Name.consume_back("_block") || Name.consume_back("_system");
-  return Bases.contains(Name);
-}
-
-enum class CallKind { Pure, MinMax, Divergent, Void, Expect, Other };
-
-/// How calls to functions of these names behave, independent of any body
-/// the CUDA headers give them.
-CallKind classifyCallee(StringRef Name) {
-  static const StringSet<> MinMax = {"min",   "max",   "umin",   "umax",
-                                     "llmin", "llmax", "ullmin", "ullmax",
-                                     "fminf", "fmaxf", "fmin",   "fmax"};
-  static const StringSet<> Pure = {
-      "abs",      "labs",       "llabs",     "fabs",      "fabsf",
-      "sqrt",     "sqrtf",      "rsqrt",     "rsqrtf",    "cbrt",
-      "cbrtf",    "exp",        "expf",      "exp2",      "exp2f",
-      "log",      "logf",       "log2",      "log2f",     "log10",
-      "log10f",   "sin",        "sinf",      "cos",       "cosf",
-      "tan",      "tanf",       "pow",       "powf",      "floor",
-      "floorf",   "ceil",       "ceilf",     "trunc",     "truncf",
-      "round",    "roundf",     "fma",       "fmaf",      "__popc",
-      "__popcll", "__clz",      "__clzll",   "__ffs",     "__ffsll",
-      "__brev",   "__brevll",   "__mul24",   "__umul24",  "__mulhi",
-      "__umulhi", "__float2int_rn", "__float2int_rz", "__int2float_rn",
-      "__fdividef", "__expf",   "__logf",    "__sinf",    "__cosf",
-      "__powf",   "__saturatef", "__sad",    "__usad",    "ilogb",
-      "copysign", "copysignf"};
-  static const StringSet<> Void = {
-      "__syncthreads", "__syncwarp",         "__threadfence",
-      "__threadfence_block", "__threadfence_system", "__trap",
-      "__nanosleep", "printf", "assert", "__assertfail", "__brkpt",
-      "__prof_trigger"};
-  if (MinMax.contains(Name))
-    return CallKind::MinMax;
-  if (Pure.contains(Name))
-    return CallKind::Pure;
-  if (Void.contains(Name))
-    return CallKind::Void;
-  if (Name == "__builtin_expect")
-    return CallKind::Expect;
-  // Warp-level and per-thread sources: never uniform over a block.
-  if (Name.starts_with("__shfl") || Name.starts_with("__ballot") ||
-      Name.starts_with("__any") || Name.starts_with("__all") ||
-      Name.starts_with("__match") || Name.starts_with("__reduce") ||
-      Name.starts_with("__activemask") || Name.starts_with("__nvvm_") ||
-      Name.starts_with("__vote") || Name == "clock" || Name == "clock64" ||
-      Name.starts_with("__lane") || Name.starts_with("__globaltimer") ||
-      Name.starts_with("curand"))
-    return CallKind::Divergent;
-  return CallKind::Other;
-}
 
 AddressSpace spaceOf(const ValueDecl *Root) {
   if (!Root)
@@ -1317,12 +1260,11 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
     WritesThroughPointers();
     return AffineValue::nonAffine().setRootUnknown();
   }
-  StringRef Name = Callee->getName();
-
-  if (isAtomicFunction(Name) && !Args.empty()) {
+  if (cudaAtomic(E)) {
     recordAccess(E, AccessKind::Atomic, Args[0]);
     return AffineValue::nonAffine().setRootUnknown();
   }
+  StringRef Name = cudaFunctionName(Callee);
   if (Name == "__ldg" && !Args.empty()) {
     recordAccess(E, AccessKind::Load, Args[0]);
     return loadValue(Args[0]);
@@ -1331,23 +1273,23 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
   auto AllUniform = [&] {
     return llvm::all_of(Args, [](const AffineValue &V) { return V.isUniform(); });
   };
-  switch (classifyCallee(Name)) {
-  case CallKind::Void:
+  switch (cudaCallKind(E)) {
+  case CudaCallKind::Void:
     return AffineValue::scalar();
-  case CallKind::Expect:
+  case CudaCallKind::Expect:
     return Args.empty() ? AffineValue::scalar() : Args[0];
-  case CallKind::Pure:
+  case CudaCallKind::Pure:
     return AllUniform() ? AffineValue::scalar() : AffineValue::nonAffine();
-  case CallKind::Divergent:
+  case CudaCallKind::Divergent:
     return AffineValue::nonAffine();
-  case CallKind::MinMax: {
+  case CudaCallKind::MinMax: {
     if (Args.size() != 2)
       return AffineValue::nonAffine();
     if (AllUniform()) {
       std::optional<int64_t> A = Args[0].constant(), B = Args[1].constant();
       std::optional<int64_t> Fold;
       if (A && B && E->getType()->isIntegerType())
-        Fold = Name.contains("min") ? std::min(*A, *B) : std::max(*A, *B);
+        Fold = Callee->getName().contains("min") ? std::min(*A, *B) : std::max(*A, *B);
       return AffineValue::scalar(Fold);
     }
     // min(a, b) is a < b ? a : b: a tuple chosen by the comparison.
@@ -1355,7 +1297,7 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
     V.addCondition(E);
     return V;
   }
-  case CallKind::Other:
+  case CudaCallKind::Other:
     break;
   }
 

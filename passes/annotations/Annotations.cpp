@@ -1,6 +1,7 @@
 //===- annotations/Annotations.cpp - Parsing and attaching `#pragma dd` ---===//
 
 #include "annotations/Annotations.h"
+#include "support/CudaFacts.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -341,9 +342,8 @@ bool isKernel(const FunctionDecl *FD) { return FD->hasAttr<CUDAGlobalAttr>(); }
 /// Whether \p S holds a call to a CUDA atomic function.
 bool holdsAtomic(const Stmt *S) {
   if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (const FunctionDecl *Callee = Call->getDirectCallee())
-      if (Callee->getIdentifier() && Callee->getName().starts_with("atomic"))
-        return true;
+    if (cudaAtomic(Call))
+      return true;
   for (const Stmt *Child : S->children())
     if (Child && holdsAtomic(Child))
       return true;

@@ -1,7 +1,8 @@
 //===- atomics/AtomicsPass.cpp - Contended atomics to aggregated ones -----===//
 
 #include "atomics/AtomicsPass.h"
-#include "rewrite/Includes.h"
+#include "support/CudaFacts.h"
+#include "support/Includes.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -15,38 +16,6 @@ using namespace llvm;
 namespace decoupler {
 
 namespace {
-
-/// A CUDA atomic call, taken apart by name.
-struct AtomicName {
-  StringRef Op;    // add, sub, min, max, and, or, xor, inc, dec, exch, cas
-  StringRef Scope; // "", "block" or "system"
-};
-
-std::optional<AtomicName> parseAtomicName(StringRef Name) {
-  if (!Name.consume_front("atomic"))
-    return std::nullopt;
-  AtomicName A;
-  if (Name.consume_back("_block"))
-    A.Scope = "block";
-  else if (Name.consume_back("_system"))
-    A.Scope = "system";
-  A.Op = StringSwitch<StringRef>(Name)
-             .Case("Add", "add")
-             .Case("Sub", "sub")
-             .Case("Min", "min")
-             .Case("Max", "max")
-             .Case("And", "and")
-             .Case("Or", "or")
-             .Case("Xor", "xor")
-             .Case("Inc", "inc")
-             .Case("Dec", "dec")
-             .Case("Exch", "exch")
-             .Case("CAS", "cas")
-             .Default("");
-  if (A.Op.empty())
-    return std::nullopt;
-  return A;
-}
 
 /// Whether the value the call returns is thrown away.
 bool resultUnused(ASTContext &Ctx, const CallExpr *Call) {
@@ -132,9 +101,8 @@ annotatedCalls(const AnnotationSet &Annotations) {
               const Annotation *A)
         : Out(Out), A(A) {}
     bool VisitCallExpr(CallExpr *C) {
-      if (const FunctionDecl *F = C->getDirectCallee())
-        if (F->getIdentifier() && parseAtomicName(F->getName()))
-          Out.emplace(C, A);
+      if (cudaAtomic(C))
+        Out.emplace(C, A);
       return true;
     }
   };
@@ -153,9 +121,7 @@ std::vector<const CallExpr *> atomicCallsInMainFile(ASTContext &Ctx) {
     explicit Collector(SourceManager &SM) : SM(SM) {}
     bool shouldVisitTemplateInstantiations() const { return false; }
     bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (F && F->getIdentifier() && parseAtomicName(F->getName()) &&
-          SM.isInMainFile(SM.getExpansionLoc(C->getBeginLoc())))
+      if (cudaAtomic(C) && SM.isInMainFile(SM.getExpansionLoc(C->getBeginLoc())))
         Out.push_back(C);
       return true;
     }
@@ -206,8 +172,9 @@ bool runAtomicsPass(ASTContext &Ctx,
 
   bool Changed = false;
   for (const CallExpr *Call : atomicCallsInMainFile(Ctx)) {
-    StringRef Name = Call->getDirectCallee()->getName();
-    AtomicName Atomic = *parseAtomicName(Name);
+    AtomicCall Atomic = *cudaAtomic(Call);
+    StringRef Name = Atomic.Name;
+    StringRef Op = toString(Atomic.Operation);
     SourceLocation Loc = Call->getBeginLoc();
     if (llvm::any_of(Options.Skip, [&](SourceRange S) {
           return !Ctx.getSourceManager().isBeforeInTranslationUnit(Loc, S.getBegin()) &&
@@ -242,11 +209,12 @@ bool runAtomicsPass(ASTContext &Ctx,
                   "in the program");
       continue;
     }
-    if (!Atomic.Scope.empty()) {
-      Refuse(Atomic.Scope + "-scoped atomics are not rewritten");
+    if (Atomic.Extent != AtomicCall::Scope::Device) {
+      Refuse(Twine(Atomic.Extent == AtomicCall::Scope::Block ? "block" : "system") +
+             "-scoped atomics are not rewritten");
       continue;
     }
-    if (Atomic.Op == "cas" || Atomic.Op == "exch" || Atomic.Op == "dec") {
+    if (Op == "cas" || Op == "exch" || Op == "dec") {
       Refuse("not an update that can be combined across lanes");
       continue;
     }
@@ -254,7 +222,7 @@ bool runAtomicsPass(ASTContext &Ctx,
       Refuse("its result is used");
       continue;
     }
-    ValueType Type = valueTypeOf(Call, Atomic.Op);
+    ValueType Type = valueTypeOf(Call, Op);
     if (!Type.Supported) {
       Refuse("no aggregated variant for " + Type.Spelling);
       continue;
@@ -276,18 +244,18 @@ bool runAtomicsPass(ASTContext &Ctx,
     std::string Replacement;
     std::string Why;
     if (Fn && Annotations.find(Directive::Monotonic, Fn) &&
-        (Atomic.Op == "min" || Atomic.Op == "max") && !Pragma) {
-      Replacement = ("dd::monotonic_" + Atomic.Op).str();
+        (Op == "min" || Op == "max") && !Pragma) {
+      Replacement = ("dd::monotonic_" + Op).str();
       Why = "in a monotonic kernel: a guarded plain write";
     } else if (Type.Floating && !Options.Float) {
       Refuse("aggregating reorders floating-point additions (--atomics-float "
              "allows it)");
       continue;
     } else if (Pragma) {
-      Replacement = ("dd::atomic_" + Atomic.Op + "_" +
+      Replacement = ("dd::atomic_" + Op + "_" +
                      toString(Pragma->Variant)).str();
       Why = ("annotated atomic(" + toString(Pragma->Variant) + ")").str();
-    } else if (Atomic.Op == "inc") {
+    } else if (Op == "inc") {
       // Combining increments that wrap needs a compare-and-swap, which other
       // warps' increments make fail: measured slower than plain atomicInc on
       // the H200 (docs/PERF.md). Only on request.
@@ -296,7 +264,7 @@ bool runAtomicsPass(ASTContext &Ctx,
                                "contention (atomic(sr|vr) forces it)");
       continue;
     } else if (Address.valueClass() == ValueClass::Scalar) {
-      Replacement = ("dd::atomic_" + Atomic.Op + "_uniform").str();
+      Replacement = ("dd::atomic_" + Op + "_uniform").str();
       Why = "scalar address: one atomic per warp";
     } else if (Address.valueClass() == ValueClass::Affine &&
                Address.conditions().empty() && Address.strides()[0] &&
@@ -310,7 +278,7 @@ bool runAtomicsPass(ASTContext &Ctx,
       // when lanes hit distinct words, and lanes that share one are combined
       // (match and reduce). Plain match-and-reduce costs 2.3x at 64K bins
       // (docs/PERF.md).
-      Replacement = ("dd::atomic_" + Atomic.Op + "_vr").str();
+      Replacement = ("dd::atomic_" + Op + "_vr").str();
       Why = (toString(Address.valueClass()) +
              " address: lanes that hit the same word are combined "
              "(vote, then match and reduce)")

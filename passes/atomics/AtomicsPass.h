@@ -17,7 +17,7 @@
 
 #include "affine/AffineAnalysis.h"
 #include "annotations/Annotations.h"
-#include "rewrite/PassDiagnostics.h"
+#include "support/PassDiagnostics.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include <memory>
 #include <vector>

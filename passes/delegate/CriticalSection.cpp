@@ -1,6 +1,7 @@
 //===- delegate/CriticalSection.cpp - Try-lock critical sections ----------===//
 
 #include "delegate/CriticalSection.h"
+#include "support/CudaFacts.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -52,8 +53,11 @@ const FunctionDecl *callee(const Expr *E, const CallExpr *&Call) {
   return Call ? Call->getDirectCallee() : nullptr;
 }
 
+/// Whether \p F is the CUDA function of one of these names (by declaration:
+/// a user's function of the same name is not).
 bool isNamed(const FunctionDecl *F, std::initializer_list<StringRef> Names) {
-  return F && F->getIdentifier() && is_contained(Names, F->getName());
+  StringRef Name = cudaFunctionName(F);
+  return !Name.empty() && is_contained(Names, Name);
 }
 
 std::optional<int64_t> intValue(const Expr *E, const ASTContext &Ctx) {
@@ -376,10 +380,7 @@ std::string matchNested(const Expr *Cond, const Stmt *Body, const ASTContext &Ct
 bool isThreadBuiltin(const Expr *E) {
   const auto *D = dyn_cast<DeclRefExpr>(E);
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-  return V && V->getIdentifier() &&
-         is_contained({StringRef("threadIdx"), StringRef("blockIdx"), StringRef("blockDim"),
-                       StringRef("gridDim")},
-                      V->getName());
+  return isCudaBuiltinVariable(V) && V->getName() != "warpSize";
 }
 
 /// Records that the critical section reads \p V, a variable of the kernel:
@@ -424,13 +425,9 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *F = C->getDirectCallee();
-    if (isNamed(F, {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
-                    "__syncthreads_or", "__syncwarp", "__barrier_sync"}))
+    if (SyncKind K = cudaSync(C); K == SyncKind::Barrier || K == SyncKind::WarpBarrier)
       return refuse(C->getBeginLoc(), "the critical section synchronizes threads ('" +
                                           F->getName().str() + "')");
-    if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
-      if (const CXXMethodDecl *MD = M->getMethodDecl(); isNamed(MD, {"sync"}))
-        return refuse(C->getBeginLoc(), "the critical section synchronizes threads ('sync')");
     return true;
   }
 

@@ -2,9 +2,9 @@
 
 #include "delegate/DelegatePass.h"
 #include "delegate/CriticalSection.h"
-#include "rewrite/Includes.h"
-#include "rewrite/SourceText.h"
-#include "rewrite/Stores.h"
+#include "support/Includes.h"
+#include "support/SourceText.h"
+#include "support/Stores.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"

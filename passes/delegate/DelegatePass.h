@@ -19,7 +19,7 @@
 #define DECOUPLER_DELEGATE_DELEGATEPASS_H
 
 #include "annotations/Annotations.h"
-#include "rewrite/PassDiagnostics.h"
+#include "support/PassDiagnostics.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include <vector>
 

@@ -6,7 +6,7 @@
 #include "atomics/AtomicsPass.h"
 #include "delegate/CriticalSection.h"
 #include "delegate/DelegatePass.h"
-#include "rewrite/PassDiagnostics.h"
+#include "support/PassDiagnostics.h"
 #include "split/SplitPass.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"

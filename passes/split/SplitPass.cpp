@@ -4,7 +4,7 @@
 #include "split/SplitModel.h"
 #include "split/SplitPlan.h"
 #include "split/SplitRewrite.h"
-#include "rewrite/Includes.h"
+#include "support/Includes.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"

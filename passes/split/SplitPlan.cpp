@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "split/SplitPlan.h"
-#include "affine/CudaBuiltins.h"
+#include "support/CudaFacts.h"
 #include "split/SplitModel.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -230,7 +230,8 @@ private:
         return StringRef(*B).starts_with("blockIdx.");
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
       const ValueDecl *D = DRE->getDecl();
-      if (D->getIdentifier() && D->getName() == "blockIdx")
+      if (const auto *V = dyn_cast<VarDecl>(D); V && isCudaBuiltinVariable(V) &&
+                                                  V->getName() == "blockIdx")
         return true;
       if (const auto *V = dyn_cast<VarDecl>(D))
         if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && Seen.insert(V).second)

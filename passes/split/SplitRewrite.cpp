@@ -1,9 +1,9 @@
 //===- split/SplitRewrite.cpp - Code generation for accepted plans ---------===//
 
 #include "split/SplitRewrite.h"
-#include "affine/CudaBuiltins.h"
-#include "rewrite/SourceText.h"
-#include "rewrite/Stores.h"
+#include "support/CudaFacts.h"
+#include "support/SourceText.h"
+#include "support/Stores.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -704,7 +704,7 @@ std::optional<std::string> usesBlock(const FunctionDecl *F, const SourceManager 
   callsIn(Def->getBody(), Calls);
   for (const CallExpr *C : Calls) {
     const FunctionDecl *G = C->getDirectCallee();
-    if (G && G->getIdentifier() && G->getName().starts_with("__syncthreads"))
+    if (cudaSync(C) == SyncKind::Barrier)
       return G->getNameAsString() + "()";
     if (std::optional<std::string> B = usesBlock(G, SM, Seen))
       return B;
@@ -765,7 +765,7 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
                          C->getBeginLoc());
       continue;
     }
-    if (F->getIdentifier() && F->getName() == "__syncthreads") {
+    if (cudaFunctionName(F) == "__syncthreads") {
       const bool InBody = beginOf(C) >= LoopBegin && beginOf(C) < LoopEnd;
       // §3.3.2's barrier replication, in software: the producer warp never
       // waits at a consumer barrier (it is decoupled through the ring and
@@ -783,7 +783,7 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
       (InBody ? InLoop : Outer).push_back({beginOf(C), endOf(C), "dd::consumer_sync(dd_consumers)"});
       continue;
     }
-    if (F->getIdentifier() && F->getName().starts_with("__syncthreads"))
+    if (cudaSync(C) == SyncKind::Barrier)
       return declineAt(F->getNameAsString() + "(): the code generator replaces only "
                                               "__syncthreads()",
                        C->getBeginLoc());

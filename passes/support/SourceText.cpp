@@ -1,6 +1,6 @@
-//===- rewrite/SourceText.cpp - Source facts the rewrite passes share -----===//
+//===- support/SourceText.cpp - Source facts the rewrite passes share -----===//
 
-#include "rewrite/SourceText.h"
+#include "support/SourceText.h"
 #include "llvm/ADT/StringRef.h"
 
 using namespace clang;

@@ -1,6 +1,6 @@
-//===- rewrite/PassDiagnostics.cpp - What a pass tells the user -----------===//
+//===- support/PassDiagnostics.cpp - What a pass tells the user -----------===//
 
-#include "rewrite/PassDiagnostics.h"
+#include "support/PassDiagnostics.h"
 
 using namespace clang;
 

@@ -1,6 +1,7 @@
-//===- rewrite/Stores.cpp - Where a statement writes ----------------------===//
+//===- support/Stores.cpp - Where a statement writes ----------------------===//
 
-#include "rewrite/Stores.h"
+#include "support/Stores.h"
+#include "support/CudaFacts.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
@@ -23,8 +24,7 @@ void forEachStore(const Stmt *S, function_ref<void(const Expr *Target, bool Atom
       return true;
     }
     bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (F && F->getIdentifier() && F->getName().starts_with("atomic") && C->getNumArgs() > 0)
+      if (cudaAtomic(C))
         Fn(C->getArg(0), true);
       return true;
     }

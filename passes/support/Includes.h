@@ -1,6 +1,6 @@
-//===- rewrite/Includes.h - Adding runtime includes -------------*- C++ -*-===//
-#ifndef DECOUPLER_REWRITE_INCLUDES_H
-#define DECOUPLER_REWRITE_INCLUDES_H
+//===- support/Includes.h - Adding runtime includes -------------*- C++ -*-===//
+#ifndef DECOUPLER_SUPPORT_INCLUDES_H
+#define DECOUPLER_SUPPORT_INCLUDES_H
 
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/StringRef.h"
@@ -14,4 +14,4 @@ void ensureInclude(clang::Rewriter &R, llvm::StringRef Header);
 
 } // namespace decoupler
 
-#endif // DECOUPLER_REWRITE_INCLUDES_H
+#endif // DECOUPLER_SUPPORT_INCLUDES_H

@@ -1,6 +1,6 @@
-//===- rewrite/Includes.cpp - Adding runtime includes ---------------------===//
+//===- support/Includes.cpp - Adding runtime includes ---------------------===//
 
-#include "rewrite/Includes.h"
+#include "support/Includes.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Regex.h"

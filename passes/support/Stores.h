@@ -1,4 +1,4 @@
-//===- rewrite/Stores.h - Where a statement writes ---------------*- C++ -*-===//
+//===- support/Stores.h - Where a statement writes ---------------*- C++ -*-===//
 //
 // The writes the rewrite passes need to know about before they move code:
 // the left side of an assignment (compound ones too), the operand of ++ and
@@ -6,8 +6,8 @@
 // write lands in; the variables a statement changes by name.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DECOUPLER_REWRITE_STORES_H
-#define DECOUPLER_REWRITE_STORES_H
+#ifndef DECOUPLER_SUPPORT_STORES_H
+#define DECOUPLER_SUPPORT_STORES_H
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
@@ -31,4 +31,4 @@ void modifiedVars(const clang::Stmt *S, llvm::SmallPtrSetImpl<const clang::VarDe
 
 } // namespace decoupler
 
-#endif // DECOUPLER_REWRITE_STORES_H
+#endif // DECOUPLER_SUPPORT_STORES_H

@@ -1,4 +1,4 @@
-//===- rewrite/PassDiagnostics.h - What a pass tells the user ---*- C++ -*-===//
+//===- support/PassDiagnostics.h - What a pass tells the user ---*- C++ -*-===//
 //
 // Passes speak through clang diagnostics so that users get carets and lit
 // tests can FileCheck them: an error for what was asked (an annotation) and
@@ -6,8 +6,8 @@
 // why.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DECOUPLER_REWRITE_PASSDIAGNOSTICS_H
-#define DECOUPLER_REWRITE_PASSDIAGNOSTICS_H
+#ifndef DECOUPLER_SUPPORT_PASSDIAGNOSTICS_H
+#define DECOUPLER_SUPPORT_PASSDIAGNOSTICS_H
 
 #include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/Twine.h"
@@ -35,4 +35,4 @@ private:
 
 } // namespace decoupler
 
-#endif // DECOUPLER_REWRITE_PASSDIAGNOSTICS_H
+#endif // DECOUPLER_SUPPORT_PASSDIAGNOSTICS_H

@@ -1,12 +1,12 @@
-//===- rewrite/SourceText.h - Source facts the rewrite passes share -*- C++ -*-//
+//===- support/SourceText.h - Source facts the rewrite passes share -*- C++ -*-//
 //
 // Small questions about the text a pass is about to edit: whether a range
 // comes from a macro (it cannot be rewritten in place), and which line an
 // annotation occupies (the line a pass removes once it has acted on it).
 //
 //===----------------------------------------------------------------------===//
-#ifndef DECOUPLER_REWRITE_SOURCETEXT_H
-#define DECOUPLER_REWRITE_SOURCETEXT_H
+#ifndef DECOUPLER_SUPPORT_SOURCETEXT_H
+#define DECOUPLER_SUPPORT_SOURCETEXT_H
 
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Basic/SourceManager.h"
@@ -29,4 +29,4 @@ std::optional<std::pair<unsigned, unsigned>> annotationLine(clang::SourceLocatio
 
 } // namespace decoupler
 
-#endif // DECOUPLER_REWRITE_SOURCETEXT_H
+#endif // DECOUPLER_SUPPORT_SOURCETEXT_H

@@ -1,0 +1,248 @@
+//===- support/CudaFacts.cpp - What CUDA's functions and variables are ----===//
+
+#include "support/CudaFacts.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+namespace {
+
+/// Whether \p D is declared in a system header: the CUDA toolkit's and
+/// clang's CUDA wrappers are, the user's own files are not.
+bool inSystemHeader(const Decl *D) {
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+  return Loc.isValid() && SM.isInSystemHeader(Loc);
+}
+
+/// Whether \p DC is the translation unit, possibly through extern "C"/"C++"
+/// blocks: where the CUDA headers declare their functions.
+bool atGlobalScope(const DeclContext *DC) {
+  while (DC && isa<LinkageSpecDecl>(DC))
+    DC = DC->getParent();
+  return DC && DC->isTranslationUnit();
+}
+
+/// Whether \p D is a member of (a class in) namespace cooperative_groups,
+/// declared by CUDA's headers.
+bool inCooperativeGroups(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getIdentifier() && NS->getName() == "cooperative_groups")
+        return inSystemHeader(D);
+  return false;
+}
+
+} // namespace
+
+bool isCudaFunction(const FunctionDecl *F) {
+  if (!F)
+    return false;
+  if (F->getBuiltinID() != 0)
+    return true;
+  // Every redeclaration must come from CUDA: a user may not add a body or
+  // an overload and have it taken for the toolkit's (an overload is a
+  // different FunctionDecl and fails here on its own).
+  F = F->getCanonicalDecl();
+  if (!F->getIdentifier() || !atGlobalScope(F->getDeclContext()))
+    return false;
+  for (const FunctionDecl *R : F->redecls())
+    if (!inSystemHeader(R))
+      return false;
+  return true;
+}
+
+StringRef cudaFunctionName(const FunctionDecl *F) {
+  return isCudaFunction(F) ? F->getName() : StringRef();
+}
+
+const FunctionDecl *cudaCallee(const CallExpr *Call) {
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  return isCudaFunction(F) ? F : nullptr;
+}
+
+StringRef toString(AtomicCall::Op Op) {
+  switch (Op) {
+  case AtomicCall::Op::Add: return "add";
+  case AtomicCall::Op::Sub: return "sub";
+  case AtomicCall::Op::Min: return "min";
+  case AtomicCall::Op::Max: return "max";
+  case AtomicCall::Op::And: return "and";
+  case AtomicCall::Op::Or: return "or";
+  case AtomicCall::Op::Xor: return "xor";
+  case AtomicCall::Op::Inc: return "inc";
+  case AtomicCall::Op::Dec: return "dec";
+  case AtomicCall::Op::Exch: return "exch";
+  case AtomicCall::Op::CAS: return "cas";
+  }
+  llvm_unreachable("unknown atomic operation");
+}
+
+std::optional<AtomicCall> cudaAtomic(const CallExpr *Call) {
+  const FunctionDecl *F = cudaCallee(Call);
+  if (!F || !F->getIdentifier() || Call->getNumArgs() < 2)
+    return std::nullopt;
+  StringRef Name = F->getName();
+  StringRef Rest = Name;
+  if (!Rest.consume_front("atomic"))
+    return std::nullopt;
+  AtomicCall A{AtomicCall::Op::Add, AtomicCall::Scope::Device, Name};
+  if (Rest.consume_back("_block"))
+    A.Extent = AtomicCall::Scope::Block;
+  else if (Rest.consume_back("_system"))
+    A.Extent = AtomicCall::Scope::System;
+  std::optional<AtomicCall::Op> Op = StringSwitch<std::optional<AtomicCall::Op>>(Rest)
+                                         .Case("Add", AtomicCall::Op::Add)
+                                         .Case("Sub", AtomicCall::Op::Sub)
+                                         .Case("Min", AtomicCall::Op::Min)
+                                         .Case("Max", AtomicCall::Op::Max)
+                                         .Case("And", AtomicCall::Op::And)
+                                         .Case("Or", AtomicCall::Op::Or)
+                                         .Case("Xor", AtomicCall::Op::Xor)
+                                         .Case("Inc", AtomicCall::Op::Inc)
+                                         .Case("Dec", AtomicCall::Op::Dec)
+                                         .Case("Exch", AtomicCall::Op::Exch)
+                                         .Case("CAS", AtomicCall::Op::CAS)
+                                         .Default(std::nullopt);
+  if (!Op || !Call->getArg(0)->getType()->isPointerType())
+    return std::nullopt;
+  A.Operation = *Op;
+  return A;
+}
+
+SyncKind cudaSync(const CallExpr *Call) {
+  if (!Call)
+    return SyncKind::None;
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F)
+    return SyncKind::None;
+  // Cooperative groups: g.sync() or cg::sync(g); a thread_block_tile of
+  // at most 32 threads (or a coalesced group) synchronizes a warp at most.
+  if (inCooperativeGroups(F) && F->getIdentifier() &&
+      (F->getName() == "sync" || F->getName() == "barrier_wait" ||
+       F->getName() == "barrier_arrive")) {
+    QualType Group;
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
+      Group = M->getObjectType();
+    else if (Call->getNumArgs() == 1)
+      Group = Call->getArg(0)->getType().getNonReferenceType();
+    std::string Spelled = Group.getCanonicalType().getAsString();
+    if (StringRef(Spelled).contains("tile") || StringRef(Spelled).contains("coalesced"))
+      return SyncKind::WarpBarrier;
+    return SyncKind::Barrier;
+  }
+  StringRef Name = cudaFunctionName(F);
+  if (Name.empty())
+    return SyncKind::None;
+  if (Name == "__syncwarp" || Name.starts_with("__nvvm_bar_warp_sync"))
+    return SyncKind::WarpBarrier;
+  if (Name.starts_with("__syncthreads") || Name.starts_with("__barrier_sync") ||
+      Name.starts_with("__nvvm_barrier") || Name.starts_with("__nvvm_bar"))
+    return SyncKind::Barrier;
+  if (Name.starts_with("__threadfence") || Name.starts_with("__nvvm_membar") ||
+      Name.starts_with("__nvvm_fence"))
+    return SyncKind::Fence;
+  return SyncKind::None;
+}
+
+bool readsThreadIdentity(const CallExpr *Call) {
+  StringRef Name = cudaFunctionName(Call ? Call->getDirectCallee() : nullptr);
+  if (Name.empty())
+    return false;
+  return Name.starts_with("__shfl") || Name.starts_with("__ballot") ||
+         Name.starts_with("__any") || Name.starts_with("__all") ||
+         Name.starts_with("__match") || Name.starts_with("__reduce") ||
+         Name.starts_with("__activemask") || Name.starts_with("__vote") ||
+         Name == "clock" || Name == "clock64" || Name.starts_with("__lane") ||
+         Name.starts_with("__globaltimer") || Name.starts_with("curand") ||
+         Name.starts_with("__nvvm_read_ptx_sreg") || Name.starts_with("__nvvm_shfl") ||
+         Name.starts_with("__nvvm_vote") || Name.starts_with("__nvvm_match");
+}
+
+CudaCallKind cudaCallKind(const CallExpr *Call) {
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  StringRef Name = cudaFunctionName(F);
+  // std::min, std::abs, ... from the C++ library's system headers behave as
+  // their CUDA namesakes.
+  if (Name.empty() && F && F->getIdentifier() && F->isInStdNamespace() &&
+      inSystemHeader(F))
+    Name = F->getName();
+  if (Name.empty())
+    return CudaCallKind::Other;
+  static const StringSet<> MinMax = {"min",   "max",   "umin",   "umax",
+                                     "llmin", "llmax", "ullmin", "ullmax",
+                                     "fminf", "fmaxf", "fmin",   "fmax"};
+  static const StringSet<> Pure = {
+      "abs",      "labs",       "llabs",     "fabs",      "fabsf",
+      "sqrt",     "sqrtf",      "rsqrt",     "rsqrtf",    "cbrt",
+      "cbrtf",    "exp",        "expf",      "exp2",      "exp2f",
+      "log",      "logf",       "log2",      "log2f",     "log10",
+      "log10f",   "sin",        "sinf",      "cos",       "cosf",
+      "tan",      "tanf",       "pow",       "powf",      "floor",
+      "floorf",   "ceil",       "ceilf",     "trunc",     "truncf",
+      "round",    "roundf",     "fma",       "fmaf",      "__popc",
+      "__popcll", "__clz",      "__clzll",   "__ffs",     "__ffsll",
+      "__brev",   "__brevll",   "__mul24",   "__umul24",  "__mulhi",
+      "__umulhi", "__float2int_rn", "__float2int_rz", "__int2float_rn",
+      "__fdividef", "__expf",   "__logf",    "__sinf",    "__cosf",
+      "__powf",   "__saturatef", "__sad",    "__usad",    "ilogb",
+      "copysign", "copysignf"};
+  static const StringSet<> Void = {
+      "__syncthreads", "__syncwarp",         "__threadfence",
+      "__threadfence_block", "__threadfence_system", "__trap",
+      "__nanosleep", "printf", "assert", "__assertfail", "__brkpt",
+      "__prof_trigger"};
+  if (MinMax.contains(Name))
+    return CudaCallKind::MinMax;
+  if (Pure.contains(Name))
+    return CudaCallKind::Pure;
+  if (Void.contains(Name))
+    return CudaCallKind::Void;
+  if (Name == "__builtin_expect")
+    return CudaCallKind::Expect;
+  // Every other NVVM builtin is taken as per-thread: they read special
+  // registers, shuffle or vote.
+  if (readsThreadIdentity(Call) || Name.starts_with("__nvvm_"))
+    return CudaCallKind::Divergent;
+  return CudaCallKind::Other;
+}
+
+bool isCudaBuiltinVariable(const VarDecl *V) {
+  if (!V || !V->getIdentifier() || !atGlobalScope(V->getDeclContext()) ||
+      !inSystemHeader(V))
+    return false;
+  return StringSwitch<bool>(V->getName())
+      .Cases({"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}, true)
+      .Default(false);
+}
+
+std::optional<CudaBuiltinRead> cudaBuiltinRead(const Expr *E) {
+  const auto *POE = dyn_cast<PseudoObjectExpr>(E->IgnoreParens());
+  if (!POE)
+    return std::nullopt;
+  const auto *Prop = dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
+  if (!Prop)
+    return std::nullopt;
+  const Expr *Base = Prop->getBaseExpr()->IgnoreParens();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+    Base = OVE->getSourceExpr()->IgnoreParens();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!isCudaBuiltinVariable(V) || V->getName() == "warpSize")
+    return std::nullopt;
+  StringRef Member = Prop->getPropertyDecl()->getName();
+  unsigned Dim = StringSwitch<unsigned>(Member).Case("x", 0).Case("y", 1).Case("z", 2).Default(3);
+  if (Dim > 2)
+    return std::nullopt;
+  return CudaBuiltinRead{V->getName(), Dim};
+}
+
+} // namespace decoupler
