@@ -10,7 +10,8 @@
 #                                     delegate_test, delegate_bench --quick
 #                                     (its exact checks, small sizes), the
 #                                     examples differential test, the
-#                                     dd-sssp verification (every algorithm)
+#                                     dd-sssp verification (every algorithm),
+#                                     racecheck of the delegated examples
 #                                     and the ADDS stress test; logs under
 #                                     $OUT
 #
@@ -35,8 +36,16 @@ pack() {
   "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" \
     "$root/bench/delegate/delegate_bench.cu" -o "$dir/bin/delegate_bench"
   cp "$build"/examples/{histogram,spmv_coo,sssp_topology,hashtable,bank}{,_dd} "$dir/bin/"
+  # racecheck names source lines only in -lineinfo builds.
+  mkdir -p "$dir/bin/lineinfo"
+  for ex in hashtable bank; do
+    "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -lineinfo \
+      -I "$root/runtime/include" -I "$root/examples/common" -I "$root/examples/$ex" \
+      "$build/examples/decoupler/$ex.dd.cu" -o "$dir/bin/lineinfo/${ex}_dd"
+  done
+  rm -rf "$dir/runtime" && cp -r "$root/runtime/include" "$dir/runtime"
   cp "$root/test/gpu/examples-differential.sh" "$root/test/gpu/sssp-verify.sh" \
-     "$root/test/gpu/adds-stress.sh" "$root/test/gpu/run.sh" "$dir/"
+     "$root/test/gpu/adds-stress.sh" "$root/test/gpu/racecheck.sh" "$root/test/gpu/run.sh" "$dir/"
   local shared="$root/../shared/data/graphs"
   [ -d "$shared" ] && cp "$shared"/*.mtx "$shared"/*.txt "$shared"/*.edges "$dir/graphs/"
   "$build/bin/dd-graph" generate kron --scale=14 --seed=3 -o "$dir/graphs/kron14.gr"
@@ -65,6 +74,7 @@ run() {
   suite delegate_bench timeout -k 5 60 "$dir/bin/delegate_bench" --quick
   suite examples "$dir/examples-differential.sh" "$dir/bin" "$dir/graphs"
   suite sssp "$dir/sssp-verify.sh" "$dir/bin" "$dir/graphs"
+  suite racecheck "$dir/racecheck.sh" "$dir/bin/lineinfo" "$dir/runtime"
   suite adds "$dir/adds-stress.sh" "$dir/bin" "${TMPDIR:-/tmp}/adds-stress" "$dir/graphs"
   echo "gpu-proof: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]

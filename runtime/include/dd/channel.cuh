@@ -384,7 +384,11 @@ public:
         backoff.pause();
       while (int(detail::block_ref<unsigned>(c.flushed).load(cuda::memory_order_acquire) - chunk) < 0);
     }
-    stage_[dest * StageSize + (pos & (StageSize - 1))] = msg;
+    // Ordered before the flusher's reads by `committed` (__syncwarp, then
+    // the acq_rel fetch_add) and after the previous generation's reads by
+    // `flushed` (release store, acquire load); racecheck does not follow
+    // atomics between warps (docs/delegate-runtime.md, "racecheck").
+    stage_[dest * StageSize + (pos & (StageSize - 1))] = msg; // racecheck: ordered hand-off
     __syncwarp(sub);
     const unsigned count = __popc(sub);
     unsigned full = 0;
@@ -447,7 +451,7 @@ private:
     const Message *src = stage_ + dest * StageSize;
     Message *ring = ch_.slots + size_t(dest) * Capacity;
     for (unsigned i = rank; i < n; i += count)
-      ring[(first + i) & (Capacity - 1)] = src[i];
+      ring[(first + i) & (Capacity - 1)] = src[i]; // racecheck: ordered hand-off (see send())
     __syncwarp(lanes);
     ch_.publish(dest, first, n, rank, count);
   }
