@@ -28,6 +28,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 
 using namespace llvm;
 using namespace decoupler;
@@ -148,6 +149,15 @@ void OutcomeHandler::handle(size_t I, FileOutcome &Outcome) {
            << Commands[I].Directory
            << "): " << formatCommandLine(Commands[I].CommandLine) << "\n";
   errs() << Outcome.Diagnostics;
+  if (Outcome.CrashSignal) {
+    printError("crashed while processing '" + Input + "' (" +
+               strsignal(Outcome.CrashSignal) +
+               "); nothing is written for it. Deeply nested code can "
+               "exhaust the stack; otherwise this is a bug in decoupler: "
+               "please report it with the file");
+    Failed = true;
+    return;
+  }
   if (!Outcome.Succeeded) {
     if (Outcome.Diagnostics.empty())
       printError("processing '" + Input + "' failed");
