@@ -200,16 +200,11 @@ void OutcomeHandler::diff(size_t I, const FileResult &Result) {
 }
 
 void OutcomeHandler::write(size_t I, const FileResult &Result) {
-  std::optional<sys::fs::perms> Permissions;
-  if (Opts.InPlace) {
-    // Leaving an unchanged file alone keeps its timestamp for the build.
-    if (!Result.Changed)
-      return;
-    if (ErrorOr<sys::fs::perms> Perms = sys::fs::getPermissions(Outputs[I]))
-      Permissions = *Perms;
-  }
-  if (Error E =
-          writeFileAtomically(Outputs[I], Result.Rewritten, Permissions)) {
+  // Leaving an unchanged file alone keeps its timestamp for the build.
+  if (Opts.InPlace && !Result.Changed)
+    return;
+  // An existing file keeps its mode, owner, group and links.
+  if (Error E = writeOutputFile(Outputs[I], Result.Rewritten)) {
     printError(std::move(E));
     Failed = true;
   }
@@ -233,7 +228,7 @@ void OutcomeHandler::finish() {
   const std::string &Report =
       Opts.Report == ReportFormat::JSON ? JSON : TextReports;
   if (!Report.empty())
-    if (Error E = writeFileAtomically(Opts.OutputFile, Report)) {
+    if (Error E = writeOutputFile(Opts.OutputFile, Report)) {
       printError(std::move(E));
       Failed = true;
     }

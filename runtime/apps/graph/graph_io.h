@@ -71,7 +71,8 @@ Expected<Csr> parse_graph(std::string_view data, std::string_view name,
 /// Errors on an invalid graph (validate()).
 Expected<std::string> gr_bytes(const Csr& graph);
 
-/// Writes gr_bytes(graph) to `path` atomically (temporary file + rename).
+/// Writes gr_bytes(graph) to `path` as an OutputFile (file.h): a regular file
+/// atomically (temporary file + rename), a device or FIFO through.
 /// Errors on an invalid graph (validate()) or an I/O failure.
 Status write_gr(const Csr& graph, const std::string& path);
 

@@ -3,7 +3,8 @@
 //
 // Every failure prints one "dd-graph: error: ..." line naming the file and
 // the line or byte offset, and exits with status 1. Outputs are built whole
-// and written atomically, so a failing command leaves no partial output.
+// and written by support/output_file.h's rules (a regular file atomically,
+// a device or FIFO through), so a failing command leaves no partial output.
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -84,8 +85,11 @@ Output:
   -o FILE, --out=FILE  where convert/generate write (required) or where
                        info/sssp-ref/bfs-ref write (default or "-":
                        standard output).
-                       Files are written to a temporary name and renamed, so
-                       they are complete or absent.
+                       A regular file is written to a temporary name and
+                       renamed, so it is complete or absent, and keeps its
+                       mode, owner and links; a device or FIFO (/dev/null,
+                       /dev/stdout) is written through. The output may not
+                       be the input.
 
 Errors name the file and the line (text formats) or byte offset (.gr) and exit
 with status 1. See docs/graphs.md.
@@ -221,10 +225,20 @@ std::optional<std::string> apply_weights(const Args& args, Csr& g, const char* f
   return std::nullopt;
 }
 
-// Writes `text` to --out (atomically) or to standard output in one piece.
+// An error when --out (or convert's --to-gr) names the input `path`.
+std::optional<std::string> output_problem(const Args& args, const std::string& path) {
+  for (const char* option : {"out", "to-gr"})
+    if (auto it = args.values.find(option); it != args.values.end() && it->second != "-")
+      if (Status s = check_output_not_input(it->second, {path}, std::string("--") + option);
+          !s.ok())
+        return s.message();
+  return std::nullopt;
+}
+
+// Writes `text` to --out or to standard output in one piece.
 int emit(const Args& args, const std::string& text) {
   if (auto it = args.values.find("out"); it != args.values.end() && it->second != "-") {
-    if (Status s = write_file_atomic(it->second, text); !s.ok())
+    if (Status s = write_file(it->second, text); !s.ok())
       return fail(s.message());
     return 0;
   }
@@ -252,12 +266,16 @@ Expected<Csr> load(const Args& args, const std::string& path, Format* format_use
   ReadOptions options;
   if (auto problem = read_options_from(args, options))
     return Status::error(*problem);
+  // Checked before reading: nothing is written over a file being read.
+  if (auto problem = output_problem(args, path))
+    return Status::error(*problem);
   return read_graph(path, options, format_used);
 }
 
 int cmd_info(int argc, char** argv) {
   Args args;
-  if (auto e = parse_args(argc, argv, 2, kReadValueOptions, kReadFlagOptions, args))
+  if (auto e = parse_args(argc, argv, 2, with(kReadValueOptions, {"out"}), kReadFlagOptions,
+                          args))
     return fail(*e);
   if (args.positional.size() != 1)
     return fail("info takes one GRAPH file (dd-graph info GRAPH)");

@@ -4,8 +4,8 @@
 //
 // Every failure prints one "dd-sssp: error: ..." line (graph errors name the
 // file and the line or byte offset) and exits with status 1; the --out file
-// is written whole, atomically, and only when everything succeeded
-// (verification included).
+// is written whole (support/output_file.h), and only when everything
+// succeeded (verification included).
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -58,9 +58,11 @@ Options:
   --algo=A           the algorithm (required)
   --src=S            the source vertex, a 0-based id (required)
   --out=FILE         write one line "id distance" per vertex, ids 0-based,
-                     INF when unreachable ("-": standard output). The file is
-                     written to a temporary name and renamed, only when
-                     everything (--verify too) succeeded
+                     INF when unreachable ("-": standard output). Written
+                     only when everything (--verify too) succeeded: a regular
+                     file to a temporary name, renamed (keeping its mode,
+                     owner and links), a device or FIFO through. It may not
+                     be the GRAPH
   --verify           compare every distance with CPU Dijkstra (bfs, bfs-adds:
                      CPU BFS);
                      any difference is an error (status 1)
@@ -69,6 +71,7 @@ Options:
   --format=F         auto (default), gr, dimacs, mtx, snap, edgelist
   --base=0|1         id of the first vertex in edge lists and SNAP files
                      (default 0; DIMACS and Matrix Market are 1-based)
+
   --symmetrize       add the reverse of every edge (undirected edge lists)
   --weight-seed=S    graphs without weights get int32 weights uniform in
                      [1, 255] from this seed (default 1), as
@@ -313,6 +316,10 @@ int main_impl(int argc, char **argv) {
   }
   read.index_base = std::uint32_t(base);
   read.symmetrize = args.flags.count("symmetrize") != 0;
+  // Checked before reading: nothing is written over a file being read.
+  if (auto it = args.values.find("out"); it != args.values.end() && it->second != "-")
+    if (Status s = check_output_not_input(it->second, {path}, "--out"); !s.ok())
+      return fail(s.message());
   Expected<Csr> graph = read_graph(path, read);
   if (!graph.ok())
     return fail(graph.status().message());
@@ -407,7 +414,7 @@ int main_impl(int argc, char **argv) {
       if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
           std::fflush(stdout) != 0)
         return fail("cannot write to standard output");
-    } else if (Status s = write_file_atomic(it->second, text); !s.ok()) {
+    } else if (Status s = write_file(it->second, text); !s.ok()) {
       return fail(s.message());
     }
   }
