@@ -22,7 +22,7 @@ std::uint64_t physical_memory_bytes() {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
-Expected<std::string> read_file(const std::string& path) {
+Expected<std::string> read_file(const std::string& path, std::uint64_t max_stream_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return file_error(path, str_cat("cannot open: ", errno_text(errno)));
@@ -49,12 +49,20 @@ Expected<std::string> read_file(const std::string& path) {
     data.reserve(size);
   }
   // Read to end of file even for regular files: the size may change, and
-  // pipes (/dev/stdin) have none.
+  // pipes (/dev/stdin) have none. A stream may never end (/dev/zero), so it
+  // is read up to a limit.
+  const bool stream = !S_ISREG(st.st_mode);
   char buffer[1 << 16];
   for (;;) {
     const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got == 0)
       break;
+    if (got > 0 && stream && data.size() + static_cast<std::size_t>(got) > max_stream_bytes) {
+      ::close(fd);
+      return file_error(path, str_cat("is not a regular file and has more than ",
+                                      max_stream_bytes,
+                                      " bytes, the limit for streamed input (--max-input-bytes)"));
+    }
     if (got < 0) {
       if (errno == EINTR)
         continue;

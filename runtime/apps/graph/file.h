@@ -1,7 +1,7 @@
 // Whole-file reads and safe writes (POSIX).
 //
 // Readers parse from memory (which is also what the fuzzers feed), so a file
-// is read whole.
+// is read whole; a stream (a pipe, a FIFO, /dev/zero) is read up to a limit.
 // Writers never leave a partial file behind and never replace what is not a
 // regular file (support/output_file.h).
 #ifndef DD_GRAPH_FILE_H
@@ -19,10 +19,15 @@
 
 namespace dd::graph {
 
+/// The default of ReadOptions::max_stream_bytes: 4 GiB.
+inline constexpr std::uint64_t kDefaultMaxStreamBytes = std::uint64_t{4} << 30;
+
 /// The contents of `path`. Errors ("PATH: cannot open: No such file ...")
-/// for missing, unreadable or directory paths and for files larger than the
-/// machine's memory.
-Expected<std::string> read_file(const std::string& path);
+/// for missing, unreadable or directory paths, for files larger than the
+/// machine's memory, and for streams (anything but a regular file: pipes,
+/// FIFOs, devices such as /dev/zero) longer than `max_stream_bytes`.
+Expected<std::string> read_file(const std::string& path,
+                                std::uint64_t max_stream_bytes = kDefaultMaxStreamBytes);
 
 /// The machine's physical memory in bytes, or 0 when unknown. Readers refuse
 /// inputs whose declared sizes could never fit, instead of dying in malloc.

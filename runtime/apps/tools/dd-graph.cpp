@@ -57,6 +57,9 @@ Reading a graph (info, convert, sssp-ref, bfs-ref):
   --symmetrize     add the reverse of every edge (undirected edge lists)
   --gr-weights=int|float
                    how 4-byte .gr edge data is read (default int)
+  --max-input-bytes=N
+                   the most bytes read from a GRAPH that is not a regular
+                   file (a pipe, a FIFO, a device; default 4 GiB)
 
 Weights (convert, generate, sssp-ref):
   --weights=W      file: keep the file's weights (convert's default)
@@ -144,7 +147,8 @@ std::optional<std::string> get_probability(const Args& args, const std::string& 
   return std::nullopt;
 }
 
-const std::set<std::string> kReadValueOptions = {"format", "base", "gr-weights"};
+const std::set<std::string> kReadValueOptions = {"format", "base", "gr-weights",
+                                                 "max-input-bytes"};
 const std::set<std::string> kReadFlagOptions = {"symmetrize"};
 
 std::set<std::string> with(std::set<std::string> base, std::initializer_list<const char*> more) {
@@ -165,6 +169,8 @@ std::optional<std::string> read_options_from(const Args& args, ReadOptions& opti
     return problem;
   options.index_base = static_cast<std::uint32_t>(base);
   options.symmetrize = args.flags.count("symmetrize") != 0;
+  if (auto problem = get_u64(args, "max-input-bytes", options.max_stream_bytes))
+    return problem;
   if (auto it = args.values.find("gr-weights"); it != args.values.end()) {
     if (it->second == "int")
       options.gr_weight_type = WeightType::kInt32;
@@ -269,6 +275,7 @@ Expected<Csr> load(const Args& args, const std::string& path, Format* format_use
   // Checked before reading: nothing is written over a file being read.
   if (auto problem = output_problem(args, path))
     return Status::error(*problem);
+  dd::tools::current_file() = path;
   return read_graph(path, options, format_used);
 }
 
@@ -505,6 +512,7 @@ int cmd_reference(int argc, char** argv, bool sssp) {
 } // namespace
 
 int main(int argc, char** argv) {
+  dd::tools::exit_when_out_of_memory("dd-graph");
   if (argc < 2)
     return fail("no command given; try dd-graph --help");
   const std::string command = argv[1];
