@@ -28,6 +28,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 
 using namespace llvm;
 using namespace decoupler;
@@ -148,6 +149,15 @@ void OutcomeHandler::handle(size_t I, FileOutcome &Outcome) {
            << Commands[I].Directory
            << "): " << formatCommandLine(Commands[I].CommandLine) << "\n";
   errs() << Outcome.Diagnostics;
+  if (Outcome.CrashSignal) {
+    printError("crashed while processing '" + Input + "' (" +
+               strsignal(Outcome.CrashSignal) +
+               "); nothing is written for it. Deeply nested code can "
+               "exhaust the stack; otherwise this is a bug in decoupler: "
+               "please report it with the file");
+    Failed = true;
+    return;
+  }
   if (!Outcome.Succeeded) {
     if (Outcome.Diagnostics.empty())
       printError("processing '" + Input + "' failed");
@@ -190,16 +200,11 @@ void OutcomeHandler::diff(size_t I, const FileResult &Result) {
 }
 
 void OutcomeHandler::write(size_t I, const FileResult &Result) {
-  std::optional<sys::fs::perms> Permissions;
-  if (Opts.InPlace) {
-    // Leaving an unchanged file alone keeps its timestamp for the build.
-    if (!Result.Changed)
-      return;
-    if (ErrorOr<sys::fs::perms> Perms = sys::fs::getPermissions(Outputs[I]))
-      Permissions = *Perms;
-  }
-  if (Error E =
-          writeFileAtomically(Outputs[I], Result.Rewritten, Permissions)) {
+  // Leaving an unchanged file alone keeps its timestamp for the build.
+  if (Opts.InPlace && !Result.Changed)
+    return;
+  // An existing file keeps its mode, owner, group and links.
+  if (Error E = writeOutputFile(Outputs[I], Result.Rewritten)) {
     printError(std::move(E));
     Failed = true;
   }
@@ -223,7 +228,7 @@ void OutcomeHandler::finish() {
   const std::string &Report =
       Opts.Report == ReportFormat::JSON ? JSON : TextReports;
   if (!Report.empty())
-    if (Error E = writeFileAtomically(Opts.OutputFile, Report)) {
+    if (Error E = writeOutputFile(Opts.OutputFile, Report)) {
       printError(std::move(E));
       Failed = true;
     }

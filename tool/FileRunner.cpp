@@ -3,16 +3,22 @@
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
+#include "clang/Basic/Stack.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <csignal>
+#include <memory>
 #include <mutex>
-#include <thread>
+#include <optional>
 
 using namespace llvm;
 
@@ -69,6 +75,61 @@ private:
   raw_ostream &VerboseOS;
 };
 
+/// Turns crash recovery on, once per process. LLVM's handlers are installed
+/// without SA_ONSTACK, so on a stack overflow they would run on the very
+/// stack that overflowed and the process would die; with it they run on the
+/// worker's alternate signal stack (AlternateSignalStack) and can jump back.
+void enableCrashRecovery() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    CrashRecoveryContext::Enable();
+    for (int Signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) {
+      struct sigaction Action;
+      if (sigaction(Signal, nullptr, &Action) == 0) {
+        Action.sa_flags |= SA_ONSTACK;
+        sigaction(Signal, &Action, nullptr);
+      }
+    }
+  });
+}
+
+/// A signal stack for the current thread while this lives: the place where
+/// a crash handler runs when the thread's own stack is exhausted.
+class AlternateSignalStack {
+public:
+  AlternateSignalStack()
+      : Size(std::max<size_t>(SIGSTKSZ, 64 << 10)), Memory(new char[Size]) {
+    stack_t Stack{};
+    Stack.ss_sp = Memory.get();
+    Stack.ss_size = Size;
+    Installed = sigaltstack(&Stack, &Previous) == 0;
+  }
+  ~AlternateSignalStack() {
+    if (Installed)
+      sigaltstack(&Previous, nullptr);
+  }
+
+private:
+  size_t Size;
+  std::unique_ptr<char[]> Memory;
+  stack_t Previous{};
+  bool Installed = false;
+};
+
+/// runOnFile under crash recovery, on the calling worker thread.
+void runOnFileSafely(const clang::tooling::CompileCommand &Command,
+                     const RunOptions &Options, bool Colors,
+                     FileOutcome &Outcome) {
+  CrashRecoveryContext Recovery;
+  if (!Recovery.RunSafely(
+          [&] { runOnFile(Command, Options, Colors, Outcome); })) {
+    // The file's compiler state is abandoned (leaked): it cannot be trusted.
+    Outcome.Succeeded = false;
+    Outcome.CrashSignal =
+        Recovery.RetCode > 128 ? Recovery.RetCode - 128 : SIGABRT;
+  }
+}
+
 } // namespace
 
 void runOnFile(const clang::tooling::CompileCommand &Command,
@@ -115,10 +176,15 @@ void runOnFiles(ArrayRef<clang::tooling::CompileCommand> Commands,
   std::mutex Mutex;
   std::condition_variable Ready;
   std::atomic<size_t> Next{0};
+  enableCrashRecovery();
   auto Work = [&] {
+    // Clang grows the stack where it recurses (runWithSufficientStackSpace)
+    // once it knows where this thread's stack begins.
+    clang::noteBottomOfStack();
+    AlternateSignalStack SignalStack;
     for (size_t I; (I = Next++) < N;) {
       auto Outcome = std::make_unique<FileOutcome>();
-      runOnFile(Commands[I], Options, Colors, *Outcome);
+      runOnFileSafely(Commands[I], Options, Colors, *Outcome);
       {
         std::lock_guard<std::mutex> Lock(Mutex);
         Outcomes[I] = std::move(Outcome);
@@ -126,9 +192,11 @@ void runOnFiles(ArrayRef<clang::tooling::CompileCommand> Commands,
       Ready.notify_all();
     }
   };
-  std::vector<std::thread> Workers;
+  // Clang's own stack size (its driver runs cc1 on such a thread), for every
+  // worker, whatever the process's stack limit.
+  std::vector<llvm::thread> Workers;
   for (size_t T = 0, E = std::min<size_t>(std::max(Jobs, 1u), N); T < E; ++T)
-    Workers.emplace_back(Work);
+    Workers.emplace_back(std::optional<unsigned>(clang::DesiredStackSize), Work);
   for (size_t I = 0; I < N; ++I) {
     std::unique_ptr<FileOutcome> Outcome;
     {
@@ -139,7 +207,7 @@ void runOnFiles(ArrayRef<clang::tooling::CompileCommand> Commands,
     // Outside the lock: emitting writes files while the workers go on.
     Emit(I, *Outcome);
   }
-  for (std::thread &Worker : Workers)
+  for (llvm::thread &Worker : Workers)
     Worker.join();
 }
 

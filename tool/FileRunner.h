@@ -5,6 +5,13 @@
 // their diagnostics: each file's are rendered into a string that the driver
 // prints in input order.
 //
+// A crash (a segmentation fault, a stack overflow on deeply nested code, an
+// assertion) is contained to its file: each file runs under an
+// llvm::CrashRecoveryContext on a worker thread with clang's stack size and
+// an alternate signal stack, so that the crash handler can run even when the
+// stack itself overflowed. The file is reported as crashed and the others
+// are still processed.
+//
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_TOOL_FILERUNNER_H
 #define DECOUPLER_TOOL_FILERUNNER_H
@@ -23,6 +30,9 @@ struct FileOutcome {
   FileResult Result;
   /// The file compiled and the pipeline reported success.
   bool Succeeded = false;
+  /// The signal that ended the file's processing (SIGSEGV, ...), or 0. A
+  /// crashed file never succeeds.
+  int CrashSignal = 0;
 };
 
 /// Parses \p Command (a full, adjusted command line, run in its directory)
@@ -32,7 +42,8 @@ struct FileOutcome {
 void runOnFile(const clang::tooling::CompileCommand &Command,
                const RunOptions &Options, bool Colors, FileOutcome &Outcome);
 
-/// Runs the pipeline on every command with up to \p Jobs threads and hands
+/// Runs the pipeline on every command with up to \p Jobs threads (each with
+/// clang::DesiredStackSize of stack, each file under crash recovery) and hands
 /// each outcome to \p Emit on the calling thread, in input order, as soon as
 /// it and all before it are done.
 void runOnFiles(llvm::ArrayRef<clang::tooling::CompileCommand> Commands,

@@ -1,8 +1,11 @@
 //===- OutputWriter.cpp - Where outputs go and how they are written -------===//
 #include "OutputWriter.h"
 
+#include "support/output_file.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
@@ -69,42 +72,16 @@ Expected<std::vector<std::string>> planOutputs(ArrayRef<std::string> Inputs,
   return Outputs;
 }
 
-Error writeFileAtomically(StringRef Path, StringRef Contents,
-                          std::optional<sys::fs::perms> Permissions) {
+Error writeOutputFile(StringRef Path, StringRef Contents) {
   if (Path == "-") {
     outs() << Contents;
     outs().flush();
     return Error::success();
   }
-  auto Fail = [&](std::error_code EC) {
-    return createStringError(EC, "cannot write '" + Path + "': " +
-                                     EC.message());
-  };
-
-  // The temporary file must be in the destination's directory: a rename is
-  // atomic only within one file system.
-  SmallString<256> Model(sys::path::parent_path(Path));
-  sys::path::append(Model, "." + sys::path::filename(Path) + ".tmp-%%%%%%");
-  Expected<sys::fs::TempFile> Temp = sys::fs::TempFile::create(Model);
-  if (!Temp)
-    return Fail(errorToErrorCode(Temp.takeError()));
-
-  std::error_code EC;
-  {
-    raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
-    OS << Contents;
-    OS.flush();
-    EC = OS.error();
-    OS.clear_error();
-  }
-  if (!EC && Permissions)
-    EC = sys::fs::setPermissions(Temp->FD, *Permissions);
-  if (EC) {
-    consumeError(Temp->discard());
-    return Fail(EC);
-  }
-  if (Error E = Temp->keep(Path))
-    return Fail(errorToErrorCode(std::move(E)));
+  std::string Reason;
+  if (!dd::output::write_file(Path.str(), Contents, Reason))
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot write '" + Path + "': " + Reason);
   return Error::success();
 }
 

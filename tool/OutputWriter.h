@@ -1,8 +1,10 @@
 //===- OutputWriter.h - Where outputs go and how they are written -*- C++ -*-===//
 //
-// decoupler never leaves a partial file behind: every output is written to a
-// temporary file in its destination directory and renamed over the
-// destination, so a reader (or a build) sees the old file or the new one.
+// decoupler never damages what an output path names: a regular file is
+// replaced atomically (a temporary file beside it, renamed over it) keeping
+// its mode, owner, group and hard links; devices, FIFOs and /dev/stdout are
+// written through. The rules are support/output_file.h's, shared with the
+// graph tools.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_TOOL_OUTPUTWRITER_H
@@ -11,8 +13,6 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/FileSystem.h"
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,12 +38,9 @@ planOutputs(llvm::ArrayRef<std::string> Inputs, const OutputChoice &Choice);
 /// own directory when \p OutDir is empty.
 std::string rewrittenPathFor(llvm::StringRef Input, llvm::StringRef OutDir);
 
-/// Writes \p Contents to \p Path atomically; `-` is standard output. A new
-/// file gets \p Permissions when given, else the usual 0666 less the umask.
-llvm::Error
-writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents,
-                    std::optional<llvm::sys::fs::perms> Permissions =
-                        std::nullopt);
+/// Writes \p Contents to \p Path by the rules of support/output_file.h; `-`
+/// is standard output.
+llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Contents);
 
 } // namespace decoupler::tool
 

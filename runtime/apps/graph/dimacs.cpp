@@ -44,13 +44,19 @@ Expected<Csr> read_dimacs(std::string_view data, std::string_view name,
       if (!m_value)
         return line_error(name, at, str_cat("arc count ", quote(m_text),
                                             " is not a non-negative integer"));
+      // "a 1 2 3\n" is the shortest arc line: 8 bytes.
+      if (std::optional<std::string> problem =
+              declared_count_problem(*m_value, data.size(), 8, "arcs"))
+        return line_error(name, at, *problem);
       if (std::optional<std::string> problem = vertex_count_problem(*n_value, options))
+        return line_error(name, at, *problem);
+      if (std::optional<std::string> problem =
+              sparse_vertex_problem(*n_value, *m_value, "arcs", "arc"))
         return line_error(name, at, *problem);
       have_problem = true;
       problem_line = at;
       n = *n_value;
       m = *m_value;
-      // "a 1 2 3\n" is the shortest arc line: 8 bytes.
       edges.reserve(safe_reserve(m, data.size(), 8));
       continue;
     }

@@ -22,7 +22,7 @@ std::uint64_t physical_memory_bytes() {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
-Expected<std::string> read_file(const std::string& path) {
+Expected<std::string> read_file(const std::string& path, std::uint64_t max_stream_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return file_error(path, str_cat("cannot open: ", errno_text(errno)));
@@ -49,12 +49,20 @@ Expected<std::string> read_file(const std::string& path) {
     data.reserve(size);
   }
   // Read to end of file even for regular files: the size may change, and
-  // pipes (/dev/stdin) have none.
+  // pipes (/dev/stdin) have none. A stream may never end (/dev/zero), so it
+  // is read up to a limit.
+  const bool stream = !S_ISREG(st.st_mode);
   char buffer[1 << 16];
   for (;;) {
     const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got == 0)
       break;
+    if (got > 0 && stream && data.size() + static_cast<std::size_t>(got) > max_stream_bytes) {
+      ::close(fd);
+      return file_error(path, str_cat("is not a regular file and has more than ",
+                                      max_stream_bytes,
+                                      " bytes, the limit for streamed input (--max-input-bytes)"));
+    }
     if (got < 0) {
       if (errno == EINTR)
         continue;
@@ -68,82 +76,35 @@ Expected<std::string> read_file(const std::string& path) {
   return data;
 }
 
-AtomicFile::~AtomicFile() { discard(); }
-
-void AtomicFile::discard() {
-  if (file_) {
-    std::fclose(file_);
-    file_ = nullptr;
-  }
-  if (!temp_path_.empty()) {
-    ::unlink(temp_path_.c_str());
-    temp_path_.clear();
-  }
-}
-
-Status AtomicFile::open(const std::string& path) {
-  discard();
+Status OutputFile::open(const std::string& path) {
   path_ = path;
-  write_errno_ = 0;
-  std::string templ = path + ".tmp.XXXXXX";
-  const int fd = ::mkstemp(templ.data());
-  if (fd < 0)
-    return file_error(path, str_cat("cannot create a temporary file beside it: ",
-                                    errno_text(errno)));
-  temp_path_ = templ;
-  // mkstemp creates mode 0600; give the result the usual 0666 & ~umask.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  file_ = ::fdopen(fd, "wb");
-  if (!file_) {
-    const int err = errno;
-    ::close(fd);
-    discard();
-    return file_error(path, str_cat("cannot open for writing: ", errno_text(err)));
-  }
+  if (!file_.open(path))
+    return file_error(path, file_.error());
   return Status();
 }
 
-void AtomicFile::write(const void* data, std::size_t size) {
-  if (!file_ || write_errno_ != 0 || size == 0)
-    return;
-  if (std::fwrite(data, 1, size, file_) != size)
-    write_errno_ = errno != 0 ? errno : EIO;
-}
-
-Status AtomicFile::commit() {
-  if (!file_)
-    return file_error(path_, "write after a failed open");
-  if (write_errno_ == 0 && std::fflush(file_) != 0)
-    write_errno_ = errno;
-  if (write_errno_ == 0 && ::fsync(::fileno(file_)) != 0 && errno != EINVAL)
-    write_errno_ = errno;  // EINVAL: not syncable (a pipe, /dev/null); harmless
-  const int close_result = std::fclose(file_);
-  file_ = nullptr;
-  if (write_errno_ == 0 && close_result != 0)
-    write_errno_ = errno;
-  if (write_errno_ != 0) {
-    const int err = write_errno_;
-    discard();
-    return file_error(path_, str_cat("write error: ", errno_text(err)));
-  }
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    const int err = errno;
-    discard();
-    return file_error(path_, str_cat("cannot rename the temporary file into place: ",
-                                     errno_text(err)));
-  }
-  temp_path_.clear();
+Status OutputFile::commit() {
+  if (!file_.commit())
+    return file_error(path_, file_.error());
   return Status();
 }
 
-Status write_file_atomic(const std::string& path, std::string_view contents) {
-  AtomicFile out;
+Status write_file(const std::string& path, std::string_view contents) {
+  OutputFile out;
   if (Status s = out.open(path); !s.ok())
     return s;
   out.write(contents);
   return out.commit();
+}
+
+Status check_output_not_input(const std::string& output,
+                              std::initializer_list<std::string> inputs,
+                              std::string_view option) {
+  for (const std::string& input : inputs)
+    if (dd::output::same_file(output, input))
+      return Status::error(str_cat("refusing to write ", option, " '", output,
+                                   "': it is the input '", input, "'"));
+  return Status();
 }
 
 } // namespace dd::graph

@@ -224,7 +224,7 @@ Expected<std::string> gr_bytes(const Csr& g) {
 Status write_gr(const Csr& g, const std::string& path) {
   if (Status s = validate(g); !s.ok())
     return file_error(path, str_cat("refusing to write an invalid graph: ", s.message()));
-  AtomicFile out;
+  OutputFile out;
   if (Status s = out.open(path); !s.ok())
     return s;
   emit_gr(g, [&](const char* p, std::size_t n) { out.write(p, n); });

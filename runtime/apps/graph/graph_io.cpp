@@ -29,7 +29,7 @@ Expected<Csr> parse_graph(std::string_view data, std::string_view name,
 
 Expected<Csr> read_graph(const std::string& path, const ReadOptions& options,
                          Format* format_used) {
-  Expected<std::string> data = read_file(path);
+  Expected<std::string> data = read_file(path, options.max_stream_bytes);
   if (!data.ok())
     return data.status();
   return parse_graph(*data, path, options, format_used);

@@ -13,6 +13,9 @@
 //     size line, .gr header) or, for edge lists and SNAP, the largest id + 1
 //     (SNAP's "# Nodes:" comment counts distinct ids, not the id range, so it
 //     is ignored).
+//   - Sizes are checked against what the file can hold before anything is
+//     allocated: declared edge counts against the file's bytes, vertex
+//     counts against kFreeVertices + kVerticesPerEdge per edge (below).
 //   - Self loops and duplicate edges are kept, in file order.
 //   - Undirected inputs (Matrix Market "symmetric") get both directions; a
 //     diagonal entry gives one self loop. ReadOptions::symmetrize does the
@@ -31,6 +34,7 @@
 
 #include "graph/csr.h"
 #include "graph/errors.h"
+#include "graph/file.h"
 #include "graph/format.h"
 
 namespace dd::graph {
@@ -49,7 +53,21 @@ struct ReadOptions {
   /// Inputs declaring or using more vertices are rejected with an error. Lower
   /// it to bound memory on untrusted input (the fuzzers use 2^16).
   std::uint64_t max_vertices = kMaxVertices;
+  /// A stream (a pipe, a FIFO, a device: anything but a regular file) longer
+  /// than this is an error instead of being read until memory runs out
+  /// (`dd-graph info /dev/zero`). Regular files are bounded by their size.
+  std::uint64_t max_stream_bytes = kDefaultMaxStreamBytes;
 };
+
+/// Text formats give the vertex count in a header (DIMACS, Matrix Market) or
+/// imply it (edge lists: the largest id + 1), and each vertex costs 8 bytes
+/// of row offsets whether or not it has edges. So that a 12-byte file
+/// "0 999999999" cannot make a reader allocate gigabytes, a text graph may
+/// have at most kFreeVertices + kVerticesPerEdge * (its number of edges)
+/// vertices; more is an error. (Galois .gr stores 8 bytes per vertex, so its
+/// size bounds its vertex count.)
+inline constexpr std::uint64_t kFreeVertices = std::uint64_t{1} << 24;
+inline constexpr std::uint64_t kVerticesPerEdge = 16;
 
 /// Reads the graph in `path`. Errors name the file and the line (text) or
 /// byte offset (binary) where the input goes wrong; nothing is partially
@@ -71,7 +89,8 @@ Expected<Csr> parse_graph(std::string_view data, std::string_view name,
 /// Errors on an invalid graph (validate()).
 Expected<std::string> gr_bytes(const Csr& graph);
 
-/// Writes gr_bytes(graph) to `path` atomically (temporary file + rename).
+/// Writes gr_bytes(graph) to `path` as an OutputFile (file.h): a regular file
+/// atomically (temporary file + rename), a device or FIFO through.
 /// Errors on an invalid graph (validate()) or an I/O failure.
 Status write_gr(const Csr& graph, const std::string& path);
 

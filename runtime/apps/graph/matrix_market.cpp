@@ -68,7 +68,14 @@ Expected<Csr> read_matrix_market(std::string_view data, std::string_view name,
     if (*rows != *cols)
       return line_error(name, size_line, str_cat("the matrix is ", *rows, " x ", *cols,
                                                  "; an adjacency matrix is square"));
+    // "1 1\n" or "1 1 1\n" is the shortest entry.
+    if (std::optional<std::string> problem =
+            declared_count_problem(*entries, data.size(), pattern ? 4 : 6, "entries"))
+      return line_error(name, size_line, *problem);
     if (std::optional<std::string> problem = vertex_count_problem(*rows, options))
+      return line_error(name, size_line, *problem);
+    if (std::optional<std::string> problem =
+            sparse_vertex_problem(*rows, *entries, "entries", "entry"))
       return line_error(name, size_line, *problem);
     n = *rows;
     nnz = *entries;

@@ -214,6 +214,29 @@ std::optional<std::string> vertex_count_problem(std::uint64_t n, const ReadOptio
   return std::nullopt;
 }
 
+std::optional<std::string> sparse_vertex_problem(std::uint64_t n, std::uint64_t m,
+                                                 const char* edges, const char* edge) {
+  // m is bounded by the input's size, so this cannot overflow.
+  const std::uint64_t most = kFreeVertices + kVerticesPerEdge * m;
+  if (n <= most)
+    return std::nullopt;
+  return str_cat(n, " vertices for ", m, ' ', edges, ", more than the ", most,
+                 " a text graph may have (", kFreeVertices, " + ", kVerticesPerEdge, " per ",
+                 edge, "; see docs/graphs.md)");
+}
+
+std::optional<std::string> declared_count_problem(std::uint64_t declared,
+                                                  std::uint64_t data_bytes,
+                                                  std::uint64_t min_bytes_per_item,
+                                                  const char* what) {
+  // The last item may lack its newline.
+  const std::uint64_t most = (data_bytes + 1) / min_bytes_per_item;
+  if (declared <= most)
+    return std::nullopt;
+  return str_cat(declared, ' ', what, " declared, but the file's ", data_bytes,
+                 " bytes can hold at most ", most);
+}
+
 std::uint64_t safe_reserve(std::uint64_t declared, std::uint64_t data_bytes,
                            std::uint64_t min_bytes_per_item) {
   const std::uint64_t possible = data_bytes / (min_bytes_per_item ? min_bytes_per_item : 1) + 1;

@@ -103,6 +103,22 @@ std::optional<std::string> vertex_count_problem(std::uint64_t num_vertices,
                                                 const ReadOptions& options,
                                                 bool check_memory = true);
 
+/// Why a text graph with `num_edges` edges cannot have `num_vertices`
+/// vertices (more than kFreeVertices + kVerticesPerEdge per edge, see
+/// graph_io.h), or nothing when it can. `edges` and `edge` name them in the
+/// file's terms ("arcs", "arc").
+std::optional<std::string> sparse_vertex_problem(std::uint64_t num_vertices,
+                                                 std::uint64_t num_edges, const char* edges,
+                                                 const char* edge);
+
+/// Why a header's count of `declared` items (`what`: "entries", "arcs")
+/// cannot be true of `data_bytes` of input when each item takes at least
+/// `min_bytes_per_item` bytes including its newline, or nothing.
+std::optional<std::string> declared_count_problem(std::uint64_t declared,
+                                                  std::uint64_t data_bytes,
+                                                  std::uint64_t min_bytes_per_item,
+                                                  const char* what);
+
 /// How many items to reserve for a count declared in a header, bounded by
 /// what `data_bytes` of input can hold at `min_bytes_per_item` each, so a
 /// lying header cannot make us allocate.

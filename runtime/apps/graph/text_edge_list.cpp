@@ -19,6 +19,7 @@ Expected<Csr> read_edge_list(std::string_view data, std::string_view name,
   std::size_t columns = 0;  // of the first data line
   std::uint64_t columns_line = 0;
   std::uint64_t n = 0;
+  std::uint64_t n_line = 0;  // where the largest id is
   EdgeList edges;
   edges.reserve(safe_reserve(data.size() / 16, data.size(), 4));  // a guess, not a bound
   WeightColumn weights(WeightColumn::Kind::kAuto);
@@ -57,11 +58,18 @@ Expected<Csr> read_edge_list(std::string_view data, std::string_view name,
         return line_error(name, at, *problem);
     edges.add(u, v);
     const std::uint64_t top = (u > v ? u : v) + std::uint64_t{1};
-    n = top > n ? top : n;
+    if (top > n) {
+      n = top;
+      n_line = at;
+    }
   }
 
   if (std::optional<std::string> problem = vertex_count_problem(n, options))
     return file_error(name, *problem);
+  // Checked before build_csr() allocates n + 1 row offsets.
+  if (std::optional<std::string> problem =
+          sparse_vertex_problem(n, edges.size(), "edges", "edge"))
+    return line_error(name, n_line, str_cat("the largest id makes ", *problem));
   if (columns == 3)
     weights.move_into(edges);
   Expected<Csr> g = build_csr(edges, n, options.symmetrize);

@@ -1,12 +1,16 @@
 // Command-line parsing shared by the graph tools (dd-graph, dd-sssp):
 // `--name=value`, `--name value`, `--flag`, `-o FILE` (for --out), and
-// positional arguments. Header-only, so nvcc-built tools can use it too.
+// positional arguments; and their handling of memory exhaustion.
+// Header-only, so nvcc-built tools can use it too.
 #ifndef DD_TOOLS_COMMAND_LINE_H
 #define DD_TOOLS_COMMAND_LINE_H
 
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <new>
 #include <optional>
 #include <set>
 #include <string>
@@ -70,6 +74,29 @@ inline std::optional<std::uint64_t> to_u64(const std::string &text) {
   if (text.empty() || ec != std::errc() || ptr != end)
     return std::nullopt;
   return v;
+}
+
+/// The file a tool is working on, named when memory runs out.
+inline std::string &current_file() {
+  static std::string file;
+  return file;
+}
+
+/// Makes a failed allocation end the tool with "TOOL: error: FILE: out of
+/// memory ..." and status 1. The tools are built without exceptions, so
+/// std::bad_alloc cannot be caught: operator new calls this handler instead
+/// of throwing. (Readers check every size a file claims before allocating,
+/// so this is the last line of defence, for graphs that are genuinely too
+/// large or for a memory limit such as `ulimit -v`.)
+inline void exit_when_out_of_memory(const char *tool) {
+  static const char *name = tool;
+  std::set_new_handler([] {
+    const std::string &file = current_file();
+    std::fprintf(stderr, "%s: error: %s%sout of memory\n", name, file.c_str(),
+                 file.empty() ? "" : ": ");
+    std::fflush(stderr);
+    std::_Exit(1);
+  });
 }
 
 } // namespace dd::tools

@@ -3,7 +3,8 @@
 //
 // Every failure prints one "dd-graph: error: ..." line naming the file and
 // the line or byte offset, and exits with status 1. Outputs are built whole
-// and written atomically, so a failing command leaves no partial output.
+// and written by support/output_file.h's rules (a regular file atomically,
+// a device or FIFO through), so a failing command leaves no partial output.
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -56,6 +57,9 @@ Reading a graph (info, convert, sssp-ref, bfs-ref):
   --symmetrize     add the reverse of every edge (undirected edge lists)
   --gr-weights=int|float
                    how 4-byte .gr edge data is read (default int)
+  --max-input-bytes=N
+                   the most bytes read from a GRAPH that is not a regular
+                   file (a pipe, a FIFO, a device; default 4 GiB)
 
 Weights (convert, generate, sssp-ref):
   --weights=W      file: keep the file's weights (convert's default)
@@ -84,8 +88,11 @@ Output:
   -o FILE, --out=FILE  where convert/generate write (required) or where
                        info/sssp-ref/bfs-ref write (default or "-":
                        standard output).
-                       Files are written to a temporary name and renamed, so
-                       they are complete or absent.
+                       A regular file is written to a temporary name and
+                       renamed, so it is complete or absent, and keeps its
+                       mode, owner and links; a device or FIFO (/dev/null,
+                       /dev/stdout) is written through. The output may not
+                       be the input.
 
 Errors name the file and the line (text formats) or byte offset (.gr) and exit
 with status 1. See docs/graphs.md.
@@ -140,7 +147,8 @@ std::optional<std::string> get_probability(const Args& args, const std::string& 
   return std::nullopt;
 }
 
-const std::set<std::string> kReadValueOptions = {"format", "base", "gr-weights"};
+const std::set<std::string> kReadValueOptions = {"format", "base", "gr-weights",
+                                                 "max-input-bytes"};
 const std::set<std::string> kReadFlagOptions = {"symmetrize"};
 
 std::set<std::string> with(std::set<std::string> base, std::initializer_list<const char*> more) {
@@ -161,6 +169,8 @@ std::optional<std::string> read_options_from(const Args& args, ReadOptions& opti
     return problem;
   options.index_base = static_cast<std::uint32_t>(base);
   options.symmetrize = args.flags.count("symmetrize") != 0;
+  if (auto problem = get_u64(args, "max-input-bytes", options.max_stream_bytes))
+    return problem;
   if (auto it = args.values.find("gr-weights"); it != args.values.end()) {
     if (it->second == "int")
       options.gr_weight_type = WeightType::kInt32;
@@ -221,10 +231,20 @@ std::optional<std::string> apply_weights(const Args& args, Csr& g, const char* f
   return std::nullopt;
 }
 
-// Writes `text` to --out (atomically) or to standard output in one piece.
+// An error when --out (or convert's --to-gr) names the input `path`.
+std::optional<std::string> output_problem(const Args& args, const std::string& path) {
+  for (const char* option : {"out", "to-gr"})
+    if (auto it = args.values.find(option); it != args.values.end() && it->second != "-")
+      if (Status s = check_output_not_input(it->second, {path}, std::string("--") + option);
+          !s.ok())
+        return s.message();
+  return std::nullopt;
+}
+
+// Writes `text` to --out or to standard output in one piece.
 int emit(const Args& args, const std::string& text) {
   if (auto it = args.values.find("out"); it != args.values.end() && it->second != "-") {
-    if (Status s = write_file_atomic(it->second, text); !s.ok())
+    if (Status s = write_file(it->second, text); !s.ok())
       return fail(s.message());
     return 0;
   }
@@ -252,12 +272,17 @@ Expected<Csr> load(const Args& args, const std::string& path, Format* format_use
   ReadOptions options;
   if (auto problem = read_options_from(args, options))
     return Status::error(*problem);
+  // Checked before reading: nothing is written over a file being read.
+  if (auto problem = output_problem(args, path))
+    return Status::error(*problem);
+  dd::tools::current_file() = path;
   return read_graph(path, options, format_used);
 }
 
 int cmd_info(int argc, char** argv) {
   Args args;
-  if (auto e = parse_args(argc, argv, 2, kReadValueOptions, kReadFlagOptions, args))
+  if (auto e = parse_args(argc, argv, 2, with(kReadValueOptions, {"out"}), kReadFlagOptions,
+                          args))
     return fail(*e);
   if (args.positional.size() != 1)
     return fail("info takes one GRAPH file (dd-graph info GRAPH)");
@@ -487,6 +512,7 @@ int cmd_reference(int argc, char** argv, bool sssp) {
 } // namespace
 
 int main(int argc, char** argv) {
+  dd::tools::exit_when_out_of_memory("dd-graph");
   if (argc < 2)
     return fail("no command given; try dd-graph --help");
   const std::string command = argv[1];

@@ -4,8 +4,8 @@
 //
 // Every failure prints one "dd-sssp: error: ..." line (graph errors name the
 // file and the line or byte offset) and exits with status 1; the --out file
-// is written whole, atomically, and only when everything succeeded
-// (verification included).
+// is written whole (support/output_file.h), and only when everything
+// succeeded (verification included).
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -58,9 +58,11 @@ Options:
   --algo=A           the algorithm (required)
   --src=S            the source vertex, a 0-based id (required)
   --out=FILE         write one line "id distance" per vertex, ids 0-based,
-                     INF when unreachable ("-": standard output). The file is
-                     written to a temporary name and renamed, only when
-                     everything (--verify too) succeeded
+                     INF when unreachable ("-": standard output). Written
+                     only when everything (--verify too) succeeded: a regular
+                     file to a temporary name, renamed (keeping its mode,
+                     owner and links), a device or FIFO through. It may not
+                     be the GRAPH
   --verify           compare every distance with CPU Dijkstra (bfs, bfs-adds:
                      CPU BFS);
                      any difference is an error (status 1)
@@ -69,6 +71,9 @@ Options:
   --format=F         auto (default), gr, dimacs, mtx, snap, edgelist
   --base=0|1         id of the first vertex in edge lists and SNAP files
                      (default 0; DIMACS and Matrix Market are 1-based)
+  --max-input-bytes=N
+                     the most bytes read from a GRAPH that is not a regular
+                     file (a pipe, a FIFO, a device; default 4 GiB)
   --symmetrize       add the reverse of every edge (undirected edge lists)
   --weight-seed=S    graphs without weights get int32 weights uniform in
                      [1, 255] from this seed (default 1), as
@@ -119,7 +124,7 @@ int fail(const std::string &message) {
 // ---- command line --------------------------------------------------------
 
 const std::set<std::string> kValueOptions = {
-    "algo", "src", "out", "runs", "format", "base", "weight-seed",
+    "algo", "src", "out", "runs", "format", "base", "weight-seed", "max-input-bytes",
     "adds-delta", "adds-pool", "adds-workers",
                                  "adds-precheck"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
@@ -276,13 +281,15 @@ int main_impl(int argc, char **argv) {
   if (args.values.count("src") == 0)
     return fail("--src is required");
   std::uint64_t source = 0, runs = 1, base = 0, weight_seed = 1;
+  std::uint64_t max_input_bytes = kDefaultMaxStreamBytes;
   std::uint64_t adds_delta = 0, adds_pool = 0, adds_workers = 0;
   for (auto problem : {get_u64(args, "adds-delta", 1, std::uint64_t(1) << 62, adds_delta),
                        get_u64(args, "adds-pool", 128, 8192, adds_pool),
                        get_u64(args, "adds-workers", 1, 1024, adds_workers),
                        get_u64(args, "src", 0, kMaxVertices - 1, source),
                        get_u64(args, "runs", 1, 1000, runs), get_u64(args, "base", 0, 1, base),
-                       get_u64(args, "weight-seed", 0, ~std::uint64_t{0}, weight_seed)})
+                       get_u64(args, "weight-seed", 0, ~std::uint64_t{0}, weight_seed),
+                       get_u64(args, "max-input-bytes", 0, ~std::uint64_t{0}, max_input_bytes)})
     if (problem)
       return fail(*problem);
   sssp::AddsOptions adds;
@@ -313,6 +320,12 @@ int main_impl(int argc, char **argv) {
   }
   read.index_base = std::uint32_t(base);
   read.symmetrize = args.flags.count("symmetrize") != 0;
+  read.max_stream_bytes = max_input_bytes;
+  // Checked before reading: nothing is written over a file being read.
+  if (auto it = args.values.find("out"); it != args.values.end() && it->second != "-")
+    if (Status s = check_output_not_input(it->second, {path}, "--out"); !s.ok())
+      return fail(s.message());
+  dd::tools::current_file() = path;
   Expected<Csr> graph = read_graph(path, read);
   if (!graph.ok())
     return fail(graph.status().message());
@@ -407,7 +420,7 @@ int main_impl(int argc, char **argv) {
       if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
           std::fflush(stdout) != 0)
         return fail("cannot write to standard output");
-    } else if (Status s = write_file_atomic(it->second, text); !s.ok()) {
+    } else if (Status s = write_file(it->second, text); !s.ok()) {
       return fail(s.message());
     }
   }
@@ -416,4 +429,7 @@ int main_impl(int argc, char **argv) {
 
 } // namespace
 
-int main(int argc, char **argv) { return main_impl(argc, argv); }
+int main(int argc, char **argv) {
+  dd::tools::exit_when_out_of_memory("dd-sssp");
+  return main_impl(argc, argv);
+}

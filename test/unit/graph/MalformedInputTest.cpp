@@ -98,6 +98,15 @@ TEST(MalformedGr, HugeVertexCountIsAnErrorNotAnAllocation) {
                "truncated");
 }
 
+TEST(MalformedGr, HugeEdgeCountIsAnErrorNotAnAllocation) {
+  // 3 vertices whose out-indices are all there, then a claim of 2^40 edges
+  // in a file with no room for even one destination.
+  std::string s = gr_header(1, 4, 3, std::uint64_t{1} << 40);
+  for (int v = 0; v < 3; ++v)
+    append<std::uint64_t>(s, 0);
+  expect_error(s, "m.gr", "m.gr: offset 56: ", "destinations of 1099511627776 edges do not fit");
+}
+
 TEST(MalformedGr, VertexLimitOption) {
   ReadOptions options;
   options.max_vertices = 1;
@@ -201,6 +210,19 @@ TEST(MalformedDimacs, HugeDeclaredVertexCount) {
   expect_error("p sp 99999999999 0\n", "d.gr", "d.gr:1: ", "32-bit ids");
 }
 
+TEST(MalformedDimacs, VerticesBeyondWhatTheArcsJustify) {
+  // 999999999 vertices would be 8 GB of row offsets for one arc.
+  expect_error("p sp 999999999 1\na 1 2 3\n", "d.gr", "d.gr:1: ",
+               "999999999 vertices for 1 arcs, more than the 16777232 a text graph may have");
+  // The bound: 2^24 + 16 per arc.
+  expect_error("p sp 16777249 1\na 1 2 3\n", "d.gr", "d.gr:1: ", "16777249 vertices for 1 arcs");
+}
+
+TEST(MalformedDimacs, ArcCountBeyondTheFileSize) {
+  expect_error("p sp 3 999999999999\na 1 2 3\n", "d.gr", "d.gr:1: ",
+               "999999999999 arcs declared, but the file's 28 bytes can hold at most 3");
+}
+
 // ---- Matrix Market -------------------------------------------------------
 
 TEST(MalformedMatrixMarket, BadOrMissingHeader) {
@@ -236,6 +258,17 @@ TEST(MalformedMatrixMarket, EntriesOutOfRangeOrMiscounted) {
   expect_error(head + "1 2 5\n", "m.mtx", "m.mtx:3: ", "ROW COLUMN");
 }
 
+TEST(MalformedMatrixMarket, HugeDimensionsOrEntryCounts) {
+  const std::string banner = "%%MatrixMarket matrix coordinate pattern general\n";
+  expect_error(banner + "999999999 999999999 1\n1 1\n", "m.mtx", "m.mtx:2: ",
+               "999999999 vertices for 1 entries, more than the 16777232");
+  expect_error(banner + "3 3 99999999999\n1 1\n", "m.mtx", "m.mtx:2: ",
+               "99999999999 entries declared, but the file's 69 bytes can hold at most 17");
+  // A real entry "1 1 1" needs at least 6 bytes.
+  expect_error("%%MatrixMarket matrix coordinate real general\n3 3 11\n1 1 1\n", "m.mtx",
+               "m.mtx:2: ", "11 entries declared, but the file's 59 bytes can hold at most 10");
+}
+
 TEST(MalformedMatrixMarket, NegativeAndNonNumericValues) {
   const std::string real = "%%MatrixMarket matrix coordinate real general\n2 2 1\n";
   expect_error(real + "1 2 -0.5\n", "m.mtx", "m.mtx:3: ", "negative weight '-0.5'");
@@ -267,6 +300,16 @@ TEST(MalformedEdgeList, NegativeIdsAndWeights) {
 
 TEST(MalformedEdgeList, InconsistentColumns) {
   expect_error("# c\n0 1 5\n1 2\n", "e.txt", "e.txt:3: ", "line 2 has 3");
+}
+
+TEST(MalformedEdgeList, HugeIdIsAnErrorNotAnAllocation) {
+  // 12 bytes that would need 8 GB of row offsets; the line is the largest id's.
+  expect_error("1 2\n0 999999999\n3 4\n", "e.txt", "e.txt:2: ",
+               "the largest id makes 1000000000 vertices for 3 edges, more than the 16777264");
+  // Up to 2^24 + 16 per edge is read (1 edge: ids up to 16777231).
+  const Csr g = test::parse_ok("0 16777231\n", "ok.txt");
+  EXPECT_EQ(g.num_vertices(), 16777232u);
+  expect_error("0 16777232\n", "e.txt", "e.txt:1: ", "16777233 vertices for 1 edges");
 }
 
 TEST(MalformedEdgeList, IdsOutOfRange) {
