@@ -103,10 +103,15 @@ struct ClassRecord {
   const FunctionDecl *Function;
 };
 
+/// Functions that code this analysis does not see may call (canonical
+/// declarations): their parameters may hold anything.
+using OpenFunctions = SmallPtrSet<const FunctionDecl *, 8>;
+
 struct KernelContext {
   ASTContext &Ctx;
   const FunctionDecl *Kernel;
   KernelAnalysis &Out;
+  const OpenFunctions &Open;
 
   // Objects of which loads at scalar addresses are scalar (second round).
   SmallPtrSet<const ValueDecl *, 8> ReadOnly;
@@ -125,8 +130,9 @@ struct KernelContext {
   std::set<std::string> Recorded;
   std::set<std::string> InProgress;
 
-  KernelContext(ASTContext &Ctx, const FunctionDecl *Kernel, KernelAnalysis &Out)
-      : Ctx(Ctx), Kernel(Kernel), Out(Out) {}
+  KernelContext(ASTContext &Ctx, const FunctionDecl *Kernel, KernelAnalysis &Out,
+                const OpenFunctions &Open)
+      : Ctx(Ctx), Kernel(Kernel), Out(Out), Open(Open) {}
 
   void noteWrite(const AffineValue &Address) {
     if (!Address.root()) {
@@ -1335,6 +1341,29 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
   Key += ")";
   if (Depth + 1 > MaxCallDepth || K.InProgress.count(Key))
     return AffineValue::nonAffine().setRootUnknown();
+  // A function called from code the analysis does not see (its address is
+  // taken, or other translation units link to it) also runs with arguments
+  // that may differ per lane: its accesses are reported for that context
+  // too, joined with this call's. The return value is this call's own.
+  if (Recording && K.Open.count(Def->getCanonicalDecl())) {
+    std::vector<AffineValue> Unknown(Def->getNumParams(),
+                                     AffineValue::nonAffine().setRootUnknown());
+    std::string OpenKey =
+        std::to_string(reinterpret_cast<uintptr_t>(Def)) + "(open)";
+    if (!K.Recorded.count(OpenKey) && !K.InProgress.count(OpenKey)) {
+      // What the function writes there is not this kernel's doing: the
+      // read-only objects of the kernel stay as its own calls leave them.
+      auto Written = K.Written;
+      bool WritesUnknown = K.WritesUnknown, WritesGlobal = K.WritesGlobal;
+      K.InProgress.insert(OpenKey);
+      FunctionAnalyzer(K, Def, Unknown, Depth + 1, /*Record=*/true).run();
+      K.InProgress.erase(OpenKey);
+      K.Recorded.insert(OpenKey);
+      K.Written = std::move(Written);
+      K.WritesUnknown = WritesUnknown;
+      K.WritesGlobal = WritesGlobal;
+    }
+  }
   bool NeedRecord = Recording && !K.Recorded.count(Key);
   auto Memo = K.Memo.find(Key);
   if (Memo != K.Memo.end() && !NeedRecord)
@@ -1595,19 +1624,57 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
   }
 }
 
+/// The functions other code may call with any arguments: every function
+/// whose address is taken anywhere in the translation unit (called through
+/// a pointer), and under relocatable device code (-fgpu-rdc, nvcc -rdc) every
+/// __device__ function with external linkage (other translation units may
+/// call it).
+OpenFunctions findOpenFunctions(ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SmallPtrSet<const DeclRefExpr *, 16> Callees;
+    OpenFunctions Open;
+    bool RDC;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool shouldVisitImplicitCode() const { return true; }
+    bool VisitCallExpr(CallExpr *CE) {
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+        Callees.insert(DRE);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      // Children are visited after their parent: a callee is known here.
+      if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+        if (!Callees.count(DRE))
+          Open.insert(FD->getCanonicalDecl());
+      return true;
+    }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (RDC && FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAGlobalAttr>() &&
+          FD->isExternallyVisible())
+        Open.insert(FD->getCanonicalDecl());
+      return true;
+    }
+  } F;
+  F.RDC = Ctx.getLangOpts().GPURelocatableDeviceCode;
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(F.Open);
+}
+
 void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                    KernelAnalysis &Out, DiagnosticsEngine *Remarks,
-                   std::set<std::pair<unsigned, std::string>> &Emitted) {
+                   std::set<std::pair<unsigned, std::string>> &Emitted,
+                   const OpenFunctions &Open) {
   std::vector<AffineValue> Params;
   for (const ParmVarDecl *P : Kernel->parameters())
     Params.push_back(AffineValue::scalar().setRoot(P));
 
   // Round one finds what the kernel writes; round two knows which objects
   // are read-only and builds the report.
-  KernelContext First(Ctx, Kernel, Out);
+  KernelContext First(Ctx, Kernel, Out, Open);
   FunctionAnalyzer(First, Kernel, Params, 0, /*Record=*/false).run();
 
-  KernelContext Second(Ctx, Kernel, Out);
+  KernelContext Second(Ctx, Kernel, Out, Open);
   if (!First.WritesUnknown) {
     SmallPtrSet<const ValueDecl *, 8> Candidates;
     // Every object named in the kernel or in a function it calls.
@@ -1704,10 +1771,13 @@ analyzeKernels(ASTContext &Ctx, DiagnosticsEngine *Remarks) {
 
   std::set<std::pair<unsigned, std::string>> Emitted;
   std::vector<std::unique_ptr<KernelAnalysis>> Result;
+  OpenFunctions Open;
+  if (!Kernels.empty())
+    Open = findOpenFunctions(Ctx);
   for (const FunctionDecl *K : Kernels) {
     auto A = std::make_unique<KernelAnalysis>();
     A->Kernel = K;
-    analyzeKernel(Ctx, K, *A, Remarks, Emitted);
+    analyzeKernel(Ctx, K, *A, Remarks, Emitted, Open);
     Result.push_back(std::move(A));
   }
   return Result;
