@@ -217,10 +217,17 @@ private:
   bool escapes(const DeclRefExpr *DRE);
 
   // Fixed point.
-  void dataflow();
+  /// One fixed point from scratch; with \p MarkDivergent, branches are
+  /// marked divergent as the iteration finds them. Returns whether it marked
+  /// any.
+  bool dataflow(bool MarkDivergent);
   State entryState(const CFGBlock *B);
   void transfer(const CFGBlock *B, State &S);
   void processElement(const Stmt *St, State &S);
+  /// Marks \p B divergent when it branches on a non-uniform condition in the
+  /// state leaving it, and adds the blocks whose entry state that changes
+  /// (its joins, the exits of loops it diverges) to \p Affected.
+  bool markIfDivergent(const CFGBlock *B, SmallVectorImpl<unsigned> &Affected);
   bool updateDivergence();
   const Stmt *conditionTag(const CFGBlock *B);
   void finalPass();
@@ -430,11 +437,20 @@ AffineValue FunctionAnalyzer::run() {
   unsigned N = Graph->getNumBlockIDs();
   JoinsOf.assign(N, {});
   ExitedLoopSets.assign(N, BitVector());
-  // Branches found divergent only ever add joins and exits, so the outer
-  // iteration ends after at most one round per branch.
-  do
-    dataflow();
-  while (updateDivergence());
+  // The first fixed point marks each branch divergent as soon as its
+  // condition is, and goes on from there: the sync dependence a divergent
+  // branch causes reaches the branches after it in the same sweep, so a
+  // chain of N branches each made divergent by the one before costs a few
+  // sweeps, not N fixed points (once per round, as before, was cubic).
+  // Values only rise while the iteration runs, so each branch it marks is
+  // divergent at the fixed point too. When it marked any, the result is then
+  // recomputed from scratch for the final set of divergent branches, which
+  // is what the report states; the check after it finds nothing new but is
+  // kept as the guarantee.
+  if (dataflow(/*MarkDivergent=*/true))
+    do
+      dataflow(/*MarkDivergent=*/false);
+    while (updateDivergence());
 
   if (Record)
     finalPass();
@@ -447,31 +463,65 @@ AffineValue FunctionAnalyzer::run() {
   return It->second.Value;
 }
 
-void FunctionAnalyzer::dataflow() {
+bool FunctionAnalyzer::dataflow(bool MarkDivergent) {
   unsigned N = Graph->getNumBlockIDs();
   In.assign(N, State());
   Out.assign(N, State());
   Reached.assign(N, false);
   const auto &Order = Control->reversePostOrder();
+  // A worklist in reverse post-order: a block is evaluated again only when
+  // the state leaving one of its predecessors changed, or when a branch
+  // found divergent made it a join or a loop exit. Sweeps go forward: what
+  // a back edge (or a new join behind the current block) brings is taken up
+  // by the next sweep, so that changes around a cycle are batched.
+  std::vector<unsigned> Position(N, ~0u);
+  for (unsigned I = 0; I < Order.size(); ++I)
+    Position[Order[I]->getBlockID()] = I;
+  BitVector Pending(Order.size(), true), Next(Order.size());
+  bool Marked = false;
+  int I = -1;
+  auto Enqueue = [&](unsigned Block) {
+    unsigned P = Position[Block];
+    if (P == ~0u)
+      return;
+    (int(P) > I ? Pending : Next).set(P);
+  };
   // Bounded: each value only rises in a finite lattice; the bound guards
   // against a transfer that is not monotone through some corner of C++.
-  for (unsigned Round = 0; Round < 64 + 4 * N; ++Round) {
-    bool Changed = false;
-    for (const CFGBlock *B : Order) {
-      unsigned ID = B->getBlockID();
-      State S = entryState(B);
-      In[ID] = S;
-      CurrentBlock = ID;
-      transfer(B, S);
-      if (!Reached[ID] || S != Out[ID]) {
-        Out[ID] = std::move(S);
-        Reached[ID] = true;
-        Changed = true;
+  uint64_t Budget = uint64_t(64 + 4 * N) * Order.size();
+  while (Budget) {
+    I = I < 0 ? Pending.find_first() : Pending.find_next(I);
+    if (I < 0) {
+      if (Next.none())
+        break;
+      std::swap(Pending, Next);
+      I = Pending.find_first();
+    }
+    --Budget;
+    Pending.reset(I);
+    const CFGBlock *B = Order[I];
+    unsigned ID = B->getBlockID();
+    State S = entryState(B);
+    In[ID] = S;
+    CurrentBlock = ID;
+    transfer(B, S);
+    if (!Reached[ID] || S != Out[ID]) {
+      Out[ID] = std::move(S);
+      Reached[ID] = true;
+      for (const CFGBlock::AdjacentBlock &AB : B->succs())
+        if (const CFGBlock *Succ = AB.getReachableBlock())
+          Enqueue(Succ->getBlockID());
+    }
+    if (MarkDivergent && !Divergent.count(ID)) {
+      SmallVector<unsigned, 8> Affected;
+      if (markIfDivergent(B, Affected)) {
+        Marked = true;
+        for (unsigned A : Affected)
+          Enqueue(A);
       }
     }
-    if (!Changed)
-      return;
   }
+  return Marked;
 }
 
 State FunctionAnalyzer::entryState(const CFGBlock *B) {
@@ -515,7 +565,26 @@ State FunctionAnalyzer::entryState(const CFGBlock *B) {
     // values some other (maybe scalar) branch chose. Paths on which the
     // variable has no definition yet (declared without initializer, or not
     // in scope) are ignored, as LLVM ignores undef incoming values.
+    // Where all incoming definitions agree no branch's paths can differ:
+    // the common case, checked once instead of once per divergent branch.
+    bool AnyDiffer = false;
+    if (!JoinsOf[ID].empty()) {
+      const DefSet *First = nullptr;
+      for (const State *PS : Incoming) {
+        auto It = PS->find(Key);
+        if (It == PS->end() || It->second.Defs.empty())
+          continue;
+        if (!First)
+          First = &It->second.Defs;
+        else if (*First != It->second.Defs) {
+          AnyDiffer = true;
+          break;
+        }
+      }
+    }
     for (const JoinOf &J : JoinsOf[ID]) {
+      if (!AnyDiffer || VS.Value.isNonAffine())
+        break; // nothing to add
       const BitVector &Paths = Control->pathBlocks(J.Branch);
       bool Differ = false;
       const DefSet *First = nullptr;
@@ -650,47 +719,49 @@ const Stmt *FunctionAnalyzer::conditionTag(const CFGBlock *B) {
   return T;
 }
 
+bool FunctionAnalyzer::markIfDivergent(const CFGBlock *B,
+                                       SmallVectorImpl<unsigned> &Affected) {
+  unsigned ID = B->getBlockID();
+  if (Divergent.count(ID) || !Reached[ID])
+    return false;
+  SmallPtrSet<const CFGBlock *, 4> Succs;
+  for (const CFGBlock::AdjacentBlock &AB : B->succs())
+    if (const CFGBlock *S = AB.getReachableBlock())
+      Succs.insert(S);
+  if (Succs.size() < 2)
+    return false;
+  bool IsDivergent = true; // computed gotos and unknown terminators
+  if (const auto *Cond = dyn_cast_or_null<Expr>(
+          B->getTerminatorCondition(/*StripParens=*/false))) {
+    State Copy = Out[ID];
+    IsDivergent = !eval(Cond, Copy).isUniform();
+  }
+  if (!IsDivergent)
+    return false;
+  const Stmt *Tag = conditionTag(B);
+  Divergent[ID] = Tag ? Tag : B->getTerminatorStmt();
+  // Join blocks and loops left are computed once per branch (cached).
+  const BitVector &Joins = Control->joinBlocks(B);
+  for (unsigned J : Joins.set_bits()) {
+    JoinsOf[J].push_back({B, Divergent[ID]});
+    Affected.push_back(J);
+  }
+  for (unsigned L : Control->loopsDivergedBy(B))
+    for (unsigned X : Control->loopExits(L)) {
+      BitVector &Set = ExitedLoopSets[X];
+      if (Set.size() < Control->numLoops())
+        Set.resize(Control->numLoops());
+      Set.set(L);
+      Affected.push_back(X);
+    }
+  return true;
+}
+
 bool FunctionAnalyzer::updateDivergence() {
   bool Changed = false;
-  for (const CFGBlock *B : Control->reversePostOrder()) {
-    unsigned ID = B->getBlockID();
-    if (Divergent.count(ID))
-      continue;
-    SmallPtrSet<const CFGBlock *, 4> Succs;
-    for (const CFGBlock::AdjacentBlock &AB : B->succs())
-      if (const CFGBlock *S = AB.getReachableBlock())
-        Succs.insert(S);
-    if (Succs.size() < 2)
-      continue;
-    bool IsDivergent = true; // computed gotos and unknown terminators
-    if (const auto *Cond = dyn_cast_or_null<Expr>(
-            B->getTerminatorCondition(/*StripParens=*/false))) {
-      State Copy = Out[ID];
-      IsDivergent = !eval(Cond, Copy).isUniform();
-    }
-    if (!IsDivergent)
-      continue;
-    const Stmt *Tag = conditionTag(B);
-    Divergent[ID] = Tag ? Tag : B->getTerminatorStmt();
-    Changed = true;
-    const BitVector &Joins = Control->joinBlocks(B);
-    for (unsigned J : Joins.set_bits())
-      JoinsOf[J].push_back({B, Divergent[ID]});
-    for (unsigned L : Control->loopsDivergedBy(B)) {
-      const BitVector &Loop = Control->loopBlocks(L);
-      for (const CFGBlock *X : Control->reversePostOrder()) {
-        if (Loop.test(X->getBlockID()))
-          continue;
-        for (const CFGBlock::AdjacentBlock &P : X->preds())
-          if (P.getReachableBlock() && Loop.test(P.getReachableBlock()->getBlockID())) {
-            BitVector &Set = ExitedLoopSets[X->getBlockID()];
-            if (Set.size() < Control->numLoops())
-              Set.resize(Control->numLoops());
-            Set.set(L);
-          }
-      }
-    }
-  }
+  SmallVector<unsigned, 8> Affected;
+  for (const CFGBlock *B : Control->reversePostOrder())
+    Changed |= markIfDivergent(B, Affected);
   return Changed;
 }
 
