@@ -19,6 +19,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/CFG.h"
@@ -35,6 +36,16 @@ using namespace clang;
 using namespace llvm;
 
 namespace decoupler {
+
+std::string fileOf(const SourceManager &SM, SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return {};
+  SourceLocation Exp = SM.getExpansionLoc(Loc);
+  if (SM.isWrittenInMainFile(Exp))
+    return {};
+  PresumedLoc P = SM.getPresumedLoc(Exp);
+  return P.isInvalid() ? std::string() : std::string(P.getFilename());
+}
 
 Position toPosition(const SourceManager &SM, SourceLocation Loc) {
   if (Loc.isInvalid())
@@ -1604,6 +1615,7 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
   K.Kernel->getNameForDiagnostic(NameOS, K.Ctx.getPrintingPolicy(), false);
   R.Name = Name;
   R.Pos = toPosition(SM, K.Kernel->getLocation());
+  R.File = fileOf(SM, K.Kernel->getLocation());
 
   struct PendingRemark {
     SourceLocation Loc;
@@ -1628,6 +1640,7 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
     AccessEntry E;
     fillClassified(E, A.Address, A.Function, SM);
     E.Pos = toPosition(SM, A.E->getBeginLoc());
+    E.File = fileOf(SM, A.E->getBeginLoc());
     E.Kind = A.Kind;
     E.Space = spaceOf(A.Address.root());
     E.Text = sourceText(SM, LO, A.E);
@@ -1648,6 +1661,7 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
     fillClassified(E, B.Value, B.Function, SM);
     E.StrideValues.reset();
     E.Pos = toPosition(SM, Cond->getBeginLoc());
+    E.File = fileOf(SM, Cond->getBeginLoc());
     E.Text = sourceText(SM, LO, Cond);
     R.Branches.push_back(E);
     if (Remarks)
@@ -1659,22 +1673,24 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
     fillClassified(E, V.Value, V.Function, SM);
     E.Name = VD->getNameAsString();
     E.Pos = toPosition(SM, VD->getBeginLoc());
+    E.File = fileOf(SM, VD->getBeginLoc());
     E.Line = E.Pos.Line;
     R.Variables.push_back(E);
   }
   // Total orders (std::stable_sort trips a deprecation in libstdc++ 12
   // under clang 22): position, then what tells entries at one position apart.
+  // The main file's entries first (File empty), then each other file's.
   llvm::sort(R.Accesses, [](const AccessEntry &X, const AccessEntry &Y) {
-    return std::tie(X.Pos.Line, X.Pos.Column, X.Kind, X.Text, X.Function) <
-           std::tie(Y.Pos.Line, Y.Pos.Column, Y.Kind, Y.Text, Y.Function);
+    return std::tie(X.File, X.Pos.Line, X.Pos.Column, X.Kind, X.Text, X.Function) <
+           std::tie(Y.File, Y.Pos.Line, Y.Pos.Column, Y.Kind, Y.Text, Y.Function);
   });
   llvm::sort(R.Branches, [](const BranchEntry &X, const BranchEntry &Y) {
-    return std::tie(X.Pos.Line, X.Pos.Column, X.Text, X.Function) <
-           std::tie(Y.Pos.Line, Y.Pos.Column, Y.Text, Y.Function);
+    return std::tie(X.File, X.Pos.Line, X.Pos.Column, X.Text, X.Function) <
+           std::tie(Y.File, Y.Pos.Line, Y.Pos.Column, Y.Text, Y.Function);
   });
   llvm::sort(R.Variables, [](const VariableEntry &X, const VariableEntry &Y) {
-    return std::tie(X.Pos.Line, X.Pos.Column, X.Name, X.Function) <
-           std::tie(Y.Pos.Line, Y.Pos.Column, Y.Name, Y.Function);
+    return std::tie(X.File, X.Pos.Line, X.Pos.Column, X.Name, X.Function) <
+           std::tie(Y.File, Y.Pos.Line, Y.Pos.Column, Y.Name, Y.Function);
   });
 
   if (Remarks) {
@@ -1807,6 +1823,89 @@ void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
 }
 
 } // namespace
+
+std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The function whose body holds S.
+  const FunctionDecl *Fn = nullptr;
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty() && !Fn) {
+    if ((Fn = Parents[0].get<FunctionDecl>()))
+      break;
+    if (const auto *P = Parents[0].get<Stmt>())
+      Parents = Ctx.getParents(*P);
+    else if (const auto *D = Parents[0].get<Decl>())
+      Parents = Ctx.getParents(*D);
+    else
+      break;
+  }
+  if (!Fn)
+    return "it is not in a function body";
+  const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+  if (Method && Method->getParent()->isLambda())
+    return "it is in a lambda: the analysis does not follow calls of "
+           "lambdas, so nothing classifies its accesses";
+  if (Fn->isDependentContext() || Fn->isTemplateInstantiation())
+    return "it is in a template: one text serves every instantiation, and "
+           "the analysis classifies instantiations only, so templates are "
+           "not rewritten";
+  std::string Name;
+  llvm::raw_string_ostream NameOS(Name);
+  Fn->getNameForDiagnostic(NameOS, Ctx.getPrintingPolicy(), true);
+  if (Method)
+    return "it is in a member function ('" + Name +
+           "'): the analysis does not follow calls of member functions";
+
+  // Which kernels call Fn, directly or through other functions' bodies.
+  struct Calls : RecursiveASTVisitor<Calls> {
+    const FunctionDecl *Target;
+    SmallPtrSet<const FunctionDecl *, 16> Seen;
+    bool Found = false;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *Def = nullptr;
+      if (const FunctionDecl *F = CE->getDirectCallee())
+        if (F->hasBody(Def) && Def && Seen.insert(Def).second) {
+          if (Def->getCanonicalDecl() == Target)
+            Found = true;
+          else
+            TraverseStmt(Def->getBody());
+        }
+      return !Found;
+    }
+  };
+  struct Kernels : RecursiveASTVisitor<Kernels> {
+    std::vector<const FunctionDecl *> All;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
+          !FD->isDependentContext())
+        All.push_back(FD);
+      return true;
+    }
+  } K;
+  K.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const FunctionDecl *Kernel : K.All) {
+    Calls C;
+    C.Target = Fn->getCanonicalDecl();
+    C.TraverseStmt(Kernel->getBody());
+    if (!C.Found)
+      continue;
+    SourceLocation Loc = SM.getExpansionLoc(Kernel->getLocation());
+    if (SM.isInMainFile(Loc))
+      return "the analysis does not follow every call on the way from "
+             "kernel '" +
+             Kernel->getNameAsString() +
+             "' (a call of a lambda or member function, calls nested deeper "
+             "than " + std::to_string(MaxCallDepth) + ", or recursion)";
+    return "only kernels outside the main file reach it (kernel '" +
+           Kernel->getNameAsString() + "' in " +
+           std::string(SM.getFilename(Loc)) +
+           "), and the analysis and the rewrite cover the main file's "
+           "kernels only";
+  }
+  return "no kernel of this file calls '" + Name + "'";
+}
 
 std::vector<std::unique_ptr<KernelAnalysis>>
 analyzeKernels(ASTContext &Ctx, DiagnosticsEngine *Remarks) {
