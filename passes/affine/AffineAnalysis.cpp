@@ -19,6 +19,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/CFG.h"
@@ -35,6 +36,16 @@ using namespace clang;
 using namespace llvm;
 
 namespace decoupler {
+
+std::string fileOf(const SourceManager &SM, SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return {};
+  SourceLocation Exp = SM.getExpansionLoc(Loc);
+  if (SM.isWrittenInMainFile(Exp))
+    return {};
+  PresumedLoc P = SM.getPresumedLoc(Exp);
+  return P.isInvalid() ? std::string() : std::string(P.getFilename());
+}
 
 Position toPosition(const SourceManager &SM, SourceLocation Loc) {
   if (Loc.isInvalid())
@@ -103,10 +114,15 @@ struct ClassRecord {
   const FunctionDecl *Function;
 };
 
+/// Functions that code this analysis does not see may call (canonical
+/// declarations): their parameters may hold anything.
+using OpenFunctions = SmallPtrSet<const FunctionDecl *, 8>;
+
 struct KernelContext {
   ASTContext &Ctx;
   const FunctionDecl *Kernel;
   KernelAnalysis &Out;
+  const OpenFunctions &Open;
 
   // Objects of which loads at scalar addresses are scalar (second round).
   SmallPtrSet<const ValueDecl *, 8> ReadOnly;
@@ -125,8 +141,9 @@ struct KernelContext {
   std::set<std::string> Recorded;
   std::set<std::string> InProgress;
 
-  KernelContext(ASTContext &Ctx, const FunctionDecl *Kernel, KernelAnalysis &Out)
-      : Ctx(Ctx), Kernel(Kernel), Out(Out) {}
+  KernelContext(ASTContext &Ctx, const FunctionDecl *Kernel, KernelAnalysis &Out,
+                const OpenFunctions &Open)
+      : Ctx(Ctx), Kernel(Kernel), Out(Out), Open(Open) {}
 
   void noteWrite(const AffineValue &Address) {
     if (!Address.root()) {
@@ -211,10 +228,17 @@ private:
   bool escapes(const DeclRefExpr *DRE);
 
   // Fixed point.
-  void dataflow();
+  /// One fixed point from scratch; with \p MarkDivergent, branches are
+  /// marked divergent as the iteration finds them. Returns whether it marked
+  /// any.
+  bool dataflow(bool MarkDivergent);
   State entryState(const CFGBlock *B);
   void transfer(const CFGBlock *B, State &S);
   void processElement(const Stmt *St, State &S);
+  /// Marks \p B divergent when it branches on a non-uniform condition in the
+  /// state leaving it, and adds the blocks whose entry state that changes
+  /// (its joins, the exits of loops it diverges) to \p Affected.
+  bool markIfDivergent(const CFGBlock *B, SmallVectorImpl<unsigned> &Affected);
   bool updateDivergence();
   const Stmt *conditionTag(const CFGBlock *B);
   void finalPass();
@@ -424,11 +448,20 @@ AffineValue FunctionAnalyzer::run() {
   unsigned N = Graph->getNumBlockIDs();
   JoinsOf.assign(N, {});
   ExitedLoopSets.assign(N, BitVector());
-  // Branches found divergent only ever add joins and exits, so the outer
-  // iteration ends after at most one round per branch.
-  do
-    dataflow();
-  while (updateDivergence());
+  // The first fixed point marks each branch divergent as soon as its
+  // condition is, and goes on from there: the sync dependence a divergent
+  // branch causes reaches the branches after it in the same sweep, so a
+  // chain of N branches each made divergent by the one before costs a few
+  // sweeps, not N fixed points (once per round, as before, was cubic).
+  // Values only rise while the iteration runs, so each branch it marks is
+  // divergent at the fixed point too. When it marked any, the result is then
+  // recomputed from scratch for the final set of divergent branches, which
+  // is what the report states; the check after it finds nothing new but is
+  // kept as the guarantee.
+  if (dataflow(/*MarkDivergent=*/true))
+    do
+      dataflow(/*MarkDivergent=*/false);
+    while (updateDivergence());
 
   if (Record)
     finalPass();
@@ -441,31 +474,65 @@ AffineValue FunctionAnalyzer::run() {
   return It->second.Value;
 }
 
-void FunctionAnalyzer::dataflow() {
+bool FunctionAnalyzer::dataflow(bool MarkDivergent) {
   unsigned N = Graph->getNumBlockIDs();
   In.assign(N, State());
   Out.assign(N, State());
   Reached.assign(N, false);
   const auto &Order = Control->reversePostOrder();
+  // A worklist in reverse post-order: a block is evaluated again only when
+  // the state leaving one of its predecessors changed, or when a branch
+  // found divergent made it a join or a loop exit. Sweeps go forward: what
+  // a back edge (or a new join behind the current block) brings is taken up
+  // by the next sweep, so that changes around a cycle are batched.
+  std::vector<unsigned> Position(N, ~0u);
+  for (unsigned I = 0; I < Order.size(); ++I)
+    Position[Order[I]->getBlockID()] = I;
+  BitVector Pending(Order.size(), true), Next(Order.size());
+  bool Marked = false;
+  int I = -1;
+  auto Enqueue = [&](unsigned Block) {
+    unsigned P = Position[Block];
+    if (P == ~0u)
+      return;
+    (int(P) > I ? Pending : Next).set(P);
+  };
   // Bounded: each value only rises in a finite lattice; the bound guards
   // against a transfer that is not monotone through some corner of C++.
-  for (unsigned Round = 0; Round < 64 + 4 * N; ++Round) {
-    bool Changed = false;
-    for (const CFGBlock *B : Order) {
-      unsigned ID = B->getBlockID();
-      State S = entryState(B);
-      In[ID] = S;
-      CurrentBlock = ID;
-      transfer(B, S);
-      if (!Reached[ID] || S != Out[ID]) {
-        Out[ID] = std::move(S);
-        Reached[ID] = true;
-        Changed = true;
+  uint64_t Budget = uint64_t(64 + 4 * N) * Order.size();
+  while (Budget) {
+    I = I < 0 ? Pending.find_first() : Pending.find_next(I);
+    if (I < 0) {
+      if (Next.none())
+        break;
+      std::swap(Pending, Next);
+      I = Pending.find_first();
+    }
+    --Budget;
+    Pending.reset(I);
+    const CFGBlock *B = Order[I];
+    unsigned ID = B->getBlockID();
+    State S = entryState(B);
+    In[ID] = S;
+    CurrentBlock = ID;
+    transfer(B, S);
+    if (!Reached[ID] || S != Out[ID]) {
+      Out[ID] = std::move(S);
+      Reached[ID] = true;
+      for (const CFGBlock::AdjacentBlock &AB : B->succs())
+        if (const CFGBlock *Succ = AB.getReachableBlock())
+          Enqueue(Succ->getBlockID());
+    }
+    if (MarkDivergent && !Divergent.count(ID)) {
+      SmallVector<unsigned, 8> Affected;
+      if (markIfDivergent(B, Affected)) {
+        Marked = true;
+        for (unsigned A : Affected)
+          Enqueue(A);
       }
     }
-    if (!Changed)
-      return;
   }
+  return Marked;
 }
 
 State FunctionAnalyzer::entryState(const CFGBlock *B) {
@@ -509,7 +576,26 @@ State FunctionAnalyzer::entryState(const CFGBlock *B) {
     // values some other (maybe scalar) branch chose. Paths on which the
     // variable has no definition yet (declared without initializer, or not
     // in scope) are ignored, as LLVM ignores undef incoming values.
+    // Where all incoming definitions agree no branch's paths can differ:
+    // the common case, checked once instead of once per divergent branch.
+    bool AnyDiffer = false;
+    if (!JoinsOf[ID].empty()) {
+      const DefSet *First = nullptr;
+      for (const State *PS : Incoming) {
+        auto It = PS->find(Key);
+        if (It == PS->end() || It->second.Defs.empty())
+          continue;
+        if (!First)
+          First = &It->second.Defs;
+        else if (*First != It->second.Defs) {
+          AnyDiffer = true;
+          break;
+        }
+      }
+    }
     for (const JoinOf &J : JoinsOf[ID]) {
+      if (!AnyDiffer || VS.Value.isNonAffine())
+        break; // nothing to add
       const BitVector &Paths = Control->pathBlocks(J.Branch);
       bool Differ = false;
       const DefSet *First = nullptr;
@@ -644,47 +730,49 @@ const Stmt *FunctionAnalyzer::conditionTag(const CFGBlock *B) {
   return T;
 }
 
+bool FunctionAnalyzer::markIfDivergent(const CFGBlock *B,
+                                       SmallVectorImpl<unsigned> &Affected) {
+  unsigned ID = B->getBlockID();
+  if (Divergent.count(ID) || !Reached[ID])
+    return false;
+  SmallPtrSet<const CFGBlock *, 4> Succs;
+  for (const CFGBlock::AdjacentBlock &AB : B->succs())
+    if (const CFGBlock *S = AB.getReachableBlock())
+      Succs.insert(S);
+  if (Succs.size() < 2)
+    return false;
+  bool IsDivergent = true; // computed gotos and unknown terminators
+  if (const auto *Cond = dyn_cast_or_null<Expr>(
+          B->getTerminatorCondition(/*StripParens=*/false))) {
+    State Copy = Out[ID];
+    IsDivergent = !eval(Cond, Copy).isUniform();
+  }
+  if (!IsDivergent)
+    return false;
+  const Stmt *Tag = conditionTag(B);
+  Divergent[ID] = Tag ? Tag : B->getTerminatorStmt();
+  // Join blocks and loops left are computed once per branch (cached).
+  const BitVector &Joins = Control->joinBlocks(B);
+  for (unsigned J : Joins.set_bits()) {
+    JoinsOf[J].push_back({B, Divergent[ID]});
+    Affected.push_back(J);
+  }
+  for (unsigned L : Control->loopsDivergedBy(B))
+    for (unsigned X : Control->loopExits(L)) {
+      BitVector &Set = ExitedLoopSets[X];
+      if (Set.size() < Control->numLoops())
+        Set.resize(Control->numLoops());
+      Set.set(L);
+      Affected.push_back(X);
+    }
+  return true;
+}
+
 bool FunctionAnalyzer::updateDivergence() {
   bool Changed = false;
-  for (const CFGBlock *B : Control->reversePostOrder()) {
-    unsigned ID = B->getBlockID();
-    if (Divergent.count(ID))
-      continue;
-    SmallPtrSet<const CFGBlock *, 4> Succs;
-    for (const CFGBlock::AdjacentBlock &AB : B->succs())
-      if (const CFGBlock *S = AB.getReachableBlock())
-        Succs.insert(S);
-    if (Succs.size() < 2)
-      continue;
-    bool IsDivergent = true; // computed gotos and unknown terminators
-    if (const auto *Cond = dyn_cast_or_null<Expr>(
-            B->getTerminatorCondition(/*StripParens=*/false))) {
-      State Copy = Out[ID];
-      IsDivergent = !eval(Cond, Copy).isUniform();
-    }
-    if (!IsDivergent)
-      continue;
-    const Stmt *Tag = conditionTag(B);
-    Divergent[ID] = Tag ? Tag : B->getTerminatorStmt();
-    Changed = true;
-    const BitVector &Joins = Control->joinBlocks(B);
-    for (unsigned J : Joins.set_bits())
-      JoinsOf[J].push_back({B, Divergent[ID]});
-    for (unsigned L : Control->loopsDivergedBy(B)) {
-      const BitVector &Loop = Control->loopBlocks(L);
-      for (const CFGBlock *X : Control->reversePostOrder()) {
-        if (Loop.test(X->getBlockID()))
-          continue;
-        for (const CFGBlock::AdjacentBlock &P : X->preds())
-          if (P.getReachableBlock() && Loop.test(P.getReachableBlock()->getBlockID())) {
-            BitVector &Set = ExitedLoopSets[X->getBlockID()];
-            if (Set.size() < Control->numLoops())
-              Set.resize(Control->numLoops());
-            Set.set(L);
-          }
-      }
-    }
-  }
+  SmallVector<unsigned, 8> Affected;
+  for (const CFGBlock *B : Control->reversePostOrder())
+    Changed |= markIfDivergent(B, Affected);
   return Changed;
 }
 
@@ -1335,6 +1423,29 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
   Key += ")";
   if (Depth + 1 > MaxCallDepth || K.InProgress.count(Key))
     return AffineValue::nonAffine().setRootUnknown();
+  // A function called from code the analysis does not see (its address is
+  // taken, or other translation units link to it) also runs with arguments
+  // that may differ per lane: its accesses are reported for that context
+  // too, joined with this call's. The return value is this call's own.
+  if (Recording && K.Open.count(Def->getCanonicalDecl())) {
+    std::vector<AffineValue> Unknown(Def->getNumParams(),
+                                     AffineValue::nonAffine().setRootUnknown());
+    std::string OpenKey =
+        std::to_string(reinterpret_cast<uintptr_t>(Def)) + "(open)";
+    if (!K.Recorded.count(OpenKey) && !K.InProgress.count(OpenKey)) {
+      // What the function writes there is not this kernel's doing: the
+      // read-only objects of the kernel stay as its own calls leave them.
+      auto Written = K.Written;
+      bool WritesUnknown = K.WritesUnknown, WritesGlobal = K.WritesGlobal;
+      K.InProgress.insert(OpenKey);
+      FunctionAnalyzer(K, Def, Unknown, Depth + 1, /*Record=*/true).run();
+      K.InProgress.erase(OpenKey);
+      K.Recorded.insert(OpenKey);
+      K.Written = std::move(Written);
+      K.WritesUnknown = WritesUnknown;
+      K.WritesGlobal = WritesGlobal;
+    }
+  }
   bool NeedRecord = Recording && !K.Recorded.count(Key);
   auto Memo = K.Memo.find(Key);
   if (Memo != K.Memo.end() && !NeedRecord)
@@ -1504,6 +1615,7 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
   K.Kernel->getNameForDiagnostic(NameOS, K.Ctx.getPrintingPolicy(), false);
   R.Name = Name;
   R.Pos = toPosition(SM, K.Kernel->getLocation());
+  R.File = fileOf(SM, K.Kernel->getLocation());
 
   struct PendingRemark {
     SourceLocation Loc;
@@ -1528,6 +1640,7 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
     AccessEntry E;
     fillClassified(E, A.Address, A.Function, SM);
     E.Pos = toPosition(SM, A.E->getBeginLoc());
+    E.File = fileOf(SM, A.E->getBeginLoc());
     E.Kind = A.Kind;
     E.Space = spaceOf(A.Address.root());
     E.Text = sourceText(SM, LO, A.E);
@@ -1548,6 +1661,7 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
     fillClassified(E, B.Value, B.Function, SM);
     E.StrideValues.reset();
     E.Pos = toPosition(SM, Cond->getBeginLoc());
+    E.File = fileOf(SM, Cond->getBeginLoc());
     E.Text = sourceText(SM, LO, Cond);
     R.Branches.push_back(E);
     if (Remarks)
@@ -1559,22 +1673,24 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
     fillClassified(E, V.Value, V.Function, SM);
     E.Name = VD->getNameAsString();
     E.Pos = toPosition(SM, VD->getBeginLoc());
+    E.File = fileOf(SM, VD->getBeginLoc());
     E.Line = E.Pos.Line;
     R.Variables.push_back(E);
   }
   // Total orders (std::stable_sort trips a deprecation in libstdc++ 12
   // under clang 22): position, then what tells entries at one position apart.
+  // The main file's entries first (File empty), then each other file's.
   llvm::sort(R.Accesses, [](const AccessEntry &X, const AccessEntry &Y) {
-    return std::tie(X.Pos.Line, X.Pos.Column, X.Kind, X.Text, X.Function) <
-           std::tie(Y.Pos.Line, Y.Pos.Column, Y.Kind, Y.Text, Y.Function);
+    return std::tie(X.File, X.Pos.Line, X.Pos.Column, X.Kind, X.Text, X.Function) <
+           std::tie(Y.File, Y.Pos.Line, Y.Pos.Column, Y.Kind, Y.Text, Y.Function);
   });
   llvm::sort(R.Branches, [](const BranchEntry &X, const BranchEntry &Y) {
-    return std::tie(X.Pos.Line, X.Pos.Column, X.Text, X.Function) <
-           std::tie(Y.Pos.Line, Y.Pos.Column, Y.Text, Y.Function);
+    return std::tie(X.File, X.Pos.Line, X.Pos.Column, X.Text, X.Function) <
+           std::tie(Y.File, Y.Pos.Line, Y.Pos.Column, Y.Text, Y.Function);
   });
   llvm::sort(R.Variables, [](const VariableEntry &X, const VariableEntry &Y) {
-    return std::tie(X.Pos.Line, X.Pos.Column, X.Name, X.Function) <
-           std::tie(Y.Pos.Line, Y.Pos.Column, Y.Name, Y.Function);
+    return std::tie(X.File, X.Pos.Line, X.Pos.Column, X.Name, X.Function) <
+           std::tie(Y.File, Y.Pos.Line, Y.Pos.Column, Y.Name, Y.Function);
   });
 
   if (Remarks) {
@@ -1595,19 +1711,57 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
   }
 }
 
+/// The functions other code may call with any arguments: every function
+/// whose address is taken anywhere in the translation unit (called through
+/// a pointer), and under relocatable device code (-fgpu-rdc, nvcc -rdc) every
+/// __device__ function with external linkage (other translation units may
+/// call it).
+OpenFunctions findOpenFunctions(ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SmallPtrSet<const DeclRefExpr *, 16> Callees;
+    OpenFunctions Open;
+    bool RDC;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool shouldVisitImplicitCode() const { return true; }
+    bool VisitCallExpr(CallExpr *CE) {
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+        Callees.insert(DRE);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      // Children are visited after their parent: a callee is known here.
+      if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+        if (!Callees.count(DRE))
+          Open.insert(FD->getCanonicalDecl());
+      return true;
+    }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (RDC && FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAGlobalAttr>() &&
+          FD->isExternallyVisible())
+        Open.insert(FD->getCanonicalDecl());
+      return true;
+    }
+  } F;
+  F.RDC = Ctx.getLangOpts().GPURelocatableDeviceCode;
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(F.Open);
+}
+
 void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                    KernelAnalysis &Out, DiagnosticsEngine *Remarks,
-                   std::set<std::pair<unsigned, std::string>> &Emitted) {
+                   std::set<std::pair<unsigned, std::string>> &Emitted,
+                   const OpenFunctions &Open) {
   std::vector<AffineValue> Params;
   for (const ParmVarDecl *P : Kernel->parameters())
     Params.push_back(AffineValue::scalar().setRoot(P));
 
   // Round one finds what the kernel writes; round two knows which objects
   // are read-only and builds the report.
-  KernelContext First(Ctx, Kernel, Out);
+  KernelContext First(Ctx, Kernel, Out, Open);
   FunctionAnalyzer(First, Kernel, Params, 0, /*Record=*/false).run();
 
-  KernelContext Second(Ctx, Kernel, Out);
+  KernelContext Second(Ctx, Kernel, Out, Open);
   if (!First.WritesUnknown) {
     SmallPtrSet<const ValueDecl *, 8> Candidates;
     // Every object named in the kernel or in a function it calls.
@@ -1670,6 +1824,89 @@ void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
 
 } // namespace
 
+std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The function whose body holds S.
+  const FunctionDecl *Fn = nullptr;
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty() && !Fn) {
+    if ((Fn = Parents[0].get<FunctionDecl>()))
+      break;
+    if (const auto *P = Parents[0].get<Stmt>())
+      Parents = Ctx.getParents(*P);
+    else if (const auto *D = Parents[0].get<Decl>())
+      Parents = Ctx.getParents(*D);
+    else
+      break;
+  }
+  if (!Fn)
+    return "it is not in a function body";
+  const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+  if (Method && Method->getParent()->isLambda())
+    return "it is in a lambda: the analysis does not follow calls of "
+           "lambdas, so nothing classifies its accesses";
+  if (Fn->isDependentContext() || Fn->isTemplateInstantiation())
+    return "it is in a template: one text serves every instantiation, and "
+           "the analysis classifies instantiations only, so templates are "
+           "not rewritten";
+  std::string Name;
+  llvm::raw_string_ostream NameOS(Name);
+  Fn->getNameForDiagnostic(NameOS, Ctx.getPrintingPolicy(), true);
+  if (Method)
+    return "it is in a member function ('" + Name +
+           "'): the analysis does not follow calls of member functions";
+
+  // Which kernels call Fn, directly or through other functions' bodies.
+  struct Calls : RecursiveASTVisitor<Calls> {
+    const FunctionDecl *Target;
+    SmallPtrSet<const FunctionDecl *, 16> Seen;
+    bool Found = false;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *Def = nullptr;
+      if (const FunctionDecl *F = CE->getDirectCallee())
+        if (F->hasBody(Def) && Def && Seen.insert(Def).second) {
+          if (Def->getCanonicalDecl() == Target)
+            Found = true;
+          else
+            TraverseStmt(Def->getBody());
+        }
+      return !Found;
+    }
+  };
+  struct Kernels : RecursiveASTVisitor<Kernels> {
+    std::vector<const FunctionDecl *> All;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
+          !FD->isDependentContext())
+        All.push_back(FD);
+      return true;
+    }
+  } K;
+  K.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const FunctionDecl *Kernel : K.All) {
+    Calls C;
+    C.Target = Fn->getCanonicalDecl();
+    C.TraverseStmt(Kernel->getBody());
+    if (!C.Found)
+      continue;
+    SourceLocation Loc = SM.getExpansionLoc(Kernel->getLocation());
+    if (SM.isInMainFile(Loc))
+      return "the analysis does not follow every call on the way from "
+             "kernel '" +
+             Kernel->getNameAsString() +
+             "' (a call of a lambda or member function, calls nested deeper "
+             "than " + std::to_string(MaxCallDepth) + ", or recursion)";
+    return "only kernels outside the main file reach it (kernel '" +
+           Kernel->getNameAsString() + "' in " +
+           std::string(SM.getFilename(Loc)) +
+           "), and the analysis and the rewrite cover the main file's "
+           "kernels only";
+  }
+  return "no kernel of this file calls '" + Name + "'";
+}
+
 std::vector<std::unique_ptr<KernelAnalysis>>
 analyzeKernels(ASTContext &Ctx, DiagnosticsEngine *Remarks) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -1704,10 +1941,13 @@ analyzeKernels(ASTContext &Ctx, DiagnosticsEngine *Remarks) {
 
   std::set<std::pair<unsigned, std::string>> Emitted;
   std::vector<std::unique_ptr<KernelAnalysis>> Result;
+  OpenFunctions Open;
+  if (!Kernels.empty())
+    Open = findOpenFunctions(Ctx);
   for (const FunctionDecl *K : Kernels) {
     auto A = std::make_unique<KernelAnalysis>();
     A->Kernel = K;
-    analyzeKernel(Ctx, K, *A, Remarks, Emitted);
+    analyzeKernel(Ctx, K, *A, Remarks, Emitted, Open);
     Result.push_back(std::move(A));
   }
   return Result;

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace clang {
@@ -50,8 +51,17 @@ struct KernelAnalysis {
 std::vector<std::unique_ptr<KernelAnalysis>>
 analyzeKernels(clang::ASTContext &Ctx, clang::DiagnosticsEngine *Remarks);
 
+/// Why the analysis gave no class to \p S, a statement of the main file that
+/// no analysed kernel reached (for remarks): in a template, a lambda or a
+/// member function, which the analysis does not follow; reached only from
+/// kernels outside the main file; or not called from any kernel.
+std::string whyNotAnalysed(clang::ASTContext &Ctx, const clang::Stmt *S);
+
 /// Converts a source location to a report position (expansion location).
 Position toPosition(const clang::SourceManager &SM, clang::SourceLocation Loc);
+/// The file a report entry at \p Loc names (expansion location): empty in
+/// the main file, else the presumed file name (Classified::File).
+std::string fileOf(const clang::SourceManager &SM, clang::SourceLocation Loc);
 
 } // namespace decoupler
 

@@ -290,6 +290,23 @@ const BitVector &ControlStructure::joinBlocks(const CFGBlock *Branch) {
   return JoinCache.try_emplace(BranchID, std::move(Joins)).first->second;
 }
 
+const std::vector<unsigned> &ControlStructure::loopExits(unsigned Loop) {
+  auto [It, New] = ExitCache.try_emplace(Loop);
+  if (!New)
+    return It->second;
+  std::vector<unsigned> Exits;
+  for (const CFGBlock *X : RPO) {
+    if (Loops[Loop].test(X->getBlockID()))
+      continue;
+    bool Exit = false;
+    forEachPred(X, [&](const CFGBlock *P) { Exit |= Loops[Loop].test(P->getBlockID()); });
+    if (Exit)
+      Exits.push_back(X->getBlockID());
+  }
+  It->second = std::move(Exits);
+  return It->second;
+}
+
 const BitVector &ControlStructure::pathBlocks(const CFGBlock *Branch) {
   joinBlocks(Branch);
   return PathCache.find(Branch->getBlockID())->second;

@@ -43,6 +43,8 @@ public:
   /// (the loop header hands the label it receives to the loop's exits).
   std::vector<unsigned> loopsDivergedBy(const clang::CFGBlock *Branch);
   const llvm::BitVector &loopBlocks(unsigned Loop) const { return Loops[Loop]; }
+  /// Blocks outside loop \p Loop with a predecessor in it (cached).
+  const std::vector<unsigned> &loopExits(unsigned Loop);
   unsigned numLoops() const { return Loops.size(); }
 
 private:
@@ -55,6 +57,7 @@ private:
   std::vector<bool> Natural;            // per loop: one header dominates it
   llvm::DenseMap<unsigned, llvm::BitVector> JoinCache;
   llvm::DenseMap<unsigned, llvm::BitVector> PathCache;
+  llvm::DenseMap<unsigned, std::vector<unsigned>> ExitCache;
 
   void computeOrder();
   void computeLoops();

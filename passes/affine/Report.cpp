@@ -104,6 +104,8 @@ void addExtras(JSONLine &J, const Classified &C, StringRef StridesKey) {
   }
   if (!C.Function.empty())
     J.str("function", C.Function);
+  if (!C.File.empty())
+    J.str("file", C.File);
 }
 
 std::string accessJSON(const AccessEntry &A) {
@@ -264,6 +266,8 @@ void printOne(const FileReport &R, raw_ostream &OS, StringRef Indent) {
       OS << In2 << "{\n";
       OS << In3 << "\"name\": " << quoted(K.Name) << ",\n";
       OS << In3 << "\"line\": " << K.Pos.Line << ",\n";
+      if (!K.File.empty())
+        OS << In3 << "\"file\": " << quoted(K.File) << ",\n";
       printList(OS, In3, "accesses", K.Accesses, accessJSON, false);
       printList(OS, In3, "branches", K.Branches, branchJSON, false);
       printList(OS, In3, "variables", K.Variables, variableJSON, true);
@@ -320,6 +324,11 @@ std::string posText(const Position &P) {
   return std::to_string(P.Line) + ":" + std::to_string(P.Column);
 }
 
+/// `line:col` in the main file, `file:line:col` elsewhere.
+std::string posText(StringRef File, const Position &P) {
+  return File.empty() ? posText(P) : (File + ":" + posText(P)).str();
+}
+
 } // namespace
 
 void printJSON(ArrayRef<FileReport> Reports, raw_ostream &OS, bool Array) {
@@ -340,17 +349,21 @@ void printText(const FileReport &R, raw_ostream &OS) {
   if (R.Kernels.empty())
     OS << R.File << ": no kernels\n";
   for (const KernelReport &K : R.Kernels) {
-    OS << R.File << ":" << posText(K.Pos) << ": kernel '" << K.Name << "'\n";
+    OS << (K.File.empty() ? R.File : K.File) << ":" << posText(K.Pos)
+       << ": kernel '" << K.Name << "'\n";
     OS << "  variables:\n";
     for (const VariableEntry &V : K.Variables) {
       std::string Name = V.Function.empty() ? V.Name : V.Function + "::" + V.Name;
+      std::string Line = std::to_string(V.Line);
+      if (!V.File.empty())
+        Line = V.File + ":" + Line;
       OS << "    " << left_justify(Name, 24) << " line "
-         << left_justify(std::to_string(V.Line), 5) << ' '
+         << left_justify(Line, 5) << ' '
          << classText(V, "") << "\n";
     }
     OS << "  accesses:\n";
     for (const AccessEntry &A : K.Accesses) {
-      OS << "    " << left_justify(posText(A.Pos), 8) << ' '
+      OS << "    " << left_justify(posText(A.File, A.Pos), 8) << ' '
          << left_justify(toString(A.Kind), 7) << left_justify(toString(A.Space), 8)
          << left_justify(classText(A, "bytes"), 30) << ' ' << A.Text;
       if (!A.Function.empty())
@@ -361,7 +374,7 @@ void printText(const FileReport &R, raw_ostream &OS) {
     for (const BranchEntry &B : K.Branches) {
       Classified Shown = B;
       Shown.StrideValues.reset();
-      OS << "    " << left_justify(posText(B.Pos), 8) << ' '
+      OS << "    " << left_justify(posText(B.File, B.Pos), 8) << ' '
          << left_justify(classText(Shown, ""), 30) << ' ' << B.Text;
       if (!B.Function.empty())
         OS << "  [in " << B.Function << "]";

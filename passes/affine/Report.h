@@ -55,6 +55,10 @@ struct Classified {
   std::vector<Position> DivergentConditions;
   /// The device function holding the item; empty for the kernel itself.
   std::string Function;
+  /// The file holding the item (as the compiler names it, after `#line`)
+  /// when it is not the main file, e.g. a header's device function; empty in
+  /// the main file, whose name the report gives once.
+  std::string File;
 };
 
 struct AccessEntry : Classified {
@@ -79,6 +83,7 @@ struct VariableEntry : Classified {
 struct KernelReport {
   std::string Name;
   Position Pos;
+  std::string File; // as Classified::File
   std::vector<AccessEntry> Accesses;
   std::vector<BranchEntry> Branches;
   std::vector<VariableEntry> Variables;

@@ -9,6 +9,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace llvm;
@@ -130,6 +131,54 @@ std::vector<const CallExpr *> atomicCallsInMainFile(ASTContext &Ctx) {
   return Collect.Out;
 }
 
+/// Atomic calls written in `.cu` files the main file includes (kernels kept
+/// in a second source file), in source order: only the main file is
+/// rewritten, so these stay, with a remark.
+std::vector<const CallExpr *> atomicCallsInIncludedSources(ASTContext &Ctx) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    SourceManager &SM;
+    std::vector<const CallExpr *> Out;
+    explicit Collector(SourceManager &SM) : SM(SM) {}
+    bool VisitCallExpr(CallExpr *C) {
+      SourceLocation Loc = SM.getExpansionLoc(C->getBeginLoc());
+      if (cudaAtomic(C) && !SM.isInMainFile(Loc) && !SM.isInSystemHeader(Loc) &&
+          SM.getFilename(Loc).ends_with(".cu"))
+        Out.push_back(C);
+      return true;
+    }
+  } Collect(Ctx.getSourceManager());
+  Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return Collect.Out;
+}
+
+/// Atomic calls of the main file that are CUDA atomics only in template
+/// instantiations (in the template the callee depends on its parameters, so
+/// atomicCallsInMainFile does not see them), one per position not in
+/// \p Seen: they stay, with a remark.
+std::vector<const CallExpr *>
+atomicCallsOnlyInInstantiations(ASTContext &Ctx,
+                                const std::vector<const CallExpr *> &Seen) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    SourceManager &SM;
+    std::set<unsigned> Positions;
+    std::vector<const CallExpr *> Out;
+    explicit Collector(SourceManager &SM) : SM(SM) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitCallExpr(CallExpr *C) {
+      SourceLocation Loc = SM.getExpansionLoc(C->getBeginLoc());
+      if (cudaAtomic(C) && SM.isInMainFile(Loc) &&
+          Positions.insert(Loc.getRawEncoding()).second)
+        Out.push_back(C);
+      return true;
+    }
+  } Collect(Ctx.getSourceManager());
+  for (const CallExpr *C : Seen)
+    Collect.Positions.insert(
+        Ctx.getSourceManager().getExpansionLoc(C->getBeginLoc()).getRawEncoding());
+  Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return Collect.Out;
+}
+
 /// The function whose body holds \p S.
 const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
   DynTypedNodeList Parents = Ctx.getParents(*S);
@@ -171,7 +220,8 @@ bool runAtomicsPass(ASTContext &Ctx,
       annotatedCalls(Annotations);
 
   bool Changed = false;
-  for (const CallExpr *Call : atomicCallsInMainFile(Ctx)) {
+  std::vector<const CallExpr *> Calls = atomicCallsInMainFile(Ctx);
+  for (const CallExpr *Call : Calls) {
     AtomicCall Atomic = *cudaAtomic(Call);
     StringRef Name = Atomic.Name;
     StringRef Op = toString(Atomic.Operation);
@@ -234,7 +284,9 @@ bool runAtomicsPass(ASTContext &Ctx,
     }
     auto AddressIt = Addresses.find(Call);
     if (AddressIt == Addresses.end()) {
-      Refuse("no kernel of this file reaches it");
+      // Templates, lambdas, member functions, kernels of included files:
+      // the analysis says which and why.
+      Refuse(whyNotAnalysed(Ctx, Call));
       continue;
     }
     const AffineValue &Address = AddressIt->second;
@@ -288,6 +340,20 @@ bool runAtomicsPass(ASTContext &Ctx,
     R.ReplaceText(CharSourceRange::getTokenRange(CalleeRange), Replacement);
     Diags.remark(Loc, Name + " -> " + Replacement + ": " + Why);
     Changed = true;
+  }
+  for (const CallExpr *Call : atomicCallsOnlyInInstantiations(Ctx, Calls))
+    Diags.remark(Call->getBeginLoc(), cudaAtomic(Call)->Name +
+                                          " left unchanged: " +
+                                          whyNotAnalysed(Ctx, Call));
+  for (const CallExpr *Call : atomicCallsInIncludedSources(Ctx)) {
+    const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
+    std::string Where = Fn ? (Fn->hasAttr<CUDAGlobalAttr>() ? "kernel '" : "function '") +
+                                 Fn->getNameAsString() + "'"
+                           : "file scope";
+    Diags.remark(Call->getBeginLoc(),
+                 cudaAtomic(Call)->Name + " left unchanged: it is in an included "
+                                          "source file (" + Where +
+                     "), and only the main file is rewritten");
   }
   if (Changed)
     ensureInclude(R, "dd/atomics.cuh");

@@ -1,0 +1,45 @@
+// An atomic that the analysis did not classify stays as written, and the
+// remark says why: it is in a template, a lambda or a member function (the
+// analysis follows none of them), only a kernel of an included file reaches
+// it, or no kernel calls it. An atomic in an included .cu file is left alone
+// with a remark too: only the main file is rewritten (issue 13, class 14).
+// RUN: %decoupler --passes=atomics -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not='no kernel of this file reaches it'
+// RUN: diff %s %t.cu
+// REQUIRES: nvcc
+// RUN: %nvcc -Werror all-warnings -I%S -c %t.cu -o %t.o
+
+template <typename T> __device__ void add_one(T *p) {
+  // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:3: remark: atomicAdd left unchanged: it is in a template: one text serves every instantiation, and the analysis classifies instantiations only, so templates are not rewritten [-Rdecoupler]
+  atomicAdd(p, T(1));
+}
+
+struct Counter {
+  int *slot;
+  __device__ void bump() {
+    // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:5: remark: atomicAdd left unchanged: it is in a member function ('Counter::bump'): the analysis does not follow calls of member functions [-Rdecoupler]
+    atomicAdd(slot, 1);
+  }
+};
+
+__global__ void uses(int *p) {
+  add_one(p);
+  Counter{p}.bump();
+  auto f = [=](int i) {
+    // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:5: remark: atomicAdd left unchanged: it is in a lambda: the analysis does not follow calls of lambdas, so nothing classifies its accesses [-Rdecoupler]
+    atomicAdd(&p[i], 1);
+  };
+  f(threadIdx.x);
+}
+
+__device__ void main_file_helper(int *p) {
+  // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:3: remark: atomicAdd left unchanged: only kernels outside the main file reach it (kernel 'included_kernel' in {{.*}}included-kernels.cu), and the analysis and the rewrite cover the main file's kernels only [-Rdecoupler]
+  atomicAdd(p, 1);
+}
+
+__device__ void never_called(int *p) {
+  // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:3: remark: atomicAdd left unchanged: no kernel of this file calls 'never_called' [-Rdecoupler]
+  atomicAdd(p, 1);
+}
+
+// CHECK-DAG: included-kernels.cu:4:3: remark: atomicAdd left unchanged: it is in an included source file (kernel 'included_kernel'), and only the main file is rewritten [-Rdecoupler]
+#include "Inputs/included-kernels.cu"
