@@ -128,7 +128,7 @@ public:
       Report.Decouple = decoupleEntries(Ctx, Kernels, Annotations);
     } else {
       Rewriter R(SM, Ctx.getLangOpts());
-      PassDiagnostics PassDiags(Diags, Options.RemarkAll);
+      PassDiagnostics PassDiags(Diags, Options.RemarkAll, Options.Declined);
       auto Enabled = [&](StringRef Pass) {
         return Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass);
       };
