@@ -6,6 +6,7 @@
 #include "atomics/AtomicsPass.h"
 #include "delegate/CriticalSection.h"
 #include "delegate/DelegatePass.h"
+#include "support/Includes.h"
 #include "support/PassDiagnostics.h"
 #include "split/SplitPass.h"
 #include "clang/AST/ASTConsumer.h"
@@ -100,8 +101,8 @@ CriticalSectionEntry criticalSectionEntry(const Annotation &A, ASTContext &Ctx) 
 class FileConsumer : public ASTConsumer {
 public:
   FileConsumer(const RunOptions &Options, FileResult &Result,
-               AnnotationSet &Annotations)
-      : Options(Options), Result(Result), Annotations(Annotations) {}
+               AnnotationSet &Annotations, const IncludeSites &Sites)
+      : Options(Options), Result(Result), Annotations(Annotations), Sites(Sites) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = Ctx.getDiagnostics();
@@ -128,6 +129,7 @@ public:
       Report.Decouple = decoupleEntries(Ctx, Kernels, Annotations);
     } else {
       Rewriter R(SM, Ctx.getLangOpts());
+      IncludePlacement Placement(SM, Sites.insertionOffset(Ctx));
       PassDiagnostics PassDiags(Diags, Options.RemarkAll, Options.Declined);
       auto Enabled = [&](StringRef Pass) {
         return Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass);
@@ -167,6 +169,7 @@ private:
   const RunOptions &Options;
   FileResult &Result;
   AnnotationSet &Annotations;
+  const IncludeSites &Sites;
 };
 
 class FileAction : public ASTFrontendAction {
@@ -177,13 +180,15 @@ public:
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Result = FileResult();
+    Sites = IncludeSites();
     Annotations.registerPragmaHandler(CI.getPreprocessor());
+    CI.getPreprocessor().addPPCallbacks(Sites.recorder(CI.getSourceManager()));
     return true;
   }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    return std::make_unique<FileConsumer>(Options, Result, Annotations);
+    return std::make_unique<FileConsumer>(Options, Result, Annotations, Sites);
   }
 
   void EndSourceFileAction() override {
@@ -195,6 +200,7 @@ private:
   const RunOptions &Options;
   FileResult &Result;
   AnnotationSet Annotations;
+  IncludeSites Sites;
 };
 
 } // namespace
