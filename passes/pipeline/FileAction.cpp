@@ -7,6 +7,7 @@
 #include "delegate/CriticalSection.h"
 #include "delegate/DelegatePass.h"
 #include "support/Includes.h"
+#include "support/LineEndings.h"
 #include "support/PassDiagnostics.h"
 #include "split/SplitPass.h"
 #include "clang/AST/ASTConsumer.h"
@@ -129,6 +130,7 @@ public:
       Report.Decouple = decoupleEntries(Ctx, Kernels, Annotations);
     } else {
       Rewriter R(SM, Ctx.getLangOpts());
+      InsertedLineEndings Endings(R);
       IncludePlacement Placement(SM, Sites.insertionOffset(Ctx));
       PassDiagnostics PassDiags(Diags, Options.RemarkAll, Options.Declined);
       auto Enabled = [&](StringRef Pass) {
@@ -156,11 +158,9 @@ public:
         AO.Skip = std::move(Replaced);
         Result.Changed |= runAtomicsPass(Ctx, Kernels, Annotations, R, AO, PassDiags);
       }
-      // Byte for byte the input when no pass changed anything.
-      if (const RewriteBuffer *B = R.getRewriteBufferFor(SM.getMainFileID()))
-        Result.Rewritten.assign(B->begin(), B->end());
-      else
-        Result.Rewritten = SM.getBufferData(SM.getMainFileID()).str();
+      // Byte for byte the input when no pass changed anything; inserted
+      // lines end as the file's lines do.
+      Result.Rewritten = Endings.text();
     }
     Result.Success = !Diags.hasErrorOccurred();
   }
