@@ -9,11 +9,14 @@
 #include "Options.h"
 
 #include "clang/Basic/OffloadArch.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
+#include <tuple>
 
 using namespace llvm;
 
@@ -86,6 +89,20 @@ cl::opt<bool> RemarkAll("Rdecoupler", cl::desc("See REMARKS below"),
 cl::opt<bool> RemarkAffine("Rdecoupler-affine",
                            cl::desc("See REMARKS below"), cl::Hidden,
                            cl::cat(ModeCategory));
+
+// -W<group>, -Wno-<group>, -Werror=<group>, -Wno-error=<group>, as clang
+// spells them; the only group is decoupler-declined (support/PassDiagnostics).
+// Described in the WARNINGS section.
+cl::opt<bool> WarnDeclined("Wdecoupler-declined", cl::desc("See WARNINGS below"),
+                           cl::Hidden, cl::cat(ModeCategory));
+cl::opt<bool> NoWarnDeclined("Wno-decoupler-declined", cl::desc("See WARNINGS below"),
+                             cl::Hidden, cl::cat(ModeCategory));
+cl::list<std::string> WarningsAsErrors("Werror", cl::desc("See WARNINGS below"),
+                                       cl::value_desc("group"), cl::Hidden,
+                                       cl::cat(ModeCategory));
+cl::list<std::string> NoWarningsAsErrors("Wno-error", cl::desc("See WARNINGS below"),
+                                         cl::value_desc("group"), cl::Hidden,
+                                         cl::cat(ModeCategory));
 
 cl::opt<std::string> OutputFile(
     "o",
@@ -187,6 +204,18 @@ REMARKS:
   -Rdecoupler-affine       - The class of every memory access and branch
                              condition
 
+WARNINGS:
+  -Wdecoupler-declined     - An annotated construct that a pass leaves as
+                             written is a warning (default): a '#pragma dd
+                             decouple' loop the split pass declines, an
+                             atomic of a '#pragma dd monotonic' kernel (or one
+                             annotated atomic(...)) in code another pass
+                             replaced, a monotonic kernel with no min/max
+  -Wno-decoupler-declined  - Silence it (-Rdecoupler still says why)
+  -Werror=decoupler-declined
+                           - Make it an error: nothing is written
+  Compiler warning flags (-Wall, ...) go after '--'.
+
 CONFLICTS:
   -o, --out-dir, --in-place and --diff each say where the result goes: at
   most one of them. --analyze writes no source (so no --out-dir, --in-place,
@@ -287,6 +316,43 @@ Error checkPasses() {
   return Error::success();
 }
 
+/// The last of -Wdecoupler-declined, -Wno-decoupler-declined,
+/// -Werror=decoupler-declined and -Wno-error=decoupler-declined wins, as in
+/// clang.
+Expected<DeclinedSeverity> declinedSeverity() {
+  enum Action { Enable, Disable, AsError, NotAsError };
+  std::vector<std::pair<unsigned, Action>> Given;
+  if (WarnDeclined.getNumOccurrences())
+    Given.push_back({WarnDeclined.getPosition(), Enable});
+  if (NoWarnDeclined.getNumOccurrences())
+    Given.push_back({NoWarnDeclined.getPosition(), Disable});
+  for (auto [List, Flag, What] :
+       {std::make_tuple(std::addressof(WarningsAsErrors), "-Werror=", AsError),
+        std::make_tuple(std::addressof(NoWarningsAsErrors), "-Wno-error=", NotAsError)})
+    for (unsigned I = 0; I < List->size(); ++I) {
+      if ((*List)[I] != DeclinedGroup)
+        return usageError(Twine(Flag) + (*List)[I] +
+                          ": unknown warning group (decoupler's is " +
+                          DeclinedGroup + "; compiler warning flags go after '--')");
+      Given.push_back({List->getPosition(I), What});
+    }
+  llvm::sort(Given);
+  bool Enabled = true, Error = false;
+  for (const auto &[Position, What] : Given) {
+    if (What == Enable)
+      Enabled = true;
+    else if (What == Disable)
+      Enabled = false;
+    else if (What == AsError)
+      Enabled = Error = true;
+    else
+      Error = false;
+  }
+  if (!Enabled)
+    return DeclinedSeverity::Ignore;
+  return Error ? DeclinedSeverity::Error : DeclinedSeverity::Warning;
+}
+
 Error checkGpuArch() {
   clang::OffloadArch Arch = clang::StringToOffloadArch(CudaGpuArch);
   if (Arch == clang::OffloadArch::UNKNOWN ||
@@ -328,6 +394,9 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
     return std::move(E);
   if (Error E = checkGpuArch())
     return std::move(E);
+  Expected<DeclinedSeverity> Declined = declinedSeverity();
+  if (!Declined)
+    return Declined.takeError();
 
   ToolOptions Opts;
   Opts.InputFiles.assign(InputFiles.begin(), InputFiles.end());
@@ -349,6 +418,7 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   Opts.Run.Analyze = Analyze;
   Opts.Run.RemarkAll = RemarkAll;
   Opts.Run.RemarkAffine = RemarkAffine;
+  Opts.Run.Declined = *Declined;
   Opts.Run.AtomicsFloat = AtomicsFloat;
   Opts.Run.DelegateAuto = Delegate == DelegateMode::Auto;
   Opts.Run.SplitAuto = Split == SplitMode::Auto;

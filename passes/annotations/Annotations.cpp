@@ -46,6 +46,28 @@ StringRef toString(AtomicVariant V) {
 
 namespace {
 
+constexpr StringRef Directives[] = {"decouple", "delegate", "atomic", "monotonic"};
+constexpr StringRef DecoupleClauses[] = {"depth"};
+constexpr StringRef DelegateClauses[] = {"servers", "locks"};
+
+/// The one of \p Known that \p Name most likely misspells: the same but for
+/// case, or at most a third of its letters (rounded up) away.
+std::optional<StringRef> nearest(StringRef Name, ArrayRef<StringRef> Known) {
+  std::optional<StringRef> Best;
+  unsigned BestDistance = ~0u;
+  for (StringRef K : Known) {
+    if (Name.equals_insensitive(K))
+      return K;
+    unsigned Limit = (K.size() + 2) / 3;
+    unsigned D = Name.edit_distance(K, /*AllowReplacements=*/true, Limit);
+    if (D <= Limit && D < BestDistance) {
+      Best = K;
+      BestDistance = D;
+    }
+  }
+  return Best;
+}
+
 /// Parses one `#pragma dd ...` line. On any error it reports it, skips to the
 /// end of the pragma and records nothing.
 class PragmaParser {
@@ -69,10 +91,21 @@ public:
             .Case("atomic", Directive::Atomic)
             .Case("monotonic", Directive::Monotonic)
             .Default(std::nullopt);
-    if (!Kind)
+    if (!Kind) {
+      if (std::optional<StringRef> Near = nearest(Name, Directives)) {
+        unsigned ID = Diags.getCustomDiagID(
+            DiagnosticsEngine::Error,
+            "unknown decoupler directive '%0'; did you mean '%1'?");
+        Diags.Report(loc(Tok), ID)
+            << Name << *Near
+            << FixItHint::CreateReplacement(SourceRange(loc(Tok)), *Near);
+        skipToEnd(Tok);
+        return std::nullopt;
+      }
       return fail(Tok, "unknown decoupler directive '%0'; expected decouple, "
                        "delegate, atomic or monotonic",
                   Name);
+    }
     Annotation A;
     A.Kind = *Kind;
     A.Loc = PP.getSourceManager().getExpansionLoc(Tok.getLocation());
@@ -170,6 +203,19 @@ private:
       else if (A.Kind == Directive::Delegate && Clause == "locks")
         Slot = &A.Locks;
       if (!Slot) {
+        if (std::optional<StringRef> Near = nearest(
+                Clause, A.Kind == Directive::Decouple   ? ArrayRef<StringRef>(DecoupleClauses)
+                        : A.Kind == Directive::Delegate ? ArrayRef<StringRef>(DelegateClauses)
+                                                        : ArrayRef<StringRef>())) {
+          unsigned ID = Diags.getCustomDiagID(
+              DiagnosticsEngine::Error,
+              "unknown clause '%0' for '#pragma dd %1'; did you mean '%2'?");
+          Diags.Report(loc(Tok), ID)
+              << Clause << toString(A.Kind) << *Near
+              << FixItHint::CreateReplacement(SourceRange(loc(Tok)), *Near);
+          skipToEnd(Tok);
+          return false;
+        }
         StringRef Allowed =
             StringSwitch<StringRef>(toString(A.Kind))
                 .Case("decouple", "depth(N)")
@@ -237,39 +283,96 @@ private:
   AnnotationSet &Set;
 };
 
-/// One thing an annotation may attach to.
+/// `#pragma DD ...`, `#pragma decoupler ...` or `#pragma decouple ...`: not
+/// an annotation (clang would ignore it, silently by default), but most
+/// likely meant as one.
+class NearMissHandler : public PragmaHandler {
+public:
+  /// \p Directive: the directive the pragma's name is (empty when the name
+  /// stands for the `dd` namespace).
+  NearMissHandler(StringRef Name, StringRef Directive)
+      : PragmaHandler(Name), Directive(Directive) {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    DiagnosticsEngine &Diags = PP.getDiagnostics();
+    SourceLocation Loc =
+        PP.getSourceManager().getExpansionLoc(FirstToken.getLocation());
+    std::string Meant = Directive.empty() ? "dd" : "dd " + Directive;
+    unsigned ID = Diags.getCustomDiagID(
+        DiagnosticsEngine::Warning,
+        "'#pragma %0' is not a decoupler annotation and is ignored; did you "
+        "mean '#pragma %1'?");
+    auto Builder = Diags.Report(Loc, ID);
+    Builder << getName() << Meant;
+    if (!FirstToken.getLocation().isMacroID())
+      Builder << FixItHint::CreateReplacement(SourceRange(Loc), Meant);
+  }
+
+private:
+  std::string Directive;
+};
+
+/// One thing an annotation may attach to: a declaration outside function
+/// bodies, or a statement inside one.
 struct Candidate {
   unsigned Offset;
   unsigned Order = 0; // pre-order visit number: the outermost first
-  const FunctionDecl *Function = nullptr; // a function declaration
-  const Stmt *Statement = nullptr;        // or a statement in a body
+  const Decl *Declaration = nullptr; // a declaration (function or other)
+  const Stmt *Statement = nullptr;   // or a statement in a body
   const FunctionDecl *Enclosing = nullptr;
+
+  /// The function definition this declaration is, through templates and
+  /// brace-less `extern "C"`; null for any other declaration.
+  const FunctionDecl *definition() const {
+    const FunctionDecl *FD = function();
+    return FD && FD->doesThisDeclarationHaveABody() ? FD : nullptr;
+  }
+  const FunctionDecl *function() const {
+    const Decl *D = Declaration;
+    while (const auto *LS = dyn_cast_or_null<LinkageSpecDecl>(D)) {
+      if (LS->hasBraces() || LS->decls_empty())
+        return nullptr;
+      D = *LS->decls_begin();
+    }
+    if (const auto *TD = dyn_cast_or_null<FunctionTemplateDecl>(D))
+      D = TD->getTemplatedDecl();
+    return dyn_cast_or_null<FunctionDecl>(D);
+  }
 };
 
-/// Collects the function definitions and the statements of their bodies of
-/// one file, by begin offset.
+/// Collects, for one file, every declaration outside function bodies and
+/// every statement of the bodies, by begin offset, with the ranges of the
+/// braces (blocks, namespaces, classes, `extern "C" {}`) that bound what an
+/// annotation may reach.
 class CandidateCollector : public RecursiveASTVisitor<CandidateCollector> {
+  using Base = RecursiveASTVisitor<CandidateCollector>;
+
 public:
   CandidateCollector(SourceManager &SM, FileID File) : SM(SM), File(File) {}
 
   bool shouldVisitTemplateInstantiations() const { return false; }
 
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody())
-      addFunction(FD, FD->getBeginLoc());
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!Current && isCandidate(D))
+      if (std::optional<unsigned> Offset = offset(D->getBeginLoc()))
+        Candidates.push_back({*Offset, 0, D, nullptr, nullptr});
+    addScope(D);
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->doesThisDeclarationHaveABody())
+      return Base::TraverseDecl(D);
+    const Stmt *Body = FD->getBody();
+    std::optional<unsigned> B = offset(Body->getBeginLoc());
+    std::optional<unsigned> E = offset(Body->getEndLoc());
+    if (B && E)
+      Bodies.push_back({FD, {*B, *E}});
     const FunctionDecl *Saved = Current;
     Current = FD;
-    bool Result = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    bool Result = Base::TraverseDecl(D);
     Current = Saved;
     return Result;
-  }
-
-  bool TraverseFunctionTemplateDecl(FunctionTemplateDecl *TD) {
-    // The annotation precedes `template <...>`, the template's begin.
-    if (FunctionDecl *FD = TD->getTemplatedDecl())
-      if (FD->doesThisDeclarationHaveABody())
-        addFunction(FD, TD->getBeginLoc());
-    return RecursiveASTVisitor::TraverseFunctionTemplateDecl(TD);
   }
 
   bool VisitStmt(Stmt *S) {
@@ -292,12 +395,44 @@ public:
   std::vector<Candidate> Candidates;
   std::vector<std::pair<const FunctionDecl *, std::pair<unsigned, unsigned>>>
       Bodies; // function -> [body begin, body end)
-  std::vector<std::pair<unsigned, unsigned>> Blocks; // {...} braces
+  std::vector<std::pair<unsigned, unsigned>> Blocks; // {...} in bodies
+  std::vector<std::pair<unsigned, unsigned>> Scopes; // {...} of declarations
 
 private:
   SourceManager &SM;
   FileID File;
   const FunctionDecl *Current = nullptr;
+
+  static bool isCandidate(const Decl *D) {
+    // What a user writes as a declaration of its own; parameters belong to
+    // their function.
+    return !D->isImplicit() &&
+           !isa<TranslationUnitDecl, ParmVarDecl, TemplateTypeParmDecl,
+                NonTypeTemplateParmDecl, TemplateTemplateParmDecl>(D);
+  }
+
+  void addScope(const Decl *D) {
+    SourceLocation L, R;
+    if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
+      L = NS->getBeginLoc();
+      R = NS->getRBraceLoc();
+    } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {
+      if (!LS->hasBraces())
+        return;
+      L = LS->getBeginLoc();
+      R = LS->getRBraceLoc();
+    } else if (const auto *TD = dyn_cast<TagDecl>(D)) {
+      if (!TD->isThisDeclarationADefinition())
+        return;
+      L = TD->getBraceRange().getBegin();
+      R = TD->getBraceRange().getEnd();
+    } else {
+      return;
+    }
+    std::optional<unsigned> LO = offset(L), RO = offset(R);
+    if (LO && RO)
+      Scopes.push_back({*LO, *RO});
+  }
 
   std::optional<unsigned> offset(SourceLocation Loc) {
     if (Loc.isInvalid())
@@ -306,18 +441,6 @@ private:
     if (SM.getFileID(Loc) != File)
       return std::nullopt;
     return SM.getFileOffset(Loc);
-  }
-
-  void addFunction(const FunctionDecl *FD, SourceLocation Begin) {
-    std::optional<unsigned> Offset = offset(Begin);
-    if (!Offset)
-      return;
-    Candidates.push_back({*Offset, 0, FD, nullptr, nullptr});
-    const Stmt *Body = FD->getBody();
-    std::optional<unsigned> B = offset(Body->getBeginLoc());
-    std::optional<unsigned> E = offset(Body->getEndLoc());
-    if (B && E)
-      Bodies.push_back({FD, {*B, *E}});
   }
 };
 
@@ -350,10 +473,58 @@ bool holdsAtomic(const Stmt *S) {
   return false;
 }
 
+/// What follows an annotation, for the note of an annotation that does not
+/// fit it.
+std::string describe(const Candidate &C) {
+  if (C.Statement) {
+    const Stmt *S = unwrap(C.Statement);
+    if (isLoop(S))
+      return holdsAtomic(S) ? "a loop" : "a loop, which calls no CUDA atomic function";
+    if (isa<DeclStmt>(S))
+      return "a declaration statement";
+    if (holdsAtomic(S))
+      return "a statement";
+    return "a statement that calls no CUDA atomic function";
+  }
+  if (const FunctionDecl *FD = C.function()) {
+    std::string Name = "'" + FD->getNameAsString() + "'";
+    std::string What = isKernel(FD)                     ? "kernel " + Name
+                       : FD->hasAttr<CUDADeviceAttr>() ? "__device__ function " + Name
+                                                        : "host function " + Name;
+    if (!FD->doesThisDeclarationHaveABody())
+      return "a declaration of " + What + " that is not its definition";
+    return "the definition of " + What;
+  }
+  const Decl *D = C.Declaration;
+  if (const auto *ND = dyn_cast<NamedDecl>(D)) {
+    std::string Name = ND->getDeclName().isEmpty()
+                           ? std::string()
+                           : " '" + ND->getNameAsString() + "'";
+    if (isa<VarDecl>(D))
+      return "the declaration of variable" + Name;
+    if (isa<TypedefNameDecl>(D))
+      return "the type alias" + Name;
+    if (const auto *TD = dyn_cast<TagDecl>(D))
+      return (TD->getKindName() + Name).str();
+    if (isa<NamespaceDecl>(D))
+      return "namespace" + (Name.empty() ? std::string(" (anonymous)") : Name);
+    if (isa<TemplateDecl>(D))
+      return "the template" + Name;
+  }
+  if (isa<LinkageSpecDecl>(D))
+    return "an 'extern \"C\"' block";
+  return "a declaration";
+}
+
 } // namespace
 
 void AnnotationSet::registerPragmaHandler(Preprocessor &PP) {
   PP.AddPragmaHandler(new DDPragmaHandler(*this));
+  // Near misses of the namespace: a warning each, as the pragma is ignored.
+  for (StringRef Name : {"DD", "Dd", "dD", "decoupler"})
+    PP.AddPragmaHandler(new NearMissHandler(Name, ""));
+  for (StringRef Name : Directives)
+    PP.AddPragmaHandler(new NearMissHandler(Name, Name));
 }
 
 bool AnnotationSet::attach(ASTContext &Ctx) {
@@ -378,14 +549,13 @@ bool AnnotationSet::attach(ASTContext &Ctx) {
     });
   }
 
-  auto Error = [&](const Annotation &A, StringRef Message) {
-    unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
-    Diags.Report(A.Loc, ID) << Message;
-    Ok = false;
-  };
+  unsigned NoteID =
+      Diags.getCustomDiagID(DiagnosticsEngine::Note, "the annotation is followed by %0");
+  unsigned EndID = Diags.getCustomDiagID(DiagnosticsEngine::Note, "%0");
 
   for (Annotation &A : Annotations) {
-    CandidateCollector &C = PerFile.at(SM.getFileID(A.Loc));
+    FileID File = SM.getFileID(A.Loc);
+    CandidateCollector &C = PerFile.at(File);
     unsigned At = SM.getFileOffset(A.Loc);
     // The innermost body holding the pragma.
     unsigned EnclosingBegin = 0;
@@ -396,32 +566,27 @@ bool AnnotationSet::attach(ASTContext &Ctx) {
         EnclosingBegin = Range.first;
       }
 
+    // The innermost braces holding the pragma bound what it can reach: a
+    // pragma that ends a block, a namespace or a class annotates nothing.
+    unsigned InnermostBegin = 0, InnermostEnd = ~0u;
+    for (const auto &[L, R] : A.Enclosing ? C.Blocks : C.Scopes)
+      if (L < At && At < R && L >= InnermostBegin) {
+        InnermostBegin = L;
+        InnermostEnd = R;
+      }
+
+    // What immediately follows the pragma: in a body the next statement of
+    // that body, elsewhere the next declaration, whatever either is.
     auto Next = std::upper_bound(
         C.Candidates.begin(), C.Candidates.end(), At,
         [](unsigned Off, const Candidate &X) { return Off < X.Offset; });
-    // In a body only statements of that body qualify, and only while the
-    // pragma is inside the statement's parent (else it ended a block).
+    for (; Next != C.Candidates.end(); ++Next)
+      if (A.Enclosing ? Next->Statement && Next->Enclosing == A.Enclosing
+                      : Next->Declaration != nullptr)
+        break;
     const Candidate *Target = nullptr;
-    if (Next != C.Candidates.end()) {
-      if (A.Enclosing) {
-        if (Next->Statement && Next->Enclosing == A.Enclosing)
-          Target = &*Next;
-      } else if (Next->Function) {
-        Target = &*Next;
-      }
-    }
-    if (Target && Target->Statement) {
-      // A pragma that ends a block annotates nothing: the target must lie
-      // in the innermost block holding the pragma.
-      unsigned InnermostEnd = ~0u, InnermostBegin = 0;
-      for (const auto &[L, R] : C.Blocks)
-        if (L < At && At < R && L >= InnermostBegin) {
-          InnermostBegin = L;
-          InnermostEnd = R;
-        }
-      if (Target->Offset > InnermostEnd)
-        Target = nullptr;
-    }
+    if (Next != C.Candidates.end() && Next->Offset < InnermostEnd)
+      Target = &*Next;
     if (Target && Target->Statement) {
       ParentMap PM(A.Enclosing->getBody());
       if (const Stmt *Parent = PM.getParent(Target->Statement)) {
@@ -434,39 +599,47 @@ bool AnnotationSet::attach(ASTContext &Ctx) {
       }
     }
 
-    std::string Directive = ("'#pragma dd " + toString(A.Kind) + "'").str();
+    bool Fits = false;
+    std::string Message = ("'#pragma dd " + toString(A.Kind) + "'").str();
+    const FunctionDecl *Definition = Target ? Target->definition() : nullptr;
     switch (A.Kind) {
     case Directive::Monotonic:
-      if (!Target || !Target->Function || !isKernel(Target->Function)) {
-        Error(A, Directive + " must precede a kernel (a __global__ function "
-                             "definition)");
-        continue;
-      }
+      Fits = Definition && isKernel(Definition);
+      Message += " must precede a kernel (a __global__ function definition)";
       break;
     case Directive::Decouple:
-      if (!Target || (Target->Function && !isKernel(Target->Function)) ||
-          (Target->Statement && !isLoop(Target->Statement))) {
-        Error(A, Directive + " must precede a loop or a kernel (a __global__ "
-                             "function definition)");
-        continue;
-      }
+      Fits = (Definition && isKernel(Definition)) ||
+             (Target && Target->Statement && isLoop(Target->Statement));
+      Message += " must precede a loop or a kernel (a __global__ function "
+                 "definition)";
       break;
     case Directive::Delegate:
-      if (!Target || !Target->Statement || !isLoop(Target->Statement)) {
-        Error(A, Directive + " must precede the try-lock loop of a critical "
-                             "section");
-        continue;
-      }
+      Fits = Target && Target->Statement && isLoop(Target->Statement);
+      Message += " must precede the try-lock loop of a critical section";
       break;
     case Directive::Atomic:
-      if (!Target || !Target->Statement || !holdsAtomic(Target->Statement)) {
-        Error(A, Directive + " must precede a statement that calls a CUDA "
-                             "atomic function");
-        continue;
-      }
+      Fits = Target && Target->Statement && holdsAtomic(Target->Statement);
+      Message += " must precede a statement that calls a CUDA atomic function";
       break;
     }
-    A.TargetFunction = Target->Function;
+    if (!Fits) {
+      unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
+      Diags.Report(A.Loc, ID) << Message;
+      Ok = false;
+      if (Target)
+        Diags.Report(SM.getExpansionLoc(Target->Statement
+                                            ? Target->Statement->getBeginLoc()
+                                            : Target->Declaration->getBeginLoc()),
+                     NoteID)
+            << describe(*Target);
+      else if (InnermostEnd != ~0u)
+        Diags.Report(SM.getComposedLoc(File, InnermostEnd), EndID)
+            << "nothing follows the annotation before the end of its scope";
+      else
+        Diags.Report(A.Loc, EndID) << "nothing follows the annotation in this file";
+      continue;
+    }
+    A.TargetFunction = Target->Statement ? nullptr : Definition;
     A.TargetStmt = Target->Statement;
   }
 
@@ -476,9 +649,11 @@ bool AnnotationSet::attach(ASTContext &Ctx) {
       const Annotation &X = Annotations[I], &Y = Annotations[J];
       if (X.Kind == Y.Kind && (X.TargetStmt || X.TargetFunction) &&
           X.TargetStmt == Y.TargetStmt && X.TargetFunction == Y.TargetFunction) {
-        Error(X, ("'#pragma dd " + toString(X.Kind) +
-                  "' given twice for the same target")
-                     .str());
+        unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
+        Diags.Report(X.Loc, ID) << ("'#pragma dd " + toString(X.Kind) +
+                                    "' given twice for the same target")
+                                       .str();
+        Ok = false;
         unsigned Note = Diags.getCustomDiagID(DiagnosticsEngine::Note,
                                               "previous annotation is here");
         Diags.Report(Y.Loc, Note);

@@ -220,28 +220,52 @@ bool runAtomicsPass(ASTContext &Ctx,
       annotatedCalls(Annotations);
 
   bool Changed = false;
+  std::set<const Annotation *> MonotonicSeen;
   std::vector<const CallExpr *> Calls = atomicCallsInMainFile(Ctx);
   for (const CallExpr *Call : Calls) {
     AtomicCall Atomic = *cudaAtomic(Call);
     StringRef Name = Atomic.Name;
     StringRef Op = toString(Atomic.Operation);
     SourceLocation Loc = Call->getBeginLoc();
+    auto ForcedIt = Forced.find(Call);
+    const Annotation *Pragma = ForcedIt == Forced.end() ? nullptr : ForcedIt->second;
+    // The min/max of a kernel annotated monotonic, which the user asked to
+    // become a guarded plain write.
+    const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
+    const Annotation *Monotonic =
+        Fn && !Pragma && (Op == "min" || Op == "max")
+            ? Annotations.find(Directive::Monotonic, Fn)
+            : nullptr;
     if (llvm::any_of(Options.Skip, [&](SourceRange S) {
           return !Ctx.getSourceManager().isBeforeInTranslationUnit(Loc, S.getBegin()) &&
                  !Ctx.getSourceManager().isBeforeInTranslationUnit(S.getEnd(), Loc);
-        }))
+        })) {
+      // An annotated atomic in code another pass replaced stays as written.
+      bool MonotonicCovered = Monotonic && resultUnused(Ctx, Call);
+      if (MonotonicCovered)
+        MonotonicSeen.insert(Monotonic);
+      if ((Pragma && Pragma->Variant != AtomicVariant::None) || MonotonicCovered)
+        Diags.declined(Loc, Name + " left unchanged: it is in code the split or "
+                                   "delegate pass rewrote");
       continue;
-    auto ForcedIt = Forced.find(Call);
-    const Annotation *Pragma = ForcedIt == Forced.end() ? nullptr : ForcedIt->second;
+    }
 
-    // What cannot be rewritten: an annotation asking for it is an error,
-    // otherwise a remark says why it stays.
-    auto Refuse = [&](const Twine &Why) {
+    // What cannot be rewritten: an annotation asking for it is an error, a
+    // monotonic kernel's min/max a warning (but for one whose result is
+    // used, which monotonic does not cover), otherwise a remark says why it
+    // stays.
+    auto Refuse = [&](const Twine &Why, bool Covered = true) {
       if (Pragma && Pragma->Variant != AtomicVariant::None) {
         Diags.error(Pragma->Loc, "cannot apply '#pragma dd atomic(" +
                                      toString(Pragma->Variant) + ")' to " +
                                      Name + ": " + Why);
         Diags.note(Loc, "the atomic is here");
+        return;
+      }
+      if (Monotonic && Covered) {
+        MonotonicSeen.insert(Monotonic);
+        Diags.declined(Loc, Name + " not made monotonic: " + Why);
+        Diags.note(Monotonic->Loc, "the kernel is annotated '#pragma dd monotonic' here");
         return;
       }
       Diags.remark(Loc, Name + " left unchanged: " + Why);
@@ -269,7 +293,7 @@ bool runAtomicsPass(ASTContext &Ctx,
       continue;
     }
     if (!resultUnused(Ctx, Call)) {
-      Refuse("its result is used");
+      Refuse("its result is used", /*Covered=*/false);
       continue;
     }
     ValueType Type = valueTypeOf(Call, Op);
@@ -292,11 +316,10 @@ bool runAtomicsPass(ASTContext &Ctx,
     const AffineValue &Address = AddressIt->second;
 
     // A monotonic kernel's min/max: a guarded plain write.
-    const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
     std::string Replacement;
     std::string Why;
-    if (Fn && Annotations.find(Directive::Monotonic, Fn) &&
-        (Op == "min" || Op == "max") && !Pragma) {
+    if (Monotonic) {
+      MonotonicSeen.insert(Monotonic);
       Replacement = ("dd::monotonic_" + Op).str();
       Why = "in a monotonic kernel: a guarded plain write";
     } else if (Type.Floating && !Options.Float) {
@@ -355,6 +378,14 @@ bool runAtomicsPass(ASTContext &Ctx,
                                           "source file (" + Where +
                      "), and only the main file is rewritten");
   }
+  // A monotonic kernel without a min/max atomic of its own has nothing the
+  // annotation could change.
+  for (const Annotation &A : Annotations.all())
+    if (A.Kind == Directive::Monotonic && A.TargetFunction &&
+        !MonotonicSeen.count(&A))
+      Diags.declined(A.Loc, "'#pragma dd monotonic' has no effect: kernel '" +
+                                A.TargetFunction->getNameAsString() +
+                                "' has no atomicMin or atomicMax whose result is unused in its body");
   if (Changed)
     ensureInclude(R, "dd/atomics.cuh");
   return Changed;

@@ -6,6 +6,8 @@
 #include "atomics/AtomicsPass.h"
 #include "delegate/CriticalSection.h"
 #include "delegate/DelegatePass.h"
+#include "support/Includes.h"
+#include "support/LineEndings.h"
 #include "support/PassDiagnostics.h"
 #include "split/SplitPass.h"
 #include "clang/AST/ASTConsumer.h"
@@ -100,8 +102,8 @@ CriticalSectionEntry criticalSectionEntry(const Annotation &A, ASTContext &Ctx) 
 class FileConsumer : public ASTConsumer {
 public:
   FileConsumer(const RunOptions &Options, FileResult &Result,
-               AnnotationSet &Annotations)
-      : Options(Options), Result(Result), Annotations(Annotations) {}
+               AnnotationSet &Annotations, const IncludeSites &Sites)
+      : Options(Options), Result(Result), Annotations(Annotations), Sites(Sites) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = Ctx.getDiagnostics();
@@ -128,7 +130,9 @@ public:
       Report.Decouple = decoupleEntries(Ctx, Kernels, Annotations);
     } else {
       Rewriter R(SM, Ctx.getLangOpts());
-      PassDiagnostics PassDiags(Diags, Options.RemarkAll);
+      InsertedLineEndings Endings(R);
+      IncludePlacement Placement(SM, Sites.insertionOffset(Ctx));
+      PassDiagnostics PassDiags(Diags, Options.RemarkAll, Options.Declined);
       auto Enabled = [&](StringRef Pass) {
         return Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass);
       };
@@ -154,11 +158,9 @@ public:
         AO.Skip = std::move(Replaced);
         Result.Changed |= runAtomicsPass(Ctx, Kernels, Annotations, R, AO, PassDiags);
       }
-      // Byte for byte the input when no pass changed anything.
-      if (const RewriteBuffer *B = R.getRewriteBufferFor(SM.getMainFileID()))
-        Result.Rewritten.assign(B->begin(), B->end());
-      else
-        Result.Rewritten = SM.getBufferData(SM.getMainFileID()).str();
+      // Byte for byte the input when no pass changed anything; inserted
+      // lines end as the file's lines do.
+      Result.Rewritten = Endings.text();
     }
     Result.Success = !Diags.hasErrorOccurred();
   }
@@ -167,6 +169,7 @@ private:
   const RunOptions &Options;
   FileResult &Result;
   AnnotationSet &Annotations;
+  const IncludeSites &Sites;
 };
 
 class FileAction : public ASTFrontendAction {
@@ -177,13 +180,15 @@ public:
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Result = FileResult();
+    Sites = IncludeSites();
     Annotations.registerPragmaHandler(CI.getPreprocessor());
+    CI.getPreprocessor().addPPCallbacks(Sites.recorder(CI.getSourceManager()));
     return true;
   }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    return std::make_unique<FileConsumer>(Options, Result, Annotations);
+    return std::make_unique<FileConsumer>(Options, Result, Annotations, Sites);
   }
 
   void EndSourceFileAction() override {
@@ -195,6 +200,7 @@ private:
   const RunOptions &Options;
   FileResult &Result;
   AnnotationSet Annotations;
+  IncludeSites Sites;
 };
 
 } // namespace

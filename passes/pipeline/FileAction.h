@@ -14,6 +14,7 @@
 #define DECOUPLER_PIPELINE_FILEACTION_H
 
 #include "affine/Report.h"
+#include "support/PassDiagnostics.h"
 #include "clang/Frontend/FrontendAction.h"
 #include <memory>
 #include <string>
@@ -29,6 +30,9 @@ struct RunOptions {
   bool RemarkAffine = false;
   /// -Rdecoupler: what every rewrite pass did or left alone, and why.
   bool RemarkAll = false;
+  /// -W[no-|error=]decoupler-declined: an annotated construct a pass leaves
+  /// as written.
+  DeclinedSeverity Declined = DeclinedSeverity::Warning;
   /// --atomics-float: the atomics pass may aggregate float/double additions.
   bool AtomicsFloat = false;
   /// --delegate=auto: the delegate pass also rewrites unannotated try-lock

@@ -195,7 +195,8 @@ bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnaly
           continue;
         }
       }
-      Diags.remark(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason);
+      // The user asked for this loop: declining it is a warning.
+      Diags.declined(J.Loop->getBeginLoc(), "loop not decoupled: " + P.Reason);
       continue;
     }
     split::RewriteResult Done;
@@ -212,9 +213,8 @@ bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnaly
         Replaced.push_back(P.Kernel->getSourceRange());
       continue;
     }
-    Diags.remarkAlways(J.Loop->getBeginLoc(), acceptedText(P) + "; not rewritten: " +
-                                                  Done.Message +
-                                                  "; the loop is left as written");
+    Diags.declined(J.Loop->getBeginLoc(), "loop not decoupled: " + acceptedText(P) +
+                                              "; not rewritten: " + Done.Message);
     if (Done.Loc.isValid() && Done.Loc != J.Loop->getBeginLoc())
       Diags.note(Done.Loc, "here");
   }

@@ -5,9 +5,10 @@
 // RUN: not test -e %t.dd.cu
 
 __global__ void k(int *a, int n) {
-  // CHECK: bad-directive.cu:[[@LINE+3]]:14: error: unknown decoupler directive 'decuple'; expected decouple, delegate, atomic or monotonic
+  // CHECK: bad-directive.cu:[[@LINE+4]]:14: error: unknown decoupler directive 'decuple'; did you mean 'decouple'?
   // CHECK-NEXT: {{^ +[0-9]+ \|   #pragma dd decuple$}}
-  // CHECK-NEXT: {{^ +\| {14}\^$}}
+  // CHECK-NEXT: {{^ +\| {14}\^~~~~~~$}}
+  // CHECK-NEXT: {{^ +\| {14}decouple$}}
   #pragma dd decuple
   for (int i = 0; i < n; ++i) a[i] = 0;
 

@@ -19,7 +19,7 @@ __global__ void gather2(const float *in, float *out, int dim, int num) {
 __global__ void gather8(const float *in, float *out, int dim, int num) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid < num)
-    // CHECK: gather.cu:[[@LINE+2]]:5: remark: not splitting this loop: already bandwidth-bound: the original keeps 64 KiB in flight per SM (>= 24 KiB); predicted gain 0.90x is below 1.2x [-Rdecoupler]
+    // CHECK: gather.cu:[[@LINE+2]]:5: warning: loop not decoupled: already bandwidth-bound: the original keeps 64 KiB in flight per SM (>= 24 KiB); predicted gain 0.90x is below 1.2x [-Wdecoupler-declined]
     DD_PRAGMA(decouple)
     for (int i = 0; i < dim; ++i)
       out[i * num + tid] = in[(long long)(i * num + tid) * 8];

@@ -19,7 +19,7 @@ __global__ void kmeans_inner(const float *features, int nfeatures, int npoints, 
     for (int i = 0; i < nclusters; i++) {
       const int cluster_base_index = i * nfeatures;
       float ans = 0.0f;
-      // CHECK: kmeans.cu:[[@LINE+2]]:7: remark: not splitting this loop: no stream: no affine load in the loop has a blockIdx term and changes in every loop around it [-Rdecoupler]
+      // CHECK: kmeans.cu:[[@LINE+2]]:7: warning: loop not decoupled: no stream: no affine load in the loop has a blockIdx term and changes in every loop around it [-Wdecoupler-declined]
       DD_PRAGMA(decouple)
       for (int j = 0; j < nfeatures; j++) {
         const int addr = point_id + j * npoints;
@@ -41,7 +41,7 @@ __global__ void kmeans_outer(const float *features, int nfeatures, int npoints, 
   int index = -1;
   if (point_id < npoints) {
     float min_dist = FLT_MAX;
-    // CHECK: kmeans.cu:[[@LINE+2]]:5: remark: not splitting this loop: no stream
+    // CHECK: kmeans.cu:[[@LINE+2]]:5: warning: loop not decoupled: no stream
     DD_PRAGMA(decouple)
     for (int i = 0; i < nclusters; i++) {
       const int cluster_base_index = i * nfeatures;

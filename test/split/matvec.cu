@@ -29,7 +29,7 @@ __global__ void matvec(const float *A, const float *x, float *y, int n) {
   __shared__ float partial[32];
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: matvec.cu:[[@LINE+2]]:3: remark: split plan for loop: streams A[(long long)row * n + j] (one copy per stage) (4 KiB stages x depth 4, U=4), 16704 B shared memory per block; predicted 2.4x; profitable only for blocks of >= 32 iterations (to be checked at launch); not rewritten: 'block_sum' uses blockDim.x (the split block has one more warp, which leaves after the loop); only the kernel's own code is rewritten; the loop is left as written
+  // CHECK: matvec.cu:[[@LINE+2]]:3: warning: loop not decoupled: split plan for loop: streams A[(long long)row * n + j] (one copy per stage) (4 KiB stages x depth 4, U=4), 16704 B shared memory per block; predicted 2.4x; profitable only for blocks of >= 32 iterations (to be checked at launch); not rewritten: 'block_sum' uses blockDim.x (the split block has one more warp, which leaves after the loop); only the kernel's own code is rewritten
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     sum = __fmaf_rn(A[(long long)row * n + j], x[j], sum);
@@ -44,7 +44,7 @@ __global__ void matvec512(const float *A, const float *x, float *y) {
   __shared__ float partial[32];
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: matvec.cu:[[@LINE+2]]:3: remark: not splitting this loop: short blocks: 2 iterations per block make 1 stage, fewer than 2 x depth 4 [-Rdecoupler]
+  // CHECK: matvec.cu:[[@LINE+2]]:3: warning: loop not decoupled: short blocks: 2 iterations per block make 1 stage, fewer than 2 x depth 4 [-Wdecoupler-declined]
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < Columns; j += blockDim.x)
     sum = __fmaf_rn(A[row * Columns + j], x[j], sum);

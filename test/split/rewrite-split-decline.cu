@@ -11,7 +11,7 @@
 __global__ void twod(const float *A, float *y, int n) {
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: the kernel reads threadIdx.y: the code generator handles 1-D blocks{{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: the kernel reads threadIdx.y: the code generator handles 1-D blocks{{.*}}
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     sum += A[(long long)row * n + j];
@@ -26,7 +26,7 @@ __global__ void syncin(const float *A, float *y, int n) {
   __shared__ float s[256];
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: __syncthreads() inside a loop whose iterations differ between threads: the consumers' barrier would be divergent{{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: __syncthreads() inside a loop whose iterations differ between threads: the consumers' barrier would be divergent{{.*}}
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x) {
     s[threadIdx.x] = A[(long long)row * n + j];
@@ -43,7 +43,7 @@ __global__ void early(const float *A, float *y, int n, int rows) {
   if (row >= rows)
     return;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: a return before the end of the loop: every consumer warp must reach every stage{{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: a return before the end of the loop: every consumer warp must reach every stage{{.*}}
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     sum += A[(long long)row * n + j];
@@ -55,7 +55,7 @@ __global__ void guarded(const float *A, float *y, int n, int rows) {
   const int row = blockIdx.x;
   float sum = 0.0f;
   if (row < rows) {
-    // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: the loop is not a statement of the kernel body itself (under an if, another loop or a pragma): the consumers must all reach it{{.*}}; the loop is left as written
+    // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: the loop is not a statement of the kernel body itself (under an if, another loop or a pragma): the consumers must all reach it{{.*}}
     DD_PRAGMA(decouple)
     for (int j = threadIdx.x; j < n; j += blockDim.x)
       sum += A[(long long)row * n + j];
@@ -66,7 +66,7 @@ __global__ void guarded(const float *A, float *y, int n, int rows) {
 // A strided gather: the block's elements are not one contiguous tile.
 __global__ void tiles(const float *__restrict__ in, float *__restrict__ out, int dim, int num, int step) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: stream in[(long long)(i * num + tid) * 2] is not one contiguous tile of the block per iteration (a halo, a shared tile or a thread stride other than one element){{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: stream in[(long long)(i * num + tid) * 2] is not one contiguous tile of the block per iteration (a halo, a shared tile or a thread stride other than one element){{.*}}
   DD_PRAGMA(decouple)
   for (int i = 0; i < dim; i += step)
     out[i * num + tid] = in[(long long)(i * num + tid) * 2];
@@ -76,7 +76,7 @@ __global__ void tiles(const float *__restrict__ in, float *__restrict__ out, int
 __global__ void strided(const float *A, float *y, int n) {
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: the induction variable does not start at threadIdx.x (+ a block-uniform value) nor at a value the same in every thread{{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: the induction variable does not start at threadIdx.x (+ a block-uniform value) nor at a value the same in every thread{{.*}}
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x * 1; j < n; j += blockDim.x)
     sum += A[(long long)row * n + j];
@@ -87,7 +87,7 @@ __global__ void strided(const float *A, float *y, int n) {
 __global__ void brk(const float *A, float *y, int n) {
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: the loop body has a break{{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: the loop body has a break{{.*}}
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x) {
     sum += A[(long long)row * n + j];
@@ -103,7 +103,7 @@ __device__ void barrier() { __syncthreads(); }
 __global__ void callee(const float *A, float *y, int n) {
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: 'barrier' uses __syncthreads() (the split block has one more warp, which leaves after the loop); only the kernel's own code is rewritten; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: 'barrier' uses __syncthreads() (the split block has one more warp, which leaves after the loop); only the kernel's own code is rewritten
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     sum += A[(long long)row * n + j];
@@ -115,7 +115,7 @@ __global__ void callee(const float *A, float *y, int n) {
 __global__ void unlaunched(const float *A, float *y, int n) {
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: kernel 'unlaunched' has no host launch in this file to replace; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: kernel 'unlaunched' has no host launch in this file to replace
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     sum += A[(long long)row * n + j];
@@ -127,7 +127,7 @@ __global__ void unlaunched(const float *A, float *y, int n) {
 __global__ void guardload(const float *A, float *y, int n, int rows) {
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: stream A[(long long)row * n + j] is read under a condition in the loop; the producer would copy elements the loop as written may not read; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: stream A[(long long)row * n + j] is read under a condition in the loop; the producer would copy elements the loop as written may not read
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x)
     if (row < rows)
@@ -139,7 +139,7 @@ __global__ void guardload(const float *A, float *y, int n, int rows) {
 __global__ void skip(const float *A, float *y, int n, int rows) {
   const int row = blockIdx.x;
   float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: remark: split plan for loop: {{.*}}; not rewritten: stream A[(long long)row * n + j] is read under a condition in the loop; {{.*}}; the loop is left as written
+  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: stream A[(long long)row * n + j] is read under a condition in the loop; {{.*}}
   DD_PRAGMA(decouple)
   for (int j = threadIdx.x; j < n; j += blockDim.x) {
     if (row >= rows)

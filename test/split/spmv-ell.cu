@@ -15,7 +15,7 @@ __global__ void spmv_ell(int num_rows, int max_cols, const int *cols, const floa
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < num_rows) {
     float sum = 0.0f;
-    // CHECK: spmv-ell.cu:[[@LINE+2]]:5: remark: not splitting this loop: small stages: 1024 B copies, and the ring would have to carry 3.8 TB/s (> 2.0) to reach 90% of the copy ceiling; already bandwidth-bound: the original keeps 320 KiB in flight per SM (>= 24 KiB); predicted gain 0.55x is below 1.2x [-Rdecoupler]
+    // CHECK: spmv-ell.cu:[[@LINE+2]]:5: warning: loop not decoupled: small stages: 1024 B copies, and the ring would have to carry 3.8 TB/s (> 2.0) to reach 90% of the copy ceiling; already bandwidth-bound: the original keeps 320 KiB in flight per SM (>= 24 KiB); predicted gain 0.55x is below 1.2x [-Wdecoupler-declined]
     DD_PRAGMA(decouple)
     for (int k = 0; k < max_cols; ++k) {
       int col = cols[k * num_rows + row];

@@ -1,0 +1,2 @@
+// A C header a test includes inside `extern "C" {}`.
+int c_api_version(void);

@@ -1,0 +1,15 @@
+// The split pass on a file whose lines end in CRLF: every line it inserts ends
+// in CRLF too, the file's own text is left as it was (a line ending in a
+// bare LF stays so), and the output is the LF run's output but for line
+// endings. It compiles with nvcc.
+// RUN: python3 %S/Inputs/line_endings.py crlf %S/Inputs/crlf-split.cu %t.in.cu
+// RUN: %decoupler --passes=split %t.in.cu -o %t.out.cu
+// RUN: python3 %S/Inputs/line_endings.py check %t.out.cu
+// RUN: %decoupler --passes=split %S/Inputs/crlf-split.cu -o %t.lf.cu
+// RUN: python3 %S/Inputs/line_endings.py same %t.out.cu %t.lf.cu
+// RUN: FileCheck %s --input-file %t.lf.cu
+// REQUIRES: nvcc
+// RUN: %nvcc -Werror all-warnings -c %t.out.cu -o %t.o
+// CHECK: {{^}}#include <dd/split_launch.h>
+// CHECK: matvec_split
+// CHECK: matvec_launch(

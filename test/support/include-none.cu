@@ -1,0 +1,12 @@
+// A file without any #include: the runtime include goes after the leading
+// comments, at the start of a line.
+// RUN: %decoupler --passes=atomics %s -o %t.cu
+// RUN: FileCheck %s --input-file %t.cu --match-full-lines
+// REQUIRES: nvcc
+// RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o
+// CHECK: {{ +}}ending on its own line. */
+// CHECK-NEXT: #include <dd/atomics.cuh>
+// CHECK-NEXT: __global__ void count(int *total) { dd::atomic_add_uniform(total, 1); }
+/* A block comment
+   ending on its own line. */
+__global__ void count(int *total) { atomicAdd(total, 1); }

@@ -1,0 +1,10 @@
+// `#pragma once` at the top stays first (a file also used as a header).
+// No nvcc: the input itself warns about '#pragma once in main file'.
+// RUN: %decoupler --passes=atomics %s -o %t.cu 2>/dev/null
+// RUN: FileCheck %s --input-file %t.cu --match-full-lines
+// CHECK: #pragma once
+// CHECK-NEXT: #include <dd/atomics.cuh>
+// CHECK-NEXT: __device__ inline void count(int *total) { dd::atomic_add_uniform(total, 1); }
+#pragma once
+__device__ inline void count(int *total) { atomicAdd(total, 1); }
+__global__ void k(int *total) { count(total); }
