@@ -18,7 +18,9 @@ namespace decoupler {
 
 namespace {
 
-/// Whether the value the call returns is thrown away.
+/// Whether the value the call returns is thrown away. The last statement of
+/// a GNU statement expression `({ ...; atomicAdd(p, 1); })` is the value of
+/// the expression: its result is used where the statement expression's is.
 bool resultUnused(ASTContext &Ctx, const CallExpr *Call) {
   const Stmt *Child = Call;
   DynTypedNodeList Parents = Ctx.getParents(*Call);
@@ -32,7 +34,23 @@ bool resultUnused(ASTContext &Ctx, const CallExpr *Call) {
       Parents = Ctx.getParents(*P);
       continue;
     }
-    if (isa<CompoundStmt, LabelStmt, CaseStmt, DefaultStmt, AttributedStmt>(P))
+    // A label or attribute passes the value of its statement on.
+    if (isa<LabelStmt, AttributedStmt>(P)) {
+      Child = P;
+      Parents = Ctx.getParents(*P);
+      continue;
+    }
+    if (const auto *Block = dyn_cast<CompoundStmt>(P)) {
+      DynTypedNodeList Up = Ctx.getParents(*Block);
+      const auto *SE = Up.size() == 1 ? Up[0].get<StmtExpr>() : nullptr;
+      if (SE && !Block->body_empty() && Block->body_back() == Child) {
+        Child = SE;
+        Parents = Ctx.getParents(*SE);
+        continue;
+      }
+      return true;
+    }
+    if (isa<CaseStmt, DefaultStmt>(P))
       return true;
     if (const auto *If = dyn_cast<IfStmt>(P))
       return If->getThen() == Child || If->getElse() == Child;

@@ -3,6 +3,7 @@
 #include "delegate/DelegatePass.h"
 #include "delegate/CriticalSection.h"
 #include "support/Includes.h"
+#include "support/LaunchRewriter.h"
 #include "support/SourceText.h"
 #include "support/Stores.h"
 #include "clang/AST/ASTContext.h"
@@ -160,59 +161,6 @@ std::string reindent(StringRef Text, unsigned Column, StringRef Indent) {
   return Out;
 }
 
-/// Every use of kernel \p K in the translation unit: its <<<>>> launches and
-/// anything else (address taken, cudaLaunchKernel, a function pointer).
-struct KernelUses {
-  SmallVector<const CUDAKernelCallExpr *, 4> Launches;
-  SmallVector<const DeclRefExpr *, 2> Other;
-};
-
-KernelUses usesOf(const FunctionDecl *K, ASTContext &Ctx) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const FunctionDecl *K;
-    KernelUses Out;
-    SmallPtrSet<const DeclRefExpr *, 4> Callees;
-    explicit Finder(const FunctionDecl *K) : K(K) {}
-    bool shouldVisitTemplateInstantiations() const { return true; }
-    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (F && F->getCanonicalDecl() == K->getCanonicalDecl()) {
-        Out.Launches.push_back(C);
-        if (const auto *D = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts()))
-          Callees.insert(D);
-      }
-      return true;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
-      const auto *F = dyn_cast<FunctionDecl>(D->getDecl());
-      if (F && F->getCanonicalDecl() == K->getCanonicalDecl())
-        Out.Other.push_back(D);
-      return true;
-    }
-  } F(K);
-  F.TraverseDecl(Ctx.getTranslationUnitDecl());
-  // A launch's callee is visited after the launch itself.
-  erase_if(F.Out.Other, [&](const DeclRefExpr *D) { return F.Callees.contains(D); });
-  return F.Out;
-}
-
-/// Whether \p S sits in a __device__ or __global__ function (a launch there
-/// is dynamic parallelism).
-bool inDeviceCode(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty()) {
-    if (const auto *F = Parents[0].get<FunctionDecl>())
-      return F->hasAttr<CUDADeviceAttr>() || F->hasAttr<CUDAGlobalAttr>();
-    if (const auto *P = Parents[0].get<Stmt>())
-      Parents = Ctx.getParents(*P);
-    else if (const auto *D = Parents[0].get<Decl>())
-      Parents = Ctx.getParents(*D);
-    else
-      break;
-  }
-  return false;
-}
-
 /// Try-lock-shaped loops of the main file's kernels that carry no delegate
 /// annotation (for --delegate=auto).
 std::vector<Candidate> unannotatedLoops(ASTContext &Ctx, const AnnotationSet &Annotations) {
@@ -250,7 +198,8 @@ public:
   KernelRewrite(ASTContext &Ctx, Rewriter &R, const Candidate &C, const CriticalSection &CS)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), R(R),
         C(C), CS(CS), K(*C.Kernel), Name(K.getNameAsString()),
-        Nested(CS.Kind == CriticalSection::Shape::Nested) {
+        Nested(CS.Kind == CriticalSection::Shape::Nested),
+        Launcher(Ctx, K, LaunchRewriter::Policy::ReplaceAll) {
     Policy.SuppressTagKeyword = true;
     Policy.SuppressScope = false;
   }
@@ -280,10 +229,8 @@ private:
         return I;
     return 0;
   }
-  std::string paramName(unsigned I) const {
-    const ParmVarDecl *P = K.getParamDecl(I);
-    return P->getName().empty() ? "dd_arg" + std::to_string(I) : P->getNameAsString();
-  }
+  /// The launcher's name for parameter \p I (the client's too).
+  std::string paramName(unsigned I) const { return Launcher.paramName(I); }
   std::string fieldOf(const ValueDecl *D) const {
     for (const Field &F : Fields)
       if (F.Decl == D)
@@ -317,36 +264,21 @@ private:
   SmallVector<const ValueDecl *, 8> Reads; // what the critical section reads: its parameters
   SmallVector<const ParmVarDecl *, 8> ServerArgs;
   SmallVector<std::string, 2> Ids;         // per lock: the message field holding its data id
-  KernelUses Uses;
+  LaunchRewriter Launcher; // k<<<...>>> -> k_launch(...)
   SmallVector<const VarDecl *, 2> RemovedFlags;
 };
 
 std::optional<Refusal> KernelRewrite::checkLaunches() {
-  Uses = usesOf(&K, Ctx);
-  if (!Uses.Other.empty())
-    return Refusal{Uses.Other.front()->getLocation(),
-                   "kernel '" + Name +
-                       "' is used other than by a <<<...>>> launch (its address is taken, or it "
-                       "is launched through cudaLaunchKernel); the delegate rewrite replaces the "
-                       "kernel and cannot rewrite this use"};
-  if (Uses.Launches.empty())
+  // Every use must be a launch the launcher replaces: the kernel becomes the
+  // client.
+  if (std::optional<LaunchProblem> P = Launcher.check())
+    return Refusal{P->Loc, P->Message};
+  if (Launcher.launches().empty())
     return Refusal{K.getLocation(),
                    "kernel '" + Name +
                        "' is not launched in this file; the delegate rewrite replaces its "
                        "launches and cannot rewrite one in another translation unit"};
-  for (const CUDAKernelCallExpr *L : Uses.Launches) {
-    if (inMacro(L->getSourceRange()))
-      return Refusal{SM.getExpansionLoc(L->getBeginLoc()),
-                     "this launch of '" + Name + "' is written through a macro; it cannot be "
-                                                 "rewritten"};
-    if (!SM.isInMainFile(L->getBeginLoc()))
-      return Refusal{L->getBeginLoc(), "this launch of '" + Name +
-                                           "' is in an included file; only the main file is "
-                                           "rewritten"};
-    if (inDeviceCode(Ctx, L))
-      return Refusal{L->getBeginLoc(), "this launch of '" + Name +
-                                           "' is in device code (dynamic parallelism); only "
-                                           "host launches can be paired with server blocks"};
+  for (const CUDAKernelCallExpr *L : Launcher.launches()) {
     const CallExpr *Config = L->getConfig();
     if (Config && Config->getNumArgs() > 2) {
       const Expr *Shared = Config->getArg(2);
@@ -605,17 +537,16 @@ std::string KernelRewrite::serverAndLaunch() const {
   }
   OS << "); });\n}\n\n";
 
-  // The host launch.
+  // The host launch (support/LaunchRewriter.h: the launchers' convention).
   OS << "/// decoupler: in place of " << Name << "<<<grid, block, 0, stream>>>(...): runs "
      << Name << "_client with that\n"
      << "/// grid and block and " << Name
      << "_server beside it (as many server blocks as stay resident),\n"
      << "/// and waits for both; or " << Name
      << " as written on the stream, where that measured faster.\n";
-  OS << "static void " << Name << "_launch(dim3 dd_grid, dim3 dd_block, cudaStream_t dd_stream";
-  for (unsigned I = 0; I < K.getNumParams(); ++I)
-    OS << ", " << paramDecl(I);
-  OS << ") {\n";
+  OS << Launcher.definitionHead() << " {\n";
+  OS << "  (void)dd_shmem; // decoupler: 0: launches with dynamic shared memory are not "
+        "delegated\n";
   OS << "  " << D << "::launch(\n";
   OS << "      \"" << Name << "\", " << Servers << ", " << Name << "_server, " << Name
      << "_client, " << Name << ", dd_grid, dd_block, dd_stream,\n";
@@ -772,35 +703,13 @@ void KernelRewrite::rewriteKernel() {
   R.InsertTextAfterToken(SM.getExpansionLoc(K.getEndLoc()), serverAndLaunch());
 }
 
-void KernelRewrite::rewriteLaunches() {
-  for (const CUDAKernelCallExpr *L : Uses.Launches) {
-    const CallExpr *Config = L->getConfig();
-    const bool HasStream =
-        Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3));
-    std::string S = Name + "_launch(" + text(Config->getArg(0)->getSourceRange(), SM, LO) +
-                    ", " + text(Config->getArg(1)->getSourceRange(), SM, LO) + ", " +
-                    (HasStream ? text(Config->getArg(3)->getSourceRange(), SM, LO) : "0");
-    for (const Expr *A : L->arguments())
-      if (!isa<CXXDefaultArgExpr>(A))
-        S += ", " + text(A->getSourceRange(), SM, LO);
-    R.ReplaceText(L->getSourceRange(), S + ")");
-  }
-}
+void KernelRewrite::rewriteLaunches() { Launcher.rewrite(R); }
 
 void KernelRewrite::emit(std::vector<SourceRange> &Replaced) {
   removePragma();
   rewriteKernel();
   rewriteLaunches();
   Replaced.push_back(CS.Loop->getSourceRange());
-  // Launches before the kernel's definition need the launcher declared.
-  if (const FunctionDecl *First = K.getFirstDecl(); First != &K) {
-    std::string Decl = "static void " + Name + "_launch(dim3, dim3, cudaStream_t";
-    for (unsigned I = 0; I < K.getNumParams(); ++I)
-      Decl += ", " + K.getParamDecl(I)->getType().getAsString(Policy);
-    R.InsertTextBefore(SM.getExpansionLoc(First->getOuterLocStart()),
-                       "// decoupler: " + Name + "'s launches go through this (defined below).\n" +
-                           Decl + ");\n");
-  }
 }
 
 } // namespace

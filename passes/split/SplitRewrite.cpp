@@ -2,6 +2,7 @@
 
 #include "split/SplitRewrite.h"
 #include "support/CudaFacts.h"
+#include "support/LaunchRewriter.h"
 #include "support/SourceText.h"
 #include "support/Stores.h"
 #include "clang/AST/Attr.h"
@@ -364,7 +365,7 @@ private:
 
   std::vector<TextEdit> Outer;    // the kernel body outside the loop
   std::vector<TextEdit> InLoop;   // the loop body
-  std::vector<const CUDAKernelCallExpr *> Launches;
+  LaunchRewriter Launcher{Ctx, K, LaunchRewriter::Policy::KeepOthers};
   std::vector<std::string> Notes; // what the remark says besides
 };
 
@@ -815,9 +816,9 @@ std::optional<RewriteResult> SplitRewrite::check() {
                      "another loop or a pragma): the consumers must all reach it",
                      SourceLocation());
   for (const ParmVarDecl *Q : K.parameters())
-    if (Q->getName().empty() || Q->hasDefaultArg() || inMacro(Q->getSourceRange()))
+    if (Q->getName().empty() || inMacro(Q->getSourceRange()))
       return declineAt("parameter " + std::to_string(Q->getFunctionScopeIndex() + 1) +
-                           " is unnamed, has a default or is written through a macro",
+                           " is unnamed or written through a macro",
                        Q->getLocation());
   LoopBegin = beginOf(Loop);
   LoopEnd = stmtEnd(Loop);
@@ -859,49 +860,12 @@ std::optional<RewriteResult> SplitRewrite::check() {
     InLoop.push_back({beginOf(G.Load), endOf(G.Load),
                       "dd_s" + std::to_string(&G - Streams.data()) + "[dd_u]"});
 
-  // The launches this file makes from host code; others keep the original.
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const FunctionDecl *K;
-    std::vector<const CUDAKernelCallExpr *> Out;
-    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (F && F->getCanonicalDecl() == K->getCanonicalDecl())
-        Out.push_back(C);
-      return true;
-    }
-  } F;
-  F.K = &K;
-  F.TraverseDecl(Ctx.getTranslationUnitDecl());
-  for (const CUDAKernelCallExpr *L : F.Out) {
-    if (inMacro(L->getSourceRange()) || !SM.isInMainFile(L->getBeginLoc())) {
-      Notes.push_back("the launch at line " +
-                      std::to_string(SM.getExpansionLineNumber(L->getBeginLoc())) +
-                      " (a macro or another file) keeps the original");
-      continue;
-    }
-    DynTypedNodeList Parents = Ctx.getParents(*L);
-    bool Device = false;
-    while (!Parents.empty()) {
-      if (const auto *Fn = Parents[0].get<FunctionDecl>()) {
-        Device = Fn->hasAttr<CUDADeviceAttr>() || Fn->hasAttr<CUDAGlobalAttr>();
-        break;
-      }
-      if (const auto *S = Parents[0].get<Stmt>())
-        Parents = Ctx.getParents(*S);
-      else if (const auto *D = Parents[0].get<Decl>())
-        Parents = Ctx.getParents(*D);
-      else
-        break;
-    }
-    if (Device) {
-      Notes.push_back("the launch at line " +
-                      std::to_string(SM.getExpansionLineNumber(L->getBeginLoc())) +
-                      " is in device code and keeps the original");
-      continue;
-    }
-    Launches.push_back(L);
-  }
-  if (Launches.empty())
+  // The launches this file makes from host code; others keep the original
+  // (support/LaunchRewriter.h).
+  if (std::optional<LaunchProblem> No = Launcher.check())
+    return declineAt(No->Message, No->Loc);
+  append_range(Notes, Launcher.kept());
+  if (Launcher.launches().empty())
     return declineAt("kernel '" + Name + "' has no host launch in this file to replace",
                      K.getLocation());
   return std::nullopt;
@@ -1102,8 +1066,7 @@ void SplitRewrite::emit() {
      << "<<<grid, block, shmem, stream>>>(...): runs " << Name << "_split\n"
      << "/// (block + 32 threads) where the launch-time checks pass (<dd/split_launch.h>)\n"
      << "/// and it measured faster, else " << Name << " as written.\n";
-  OS << "static void " << Name << "_launch(dim3 dd_grid, dim3 dd_block, size_t dd_shmem, "
-     << "cudaStream_t dd_stream" << (K.getNumParams() ? ", " : "") << params() << ") {\n"
+  OS << Launcher.definitionHead() << " {\n"
      << "  static dd::SplitLaunchState dd_state;\n";
   if (!Trips.empty())
     OS << "  // decoupler: iterations per block (thread 0's), for the minimum of "
@@ -1136,30 +1099,7 @@ void SplitRewrite::emit() {
     R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(PragmaLine.first),
                  PragmaLine.second - PragmaLine.first);
   R.InsertTextAfterToken(K.getEndLoc(), Out);
-  bool Before = false;
-  for (const CUDAKernelCallExpr *L : Launches) {
-    const CallExpr *Config = L->getConfig();
-    auto Arg = [&](unsigned I, const char *Default) {
-      return Config->getNumArgs() > I && !isa<CXXDefaultArgExpr>(Config->getArg(I))
-                 ? text(Config->getArg(I))
-                 : std::string(Default);
-    };
-    std::string S = Name + "_launch(" + Arg(0, "1") + ", " + Arg(1, "1") + ", " + Arg(2, "0") +
-                    ", " + Arg(3, "0");
-    for (const Expr *E : L->arguments())
-      if (!isa<CXXDefaultArgExpr>(E))
-        S += ", " + text(E);
-    R.ReplaceText(L->getSourceRange(), S + ")");
-    Before |= beginOf(L) < SM.getFileOffset(K.getEndLoc());
-  }
-  if (Before) {
-    std::string Decl = "static void " + Name + "_launch(dim3, dim3, size_t, cudaStream_t";
-    for (const ParmVarDecl *Q : K.parameters())
-      Decl += ", " + Q->getType().getAsString(Policy);
-    R.InsertTextBefore(SM.getExpansionLoc(K.getFirstDecl()->getOuterLocStart()),
-                       "// decoupler: " + Name + "'s launches go through this (defined below).\n" +
-                           Decl + ");\n");
-  }
+  Launcher.rewrite(R);
 }
 
 RewriteResult SplitRewrite::run() {
@@ -1172,7 +1112,8 @@ RewriteResult SplitRewrite::run() {
   Out.Done = true;
   Out.Message = Name + "_split (one producer warp, " + std::to_string(P.Depth) + " stages of " +
                 std::to_string(P.U) + " iterations) and " + Name + "_launch for " +
-                std::to_string(Launches.size()) + " launch" + (Launches.size() == 1 ? "" : "es");
+                std::to_string(Launcher.launches().size()) + " launch" +
+                (Launcher.launches().size() == 1 ? "" : "es");
   for (const std::string &N : Notes)
     Out.Message += "; " + N;
   return Out;

@@ -49,7 +49,7 @@ __global__ void returns_value(int *data, int *locks, int *out) {
 }
 
 void run(const int *keys, int n, int *bins, int *locks, int *data, int *out) {
-  // CHECK: histogram_launch(n / 256, 256, 0, keys, n, bins, locks);
+  // CHECK: histogram_launch(n / 256, 256, 0, 0, keys, n, bins, locks);
   histogram<<<n / 256, 256>>>(keys, n, bins, locks);
   // CHECK: returns_value<<<1, 32>>>(data, locks, out);
   returns_value<<<1, 32>>>(data, locks, out);

@@ -16,12 +16,13 @@ __device__ void unlock(int *l) {
   atomicExch(l, 0);
 }
 
-// CHECK: static void count_launch(dim3, dim3, cudaStream_t, int *, int *, int *, int);
-// CHECK-NEXT: __global__ void count(int *hits, int *locks, int *done_out, int stride);
+// CHECK: __global__ void count(int *hits, int *locks, int *done_out, int stride);
+// CHECK-NEXT: // decoupler: count's launches go through this (defined below).
+// CHECK-NEXT: static void count_launch(dim3, dim3, size_t, cudaStream_t, int *, int *, int *, int);
 __global__ void count(int *hits, int *locks, int *done_out, int stride);
 
 void run(int *hits, int *locks, int *done_out, int n) {
-  // CHECK: count_launch(n / 64, 64, 0, hits, locks, done_out, 3);
+  // CHECK: count_launch(n / 64, 64, 0, 0, hits, locks, done_out, 3);
   count<<<n / 64, 64>>>(hits, locks, done_out, 3);
 }
 

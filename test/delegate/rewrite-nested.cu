@@ -69,6 +69,6 @@ __global__ void transfer(long long *balance, int *locks, const int2 *pairs, long
 // CHECK-NOT: success1
 
 void run(long long *balance, int *locks, const int2 *pairs, int n) {
-  // CHECK: transfer_launch(n / 128, 128, 0, balance, locks, pairs, 5);
+  // CHECK: transfer_launch(n / 128, 128, 0, 0, balance, locks, pairs, 5);
   transfer<<<n / 128, 128>>>(balance, locks, pairs, 5);
 }

@@ -150,7 +150,7 @@ __global__ void address_taken(int *data, int *locks) {
 
 void launch_address_taken(int *data, int *locks) {
   void *args[] = {&data, &locks};
-  // CHECK: rewrite-refuse.cu:[[@LINE+3]]:35: error: cannot delegate this critical section: kernel 'address_taken' is used other than by a <<<...>>> launch (its address is taken, or it is launched through cudaLaunchKernel); the delegate rewrite replaces the kernel and cannot rewrite this use
+  // CHECK: rewrite-refuse.cu:[[@LINE+3]]:35: error: cannot delegate this critical section: kernel 'address_taken' is used other than by a <<<...>>> launch (its address is taken, or it is launched through cudaLaunchKernel); the rewrite replaces the kernel and cannot rewrite this use
   // CHECK-NEXT: {{^}} [[#@LINE+2]] |   cudaLaunchKernel((const void *)&address_taken, dim3(1), dim3(32), args, 0, 0);
   // CHECK-NEXT: {{^}}      |                                   ^
   cudaLaunchKernel((const void *)&address_taken, dim3(1), dim3(32), args, 0, 0);

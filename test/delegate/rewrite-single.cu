@@ -77,7 +77,8 @@ __global__ void insert(const unsigned *keys, int n, int *heads, Node *pool, int 
 // CHECK-NEXT:   dd_server.run([](const insert_message &dd_m) { return dd_m.b; },
 // CHECK-NEXT:                 [&](const insert_message &dd_m) { insert_critical_section(dd_m.b, dd_m.i, dd_m.key, pool, heads); });
 // CHECK-NEXT: }
-// CHECK: static void insert_launch(dim3 dd_grid, dim3 dd_block, cudaStream_t dd_stream, const unsigned *keys, int n, int *heads, Node *pool, int *locks, int buckets) {
+// CHECK: static void insert_launch(dim3 dd_grid, dim3 dd_block, size_t dd_shmem, cudaStream_t dd_stream, const unsigned *keys, int n, int *heads, Node *pool, int *locks, int buckets) {
+// CHECK-NEXT:   (void)dd_shmem; // decoupler: 0: launches with dynamic shared memory are not delegated
 // CHECK-NEXT:   insert_delegate::launch(
 // CHECK-NEXT:       "insert", 0, insert_server, insert_client, insert, dd_grid, dd_block, dd_stream,
 // CHECK:        insert_server<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel, pool, heads);
@@ -90,9 +91,9 @@ __global__ void insert(const unsigned *keys, int n, int *heads, Node *pool, int 
 
 void run(const unsigned *keys, int n, int *heads, Node *pool, int *locks, int buckets,
          cudaStream_t s) {
-  // CHECK: insert_launch((n + 255) / 256, 256, 0, keys, n, heads, pool, locks, buckets);
+  // CHECK: insert_launch((n + 255) / 256, 256, 0, 0, keys, n, heads, pool, locks, buckets);
   insert<<<(n + 255) / 256, 256>>>(keys, n, heads, pool, locks, buckets);
   // The stream goes to the launcher: the kernel as written runs on it.
-  // CHECK: insert_launch(dim3(4, 2), dim3(32, 8), s, keys, n, heads, pool, locks, buckets);
+  // CHECK: insert_launch(dim3(4, 2), dim3(32, 8), 0, s, keys, n, heads, pool, locks, buckets);
   insert<<<dim3(4, 2), dim3(32, 8), 0, s>>>(keys, n, heads, pool, locks, buckets);
 }

@@ -114,8 +114,9 @@ void launch(const float *A, const float *x, float *y, int rows, int n, cudaStrea
 
 // Doubles, a start offset, a local only the stream reads, a compound body
 // with continue, dynamic shared memory and a launch before the definition.
-// CHECK: static void rowsum_launch(dim3, dim3, size_t, cudaStream_t, const double *, double *, int, int);
-// CHECK-NEXT: __global__ void rowsum(const double *A, double *y, int n, int off);
+// CHECK: __global__ void rowsum(const double *A, double *y, int n, int off);
+// CHECK-NEXT: // decoupler: rowsum's launches go through this (defined below).
+// CHECK-NEXT: static void rowsum_launch(dim3, dim3, size_t, cudaStream_t, const double *, double *, int, int);
 __global__ void rowsum(const double *A, double *y, int n, int off);
 
 // CHECK: rowsum_launch(rows, 128, 0, 0, A, y, n, off);
