@@ -298,6 +298,59 @@ class Checker:
         return "ok"
 
 
+def unplaced_entries(r, out_dir):
+    """Counts the entries (accesses, branches, variables: objects with a
+    line) of a file's JSON report, and those of them that name no file and
+    whose line is past the end of the main file."""
+    path = os.path.join(out_dir, "logs", r["id"] + ".analyze.json")
+    if r["status"] == "clang-reject" or not os.path.isfile(path):
+        return 0, 0
+    try:
+        with open(r["file"], "rb") as f:
+            last_line = f.read().count(b"\n") + 1
+        with open(path) as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        return 0, 0
+    counts = [0, 0]
+
+    def walk(node, top):
+        if isinstance(node, dict):
+            if "line" in node and not top:
+                counts[0] += 1
+                if "file" not in node and node["line"] > last_line:
+                    counts[1] += 1
+            for key, value in node.items():
+                if key != "kernels" or not top:
+                    walk(value, False)
+                else:
+                    for kernel in value:
+                        walk(kernel, False)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, False)
+
+    for report_file in report if isinstance(report, list) else [report]:
+        walk(report_file, True)
+    return counts[0], counts[1]
+
+
+def mixed_line_endings(r, out_dir):
+    """Whether the rewrite of a file whose lines all end in CRLF has lines
+    ending in a bare LF."""
+    out = os.path.join(out_dir, "rewritten", r["id"] + ".dd.cu")
+    try:
+        with open(r["file"], "rb") as f:
+            before = f.read()
+        with open(out, "rb") as f:
+            after = f.read()
+    except OSError:
+        return False
+    crlf = before.count(b"\r\n")
+    return crlf > 0 and crlf == before.count(b"\n") and \
+        after.count(b"\r\n") != after.count(b"\n")
+
+
 COLUMNS = ("files", "clang-accepted", "analyzed-ok", "rewritten", "changed",
            "nvcc-ok-before", "nvcc-ok-after", "crashes", "tool-rejects",
            "compile-breaks", "timeouts")
@@ -328,7 +381,7 @@ def tally(rows):
     return t
 
 
-def summary(rows, a, elapsed):
+def summary(rows, a, elapsed, out_dir):
     lines = []
     corpora = sorted({r["corpus"] for r in rows})
     width = max([len(c) for c in corpora] + [5])
@@ -362,6 +415,29 @@ def summary(rows, a, elapsed):
     if elapsed:
         lines.append(f"elapsed {elapsed:.0f}s with -j {a.j}")
 
+    # Class 14 of issue 13: every report entry must be locatable. An entry
+    # without a "file" of its own whose line lies past the end of the main
+    # file comes from a header and cannot be found.
+    entries = unplaced = 0
+    where = {}
+    for r in rows:
+        e, u = unplaced_entries(r, out_dir)
+        entries += e
+        unplaced += u
+        if u:
+            where[r["file"]] = u
+    lines.append(f"JSON report entries: {entries}, of which past the end of the "
+                 f"main file with no file name: {unplaced} in {len(where)} files")
+    for f, u in sorted(where.items())[:10]:
+        lines.append(f"  {u:5} {f}")
+
+    # Class 15 of issue 13: lines inserted into a CRLF file must end in CRLF.
+    mixed = [r["file"] for r in rows if r.get("rewrite", {}).get("changed")
+             and mixed_line_endings(r, out_dir)]
+    lines.append(f"changed outputs of CRLF inputs with bare LF lines: {len(mixed)}")
+    for f in mixed:
+        lines.append(f"  mixed line endings: {f}")
+
     failures = [r for r in rows if r["status"] not in ("ok", "clang-reject")]
     if failures:
         lines.append("")
@@ -382,7 +458,7 @@ def main():
         with open(os.path.join(a.summarize, "results.jsonl")) as f:
             rows = sorted((json.loads(l) for l in f if l.strip()),
                           key=lambda r: r["file"])
-        print(summary(rows, a, 0))
+        print(summary(rows, a, 0, a.summarize))
         return 0
     per_folder = []
     for d in a.src_dirs:
@@ -422,7 +498,7 @@ def main():
             print(f"[{i}/{len(files)}] {r['status']:<13} {r['file']}",
                   file=sys.stderr, flush=True)
     rows.sort(key=lambda r: r["file"])
-    text = summary(rows, a, time.monotonic() - start)
+    text = summary(rows, a, time.monotonic() - start, a.out_dir)
     with open(os.path.join(a.out_dir, "summary.txt"), "w") as f:
         f.write(text + "\n")
     print(text)
