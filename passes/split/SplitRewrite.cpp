@@ -738,6 +738,25 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
   // lambdas.
   if (contains<LambdaExpr>(Body))
     return declineAt("the kernel has a lambda", K.getLocation());
+  // The split kernel is the kernel's text copied in pieces around the
+  // edits; an #if/#else/#endif (or any directive) in the body could end up
+  // in one piece and its partner in another.
+  {
+    StringRef Buf = SM.getBufferData(SM.getMainFileID());
+    const unsigned Begin = beginOf(Body), End = std::min<size_t>(endOf(Body), Buf.size());
+    for (size_t At = Begin; At < End;) {
+      size_t LineStart = At;
+      size_t First = Buf.find_first_not_of(" \t", LineStart);
+      if (First < End && Buf[First] == '#')
+        return declineAt("the kernel's body holds a preprocessor directive: the split kernel "
+                         "copies the body's text in pieces",
+                         SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(First));
+      size_t NewLine = Buf.find('\n', LineStart);
+      if (NewLine == StringRef::npos)
+        break;
+      At = NewLine + 1;
+    }
+  }
 
   SmallVector<std::pair<std::string, const Expr *>, 8> Reads;
   builtinReads(Body, Reads);
