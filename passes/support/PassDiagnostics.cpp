@@ -19,6 +19,11 @@ void PassDiagnostics::remarkAlways(SourceLocation Loc, const llvm::Twine &Messag
   Diags.Report(Loc, ID) << Message.str();
 }
 
+void PassDiagnostics::warning(SourceLocation Loc, const llvm::Twine &Message) {
+  unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Warning, "%0");
+  Diags.Report(Loc, ID) << Message.str();
+}
+
 void PassDiagnostics::error(SourceLocation Loc, const llvm::Twine &Message) {
   unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
   Diags.Report(Loc, ID) << Message.str();

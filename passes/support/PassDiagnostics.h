@@ -24,6 +24,9 @@ public:
   /// A remark shown without -Rdecoupler: for a rewrite the user did not
   /// annotate (--delegate=auto), which must not happen silently.
   void remarkAlways(clang::SourceLocation Loc, const llvm::Twine &Message);
+  /// What was not done although the user asked for it (a rewrite mode):
+  /// shown by default.
+  void warning(clang::SourceLocation Loc, const llvm::Twine &Message);
   void error(clang::SourceLocation Loc, const llvm::Twine &Message);
   void note(clang::SourceLocation Loc, const llvm::Twine &Message);
   bool hadError() const { return Diags.hasErrorOccurred(); }
