@@ -171,8 +171,9 @@ cl::opt<DelegateMode> Delegate(
                           "is an error"),
                clEnumValN(DelegateMode::Auto, "auto",
                           "also unannotated ones, each with a\n"
-                          "remark; those that cannot be rewritten\n"
-                          "are left alone (-Rdecoupler says why)")),
+                          "remark; a try-lock loop that cannot be\n"
+                          "rewritten is left alone with a warning\n"
+                          "that says why")),
     cl::init(DelegateMode::Annotated), cl::cat(ModeCategory));
 
 enum class SplitMode { Annotated, Auto };

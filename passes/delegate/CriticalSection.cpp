@@ -9,6 +9,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 using namespace llvm;
@@ -391,6 +392,428 @@ void addInput(const VarDecl *V, CriticalSection &CS) {
     List.push_back(V);
 }
 
+/// What makes code unfit to run on a server thread in the client's place,
+/// found in the critical section or in a function it calls (transitively).
+struct Cause {
+  /// Where, in the function named last in Chain (or in the section).
+  SourceLocation Loc;
+  /// "reads 'threadIdx.x'": what the code does.
+  std::string Verb;
+  /// ", which differs on the server": why the server cannot do it.
+  std::string Why;
+  /// The note at Loc when the cause is in a callee ("reads 'threadIdx.x'
+  /// here"); empty: "<Verb> here".
+  std::string NoteText;
+  /// The functions called on the way, the section's callee first.
+  SmallVector<std::string, 2> Chain;
+
+  std::string message() const {
+    std::string S = "the critical section ";
+    for (const std::string &F : Chain)
+      S += "calls '" + F + "', which ";
+    return S + Verb + Why;
+  }
+  /// The note at the cause, when it is in a callee.
+  std::optional<std::pair<SourceLocation, std::string>> note() const {
+    if (Chain.empty())
+      return std::nullopt;
+    return std::make_pair(Loc, NoteText.empty() ? "'" + Chain.back() + "' " + Verb + " here"
+                                                : NoteText);
+  }
+  Refusal refusal(SourceLocation At) const {
+    Refusal R{At, message()};
+    if (auto N = note())
+      R.Notes.push_back(*N);
+    return R;
+  }
+};
+
+Cause readsBuiltin(SourceLocation Loc, StringRef Name) {
+  return {Loc, "reads '" + Name.str() + "'",
+          ", which differs on the server (it would read the server thread's)", "", {}};
+}
+
+Cause usesShared(SourceLocation Loc, const VarDecl *V) {
+  return {Loc, "uses shared memory ('" + V->getName().str() + "')",
+          "; on the server that is the server block's shared memory, which holds its lock "
+          "table",
+          "", {}};
+}
+
+Cause inlineAsm(SourceLocation Loc) {
+  return {Loc, "contains inline assembly", ", which the delegate pass cannot check", "", {}};
+}
+
+/// Decides whether the functions a critical section calls can run on a
+/// server thread: transitively, over their bodies in the translation unit.
+class CalleeChecker {
+public:
+  /// The first cause in what \p Call does (the CUDA function it calls, or
+  /// the body of the user's function, followed).
+  std::optional<Cause> call(const CallExpr *Call);
+  std::optional<Cause> construct(const CXXConstructExpr *E);
+
+private:
+  std::optional<Cause> callee(const FunctionDecl *F, SourceLocation CallLoc);
+
+  DenseMap<const FunctionDecl *, std::optional<Cause>> Done;
+  SmallPtrSet<const FunctionDecl *, 8> Active;
+};
+
+/// Scans one callee's body for causes (its calls through the checker).
+class FunctionScan : public RecursiveASTVisitor<FunctionScan> {
+public:
+  explicit FunctionScan(CalleeChecker &Checker) : Checker(Checker) {}
+  std::optional<Cause> Found;
+
+  bool TraverseStmt(Stmt *S) {
+    if (Found)
+      return false;
+    if (const auto *E = dyn_cast_or_null<Expr>(S))
+      if (std::optional<CudaBuiltinRead> B = cudaBuiltinRead(E)) {
+        Found = readsBuiltin(E->getBeginLoc(), B->name());
+        return false;
+      }
+    return RecursiveASTVisitor::TraverseStmt(S);
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (isCudaBuiltinVariable(V) && V->getName() != "warpSize")
+      Found = readsBuiltin(D->getBeginLoc(), V->getName());
+    else if (V && V->hasAttr<CUDASharedAttr>())
+      Found = usesShared(D->getBeginLoc(), V);
+    return !Found;
+  }
+  bool VisitAsmStmt(AsmStmt *A) {
+    Found = inlineAsm(A->getAsmLoc());
+    return false;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    Found = Checker.call(C);
+    return !Found;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    Found = Checker.construct(E);
+    return !Found;
+  }
+
+private:
+  CalleeChecker &Checker;
+};
+
+std::optional<Cause> CalleeChecker::call(const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  // `dim3 t = threadIdx`: clang's headers convert the variable as a whole
+  // through a member function.
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const auto *D = dyn_cast<DeclRefExpr>(
+            M->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+          isCudaBuiltinVariable(V) && V->getName() != "warpSize")
+        return readsBuiltin(D->getBeginLoc(), V->getName());
+  if (SyncKind K = cudaSync(Call); K == SyncKind::Barrier || K == SyncKind::WarpBarrier)
+    return Cause{Call->getBeginLoc(),
+                 "synchronizes threads ('" + (F ? F->getName().str() : "sync") + "')",
+                 "; the client's block is not on the server", "", {}};
+  if (readsThreadIdentity(Call))
+    return Cause{Call->getBeginLoc(),
+                 "reads the thread's identity ('" + F->getName().str() + "')",
+                 ", which differs on the server (it would read the server thread's)", "", {}};
+  if (!F) {
+    if (isa<CXXPseudoDestructorExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      return std::nullopt;
+    return Cause{Call->getBeginLoc(), "calls a function through a pointer",
+                 ", which the delegate pass cannot check", "", {}};
+  }
+  if (isCudaFunction(F) || F->getBuiltinID())
+    return std::nullopt;
+  return callee(F, Call->getBeginLoc());
+}
+
+std::optional<Cause> CalleeChecker::construct(const CXXConstructExpr *E) {
+  const CXXConstructorDecl *Ctor = E->getConstructor();
+  if (!Ctor || Ctor->isTrivial() || (Ctor->isDefaulted() && !Ctor->isUserProvided() &&
+                                     Ctor->getParent()->hasTrivialDefaultConstructor()))
+    return std::nullopt;
+  return callee(Ctor, E->getBeginLoc());
+}
+
+std::optional<Cause> CalleeChecker::callee(const FunctionDecl *F, SourceLocation CallLoc) {
+  const FunctionDecl *Def = nullptr;
+  const std::string Name = F->getNameAsString();
+  if (!F->hasBody(Def))
+    return Cause{F->getLocation(), "has no body in this file",
+                 "; what it does on the server cannot be checked",
+                 "'" + Name + "' is declared here", {Name}};
+  if (Active.contains(Def))
+    return Cause{CallLoc, "calls '" + Name + "' recursively",
+                 "; the delegate pass does not follow recursion", "", {}};
+  if (auto It = Done.find(Def); It != Done.end())
+    return It->second;
+  Active.insert(Def);
+  FunctionScan Scan(*this);
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (!Scan.Found)
+        Scan.TraverseStmt(Init->getInit());
+  if (!Scan.Found)
+    Scan.TraverseStmt(Def->getBody());
+  Active.erase(Def);
+  std::optional<Cause> Result = Scan.Found;
+  if (Result)
+    Result->Chain.insert(Result->Chain.begin(), Name);
+  Done[Def] = Result;
+  return Result;
+}
+
+/// Where a pointer may point, as far as the delegate rewrite cares: global
+/// memory (what kernel parameters and globals address) is the server's too;
+/// a client local, the client block's shared memory, or an address the pass
+/// cannot follow are not.
+struct Origins {
+  bool Global = false;
+  const VarDecl *Local = nullptr;
+  const VarDecl *Shared = nullptr;
+  const Expr *Unknown = nullptr;
+  SourceLocation LocalAt, SharedAt;
+
+  bool merge(const Origins &O) {
+    bool Changed = false;
+    if (O.Global && !Global)
+      Global = Changed = true;
+    if (O.Local && !Local) {
+      Local = O.Local;
+      LocalAt = O.LocalAt;
+      Changed = true;
+    }
+    if (O.Shared && !Shared) {
+      Shared = O.Shared;
+      SharedAt = O.SharedAt;
+      Changed = true;
+    }
+    if (O.Unknown && !Unknown) {
+      Unknown = O.Unknown;
+      Changed = true;
+    }
+    return Changed;
+  }
+};
+
+/// Whether a value of type \p T holds a pointer (itself, or a field of a
+/// class).
+bool holdsPointer(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (T->isPointerType())
+    return true;
+  if (const auto *A = dyn_cast<ConstantArrayType>(T.getTypePtr()))
+    return holdsPointer(A->getElementType());
+  if (const auto *RD = T->getAsCXXRecordDecl()) {
+    if (!RD->hasDefinition())
+      return false;
+    for (const FieldDecl *F : RD->fields())
+      if (holdsPointer(F->getType()))
+        return true;
+    for (const CXXBaseSpecifier &B : RD->bases())
+      if (holdsPointer(B.getType()))
+        return true;
+  }
+  return false;
+}
+
+/// A flow-insensitive points-to of the kernel's pointer variables (locals
+/// and parameters): each may hold what any assignment to it in the kernel
+/// stores. A pointer whose own address is taken or bound to a reference may
+/// be changed through memory: its origin is unknown.
+class PointerOrigins {
+public:
+  explicit PointerOrigins(const FunctionDecl &Kernel) : Kernel(Kernel) {
+    for (const ParmVarDecl *P : Kernel.parameters())
+      if (P->getType()->isPointerType())
+        Map[P].Global = true;
+    struct Collector : RecursiveASTVisitor<Collector> {
+      PointerOrigins &O;
+      explicit Collector(PointerOrigins &O) : O(O) {}
+      bool VisitVarDecl(VarDecl *V) {
+        if (O.tracked(V) && V->getInit())
+          O.Assigns.push_back({V, V->getInit()});
+        if (V->getType()->isReferenceType() && !V->getType().getNonReferenceType().isConstQualified() &&
+            V->getInit())
+          O.escape(V->getInit());
+        return true;
+      }
+      bool VisitBinaryOperator(BinaryOperator *B) {
+        if (B->getOpcode() == BO_Assign)
+          if (const VarDecl *V = O.var(B->getLHS()); V && O.tracked(V))
+            O.Assigns.push_back({V, B->getRHS()});
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator *U) {
+        if (U->getOpcode() == UO_AddrOf)
+          O.escape(U->getSubExpr());
+        return true;
+      }
+      bool VisitCallExpr(CallExpr *C) {
+        const FunctionDecl *F = C->getDirectCallee();
+        for (unsigned I = 0; F && I < C->getNumArgs() && I < F->getNumParams(); ++I) {
+          QualType T = F->getParamDecl(I)->getType();
+          if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+            O.escape(C->getArg(I));
+        }
+        return true;
+      }
+    } C(*this);
+    C.TraverseStmt(Kernel.getBody());
+    // Sets only grow, each by at most four facts per variable.
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const auto &[V, E] : Assigns)
+        Changed |= Map[V].merge(eval(E));
+    }
+  }
+
+  Origins of(const VarDecl *V) {
+    if (tracked(V))
+      return Map.lookup(V);
+    return Origins();
+  }
+
+private:
+  bool tracked(const VarDecl *V) const {
+    return V && V->hasLocalStorage() && V->getType()->isPointerType() &&
+           V->getDeclContext() == &Kernel;
+  }
+  static const VarDecl *var(const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+    return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  }
+  void escape(const Expr *E) {
+    if (const VarDecl *V = var(E); V && tracked(V)) {
+      Origins U;
+      U.Unknown = E;
+      Map[V].merge(U);
+    }
+  }
+
+  /// Where the object lvalue \p LV designates lives.
+  Origins storage(const Expr *LV) {
+    LV = LV->IgnoreParens();
+    Origins O;
+    if (const VarDecl *V = var(LV)) {
+      if (V->hasAttr<CUDASharedAttr>()) {
+        O.Shared = V;
+        O.SharedAt = LV->getBeginLoc();
+      } else if (V->getType()->isReferenceType()) {
+        O.Unknown = LV;
+      } else if (V->hasLocalStorage()) {
+        O.Local = V;
+        O.LocalAt = LV->getBeginLoc();
+      } else {
+        O.Global = true;
+      }
+      return O;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(LV))
+      return M->isArrow() ? eval(M->getBase()) : storage(M->getBase());
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(LV)) {
+      const Expr *Base = A->getBase()->IgnoreParenImpCasts();
+      return Base->getType()->isArrayType() ? storage(Base) : eval(A->getBase());
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(LV); U && U->getOpcode() == UO_Deref)
+      return eval(U->getSubExpr());
+    O.Unknown = LV;
+    return O;
+  }
+
+  /// Where the pointer value \p E may point.
+  Origins eval(const Expr *E) {
+    Origins O;
+    E = E->IgnoreParens();
+    if (E->isNullPointerConstant(Kernel.getASTContext(), Expr::NPC_ValueDependentIsNotNull))
+      return O;
+    if (const auto *C = dyn_cast<CastExpr>(E)) {
+      const Expr *Sub = C->getSubExpr();
+      switch (C->getCastKind()) {
+      case CK_LValueToRValue: {
+        if (const VarDecl *V = var(Sub)) {
+          if (tracked(V))
+            return Map.lookup(V);
+          if (!V->hasLocalStorage() && !V->getType()->isReferenceType()) {
+            O.Global = true; // a global pointer variable
+            return O;
+          }
+        }
+        // A pointer loaded from memory: memory the kernel's parameters and
+        // globals reach holds pointers to global memory (a kernel
+        // parameter's fields are the host's pointers).
+        Origins Where = storage(Sub);
+        const bool ParamField = Where.Local && isa<ParmVarDecl>(Where.Local) &&
+                                Where.Local->getDeclContext() == &Kernel;
+        if ((!Where.Local || ParamField) && !Where.Shared && !Where.Unknown) {
+          O.Global = true;
+          return O;
+        }
+        O.Unknown = E;
+        return O;
+      }
+      case CK_ArrayToPointerDecay:
+        return storage(Sub);
+      case CK_NoOp:
+      case CK_BitCast:
+      case CK_AddressSpaceConversion:
+      case CK_UncheckedDerivedToBase:
+      case CK_DerivedToBase:
+      case CK_BaseToDerived:
+        return eval(Sub);
+      default:
+        O.Unknown = E;
+        return O;
+      }
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_AddrOf)
+        return storage(U->getSubExpr());
+      if (U->isIncrementDecrementOp())
+        return eval(U->getSubExpr());
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->isAdditiveOp())
+        return eval(B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS());
+      if (B->getOpcode() == BO_Comma || B->isAssignmentOp())
+        return eval(B->getRHS());
+    }
+    if (const auto *C = dyn_cast<AbstractConditionalOperator>(E)) {
+      O = eval(C->getTrueExpr());
+      O.merge(eval(C->getFalseExpr()));
+      return O;
+    }
+    if (const VarDecl *V = var(E); V && tracked(V))
+      return Map.lookup(V);
+    O.Unknown = E;
+    return O;
+  }
+
+  const FunctionDecl &Kernel;
+  DenseMap<const VarDecl *, Origins> Map;
+  SmallVector<std::pair<const VarDecl *, const Expr *>, 8> Assigns;
+};
+
+/// The first reference to \p V in \p Body (else the loop's start).
+SourceLocation firstUse(const ValueDecl *V, ArrayRef<const Stmt *> Body, SourceLocation Else) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ValueDecl *V;
+    SourceLocation Found;
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == V && Found.isInvalid())
+        Found = D->getBeginLoc();
+      return Found.isInvalid();
+    }
+  } F;
+  F.V = V;
+  for (const Stmt *S : Body)
+    F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found.isValid() ? F.Found : Else;
+}
+
 /// The checks of the critical section's statements; adds what they read to
 /// the section's inputs.
 class BodyChecker : public RecursiveASTVisitor<BodyChecker> {
@@ -398,11 +821,25 @@ public:
   BodyChecker(CriticalSection &CS, const SourceManager &SM) : CS(CS), SM(SM) {}
 
   std::optional<Refusal> Problem;
-  SmallVector<std::pair<const VarDecl *, SourceLocation>, 4> Written;
+  /// A local of the kernel the section changes: the store, and how
+  /// (empty: assigned; else a phrase in which "%" stands for the local's
+  /// name: "takes the address of %").
+  struct Write {
+    const VarDecl *Var;
+    SourceLocation Loc;
+    std::string How;
+  };
+  SmallVector<Write, 4> Written;
 
   bool TraverseStmt(Stmt *S) {
     if (Problem)
       return false;
+    // threadIdx.x and friends: the client's value travels in the message.
+    if (const auto *E = dyn_cast_or_null<Expr>(S))
+      if (std::optional<CudaBuiltinRead> B = cudaBuiltinRead(E)) {
+        CS.Builtins.push_back({*B, E});
+        return true;
+      }
     const bool Loop = S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
     LoopDepth += Loop;
     const bool Continue = RecursiveASTVisitor::TraverseStmt(S);
@@ -423,11 +860,46 @@ public:
     return LoopDepth > 0 || refuse(C->getBeginLoc(), "the critical section leaves the try-lock "
                                                      "loop with 'continue'");
   }
+  bool VisitAsmStmt(AsmStmt *A) {
+    Problem = inlineAsm(A->getAsmLoc()).refusal(A->getAsmLoc());
+    return false;
+  }
   bool VisitCallExpr(CallExpr *C) {
+    if (std::optional<Cause> Why = Callees.call(C)) {
+      Problem = Why->refusal(C->getBeginLoc());
+      return false;
+    }
+    // A local bound to a non-const reference parameter (or the object of a
+    // non-const member function) is the server's copy, changed there.
     const FunctionDecl *F = C->getDirectCallee();
-    if (SyncKind K = cudaSync(C); K == SyncKind::Barrier || K == SyncKind::WarpBarrier)
-      return refuse(C->getBeginLoc(), "the critical section synchronizes threads ('" +
-                                          F->getName().str() + "')");
+    if (!F)
+      return true;
+    const std::string Name = F->getNameAsString();
+    unsigned First = 0;
+    const auto *M = dyn_cast<CXXMethodDecl>(F);
+    if (M && M->isInstance() && !M->isConst()) {
+      const Expr *Object = nullptr;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+        Object = MC->getImplicitObjectArgument();
+      else if (isa<CXXOperatorCallExpr>(C) && C->getNumArgs() > 0)
+        Object = C->getArg(0);
+      if (Object && isa<CXXOperatorCallExpr>(C))
+        First = 1;
+      if (Object)
+        changed(Object, "calls '" + Name + "' on %");
+    }
+    for (unsigned I = First; I < C->getNumArgs() && I - First < F->getNumParams(); ++I) {
+      QualType T = F->getParamDecl(I - First)->getType();
+      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+        changed(C->getArg(I), "passes % by reference to '" + Name + "'");
+    }
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (std::optional<Cause> Why = Callees.construct(E)) {
+      Problem = Why->refusal(E->getBeginLoc());
+      return false;
+    }
     return true;
   }
 
@@ -439,11 +911,18 @@ public:
   bool VisitUnaryOperator(UnaryOperator *U) {
     if (U->isIncrementDecrementOp())
       return wrote(U->getSubExpr(), U->getOperatorLoc());
+    if (U->getOpcode() == UO_AddrOf)
+      changed(U->getSubExpr(), "takes the address of %", U->getBeginLoc());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    QualType T = V->getType();
+    if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() && V->getInit())
+      changed(V->getInit(), "binds the reference '" + V->getNameAsString() + "' to %");
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *D) {
-    // threadIdx.x and friends (clang's CUDA built-ins, read through
-    // properties of these variables).
+    // threadIdx as a whole (its components are read above).
     if (isThreadBuiltin(D))
       return refuse(D->getBeginLoc(),
                     "the critical section reads a thread or block index, which differs on "
@@ -469,6 +948,32 @@ private:
     return !SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
            !SM.isBeforeInTranslationUnit(R.getEnd(), L);
   }
+  /// The local of the kernel (declared before the loop) whose own storage
+  /// lvalue \p E designates: `v`, `v.f`, `v[i]` of an array; not memory
+  /// reached through a pointer.
+  const VarDecl *clientLocal(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    while (true) {
+      if (const auto *A = dyn_cast<ArraySubscriptExpr>(E);
+          A && A->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+        E = A->getBase()->IgnoreParenImpCasts();
+      else if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow())
+        E = M->getBase()->IgnoreParenImpCasts();
+      else
+        break;
+    }
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || declaredInside(V) || is_contained(CS.Flags, V) ||
+        V->getType()->isReferenceType())
+      return nullptr;
+    return V;
+  }
+  /// \p E (an lvalue) may be changed through an address or a reference.
+  void changed(const Expr *E, std::string How, SourceLocation At = {}) {
+    if (const VarDecl *V = clientLocal(E))
+      Written.push_back({V, At.isValid() ? At : E->getBeginLoc(), std::move(How)});
+  }
   /// A store to \p LHS: memory is the server's to write (except shared
   /// memory, which is the client block's); a local of the kernel is
   /// recorded and checked against its uses outside.
@@ -491,12 +996,13 @@ private:
                              V->getName().str() + "'), which the server cannot reach");
     if (V->hasLocalStorage() && !declaredInside(V) && !is_contained(CS.Flags, V) &&
         LHS->IgnoreParenImpCasts() == Base)
-      Written.push_back({V, Loc});
+      Written.push_back({V, Loc, ""});
     return true;
   }
 
   CriticalSection &CS;
   const SourceManager &SM;
+  CalleeChecker Callees;
   unsigned LoopDepth = 0;
 };
 
@@ -579,11 +1085,63 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
       return *Check.Problem;
   }
   const SourceManager &SM = Ctx.getSourceManager();
-  for (const auto &[V, Loc] : Check.Written)
-    if (usedOutside(V, Loop->getSourceRange(), Function, SM))
-      return Refusal{Loc, "the critical section writes '" + V->getName().str() +
-                              "', which the kernel uses outside it; the server cannot "
-                              "return a value to the client"};
+  for (const BodyChecker::Write &W : Check.Written) {
+    if (!usedOutside(W.Var, Loop->getSourceRange(), Function, SM))
+      continue;
+    const std::string V = W.Var->getName().str();
+    if (W.How.empty())
+      return Refusal{W.Loc, "the critical section writes '" + V +
+                                "', which the kernel uses outside it; the server cannot "
+                                "return a value to the client"};
+    std::string How = W.How;
+    How.replace(How.find('%'), 1, "'" + V + "'");
+    return Refusal{W.Loc, "the critical section " + How +
+                              ", a local of the client that the kernel uses outside it; on "
+                              "the server that is the server thread's copy, and the "
+                              "client's '" + V + "' would not change"};
+  }
+
+  // What the message carries must mean the same on the server: a pointer
+  // into the client thread's locals or its block's shared memory does not.
+  PointerOrigins Pointers(Function);
+  for (const ValueDecl *D : CS.Message) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || !holdsPointer(V->getType()))
+      continue;
+    const SourceLocation At = firstUse(V, CS.Body, Loop->getBeginLoc());
+    const std::string Name = V->getName().str();
+    if (!V->getType()->isPointerType())
+      return Refusal{At, "the critical section reads '" + Name +
+                             "', which holds a pointer the delegate pass does not follow; "
+                             "it could address the client thread's locals or its block's "
+                             "shared memory, which the server cannot reach"};
+    Origins O = Pointers.of(V);
+    if (O.Local) {
+      Refusal R{At, "the critical section uses '" + Name + "', which may point to '" +
+                        O.Local->getName().str() +
+                        "', a local of the client; on the server it would address the "
+                        "server thread's own memory"};
+      R.Notes.push_back({O.LocalAt, "'" + Name + "' may take the address of '" +
+                                        O.Local->getName().str() + "' here"});
+      return R;
+    }
+    if (O.Shared) {
+      Refusal R{At, "the critical section uses '" + Name +
+                        "', which may point to shared memory ('" + O.Shared->getName().str() +
+                        "'); on the server it would address the server block's shared "
+                        "memory, which holds its lock table"};
+      R.Notes.push_back({O.SharedAt, "'" + Name + "' may take this address here"});
+      return R;
+    }
+    if (O.Unknown) {
+      Refusal R{At, "the critical section uses '" + Name +
+                        "', a pointer of an origin the delegate pass cannot follow; it could "
+                        "address the client thread's locals or its block's shared memory, "
+                        "which the server cannot reach"};
+      R.Notes.push_back({O.Unknown->getBeginLoc(), "'" + Name + "' may be set from this"});
+      return R;
+    }
+  }
   return CS;
 }
 

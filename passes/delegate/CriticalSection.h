@@ -9,9 +9,14 @@
 // the locks (array and index, in the caller's terms), the statements of the
 // critical section, and the values it reads from the client (its message).
 // When a loop cannot be delegated it says why, with a location: the pattern
-// is not a try-lock loop, or the critical section returns, leaves the loop,
-// synchronizes, reads thread or block indices, writes shared memory, or
-// writes a local variable that the kernel uses outside it.
+// is not a try-lock loop, or the critical section (or a function it calls,
+// transitively) returns, leaves the loop, synchronizes, reads the thread's
+// identity, uses shared memory, contains inline assembly, calls what cannot
+// be checked, writes a local variable that the kernel uses outside it
+// (directly, through its address or a reference), or uses a pointer that may
+// address the client's local or shared memory. Direct reads of threadIdx,
+// blockIdx, blockDim and gridDim components are not refused: the client
+// sends its values in the message.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_DELEGATE_CRITICALSECTION_H
@@ -20,6 +25,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "support/CudaFacts.h"
 #include "llvm/ADT/SmallVector.h"
 #include <string>
 #include <variant>
@@ -52,12 +58,21 @@ struct CriticalSection {
   llvm::SmallVector<const clang::ValueDecl *, 8> Message;
   /// Kernel parameters the body reads: arguments of the server kernel.
   llvm::SmallVector<const clang::ValueDecl *, 8> Arguments;
+  /// The body's reads of threadIdx/blockIdx/blockDim/gridDim components, in
+  /// source order: the client's values travel in the message.
+  struct BuiltinUse {
+    CudaBuiltinRead Read;
+    const clang::Expr *E;
+  };
+  llvm::SmallVector<BuiltinUse, 4> Builtins;
 };
 
 /// Why a loop is not a critical section that can be delegated.
 struct Refusal {
   clang::SourceLocation Loc;
   std::string Message;
+  /// Where the cause lies when it is not at Loc (in a callee).
+  llvm::SmallVector<std::pair<clang::SourceLocation, std::string>, 2> Notes = {};
 };
 
 /// Matches \p Loop (the statement a `#pragma dd delegate` annotates, inside

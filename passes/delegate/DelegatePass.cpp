@@ -2,6 +2,7 @@
 
 #include "delegate/DelegatePass.h"
 #include "delegate/CriticalSection.h"
+#include "support/CudaFacts.h"
 #include "support/Includes.h"
 #include "support/LaunchRewriter.h"
 #include "support/SourceText.h"
@@ -36,13 +37,16 @@ struct Candidate {
   const Annotation *Pragma = nullptr; // null: found by --delegate=auto
 };
 
-/// A value of the message: a variable of the kernel, or a lock index that
-/// is not one (computed by the client, named dd_idN).
+/// A value of the message: a variable of the kernel, a lock index that is
+/// not one (computed by the client, named dd_idN), or a component of a CUDA
+/// builtin variable the critical section reads (dd_threadIdx_x: Builtin is
+/// what the client sends, "threadIdx.x").
 struct Field {
   std::string Type;
   std::string Name;
   const ValueDecl *Decl = nullptr;
   const Expr *Computed = nullptr;
+  std::string Builtin = {};
 };
 
 std::string text(SourceRange Range, const SourceManager &SM, const LangOptions &LO) {
@@ -101,16 +105,71 @@ SmallVector<const VarDecl *, 4> writtenBases(ArrayRef<const Stmt *> Body) {
   return Out;
 }
 
-/// Whether \p Body returns (outside lambdas, which return from themselves).
-bool hasReturn(const Stmt *Body) {
+/// The first return of \p Body (outside lambdas, which return from
+/// themselves), if any.
+const ReturnStmt *firstReturn(const Stmt *Body) {
   struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
+    const ReturnStmt *Found = nullptr;
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool VisitReturnStmt(ReturnStmt *) {
-      Found = true;
+    bool VisitReturnStmt(ReturnStmt *R) {
+      Found = R;
       return false;
     }
   } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+bool hasReturn(const Stmt *Body) { return firstReturn(Body) != nullptr; }
+
+/// A block barrier that code reaches: where (in the code scanned), what it
+/// is, and where it lies when that is in a function called.
+struct BarrierSite {
+  SourceLocation Loc;
+  std::string What;
+  SourceLocation Inner;
+};
+
+/// The first block barrier (cudaSync: Barrier) that \p Body executes,
+/// itself or in a function it calls (transitively); a call that cannot be
+/// followed (no body in the file, through a pointer) counts as one.
+std::optional<BarrierSite> findBarrier(const Stmt *Body,
+                                       SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SmallPtrSetImpl<const FunctionDecl *> &Seen;
+    std::optional<BarrierSite> Found;
+    explicit Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen) : Seen(Seen) {}
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (cudaSync(C) == SyncKind::Barrier) {
+        Found = BarrierSite{C->getBeginLoc(),
+                            "synchronizes its block ('" +
+                                (F ? F->getNameAsString() : std::string("sync")) + "')",
+                            {}};
+      } else if (!F) {
+        if (!isa<CXXPseudoDestructorExpr>(C->getCallee()->IgnoreParenImpCasts()))
+          Found = BarrierSite{C->getBeginLoc(),
+                              "calls a function through a pointer, which may synchronize its "
+                              "block",
+                              {}};
+      } else if (!isCudaFunction(F) && !F->getBuiltinID()) {
+        const FunctionDecl *Def = nullptr;
+        if (!F->hasBody(Def))
+          Found = BarrierSite{C->getBeginLoc(),
+                              "calls '" + F->getNameAsString() +
+                                  "', which has no body in this file and may synchronize its "
+                                  "block",
+                              {}};
+        else if (Seen.insert(Def).second)
+          if (std::optional<BarrierSite> In = findBarrier(Def->getBody(), Seen))
+            Found = BarrierSite{C->getBeginLoc(),
+                                "calls '" + F->getNameAsString() + "', which " +
+                                    StringRef(In->What).str(),
+                                In->Inner.isValid() ? In->Inner : In->Loc};
+      }
+      return !Found;
+    }
+  } F(Seen);
   F.TraverseStmt(const_cast<Stmt *>(Body));
   return F.Found;
 }
@@ -231,6 +290,9 @@ private:
   }
   /// The launcher's name for parameter \p I (the client's too).
   std::string paramName(unsigned I) const { return Launcher.paramName(I); }
+  static std::string builtinField(const CudaBuiltinRead &B) {
+    return "dd_" + B.Var.str() + "_" + std::string(1, "xyz"[B.Dim]);
+  }
   std::string fieldOf(const ValueDecl *D) const {
     for (const Field &F : Fields)
       if (F.Decl == D)
@@ -263,6 +325,7 @@ private:
   SmallVector<Field, 8> Fields;            // the message
   SmallVector<const ValueDecl *, 8> Reads; // what the critical section reads: its parameters
   SmallVector<const ParmVarDecl *, 8> ServerArgs;
+  SmallVector<std::string, 4> BuiltinFields; // the section's parameters after Reads
   SmallVector<std::string, 2> Ids;         // per lock: the message field holding its data id
   LaunchRewriter Launcher; // k<<<...>>> -> k_launch(...)
   SmallVector<const VarDecl *, 2> RemovedFlags;
@@ -360,6 +423,21 @@ std::optional<Refusal> KernelRewrite::collectFields() {
       ServerArgs.push_back(P);
     }
   }
+  // threadIdx.x and friends: the client's values, which the server's
+  // differ from; the outlined section reads the parameter instead.
+  for (const CriticalSection::BuiltinUse &U : CS.Builtins) {
+    const std::string Spelled = U.Read.name();
+    if (inMacro(U.E->getSourceRange()) || !SM.isInMainFile(U.E->getBeginLoc()))
+      return Refusal{SM.getExpansionLoc(U.E->getBeginLoc()),
+                     "the critical section reads '" + Spelled +
+                         "' through a macro; the rewrite passes the client's value in the "
+                         "message and cannot replace this read"};
+    const std::string N = builtinField(U.Read);
+    if (none_of(Fields, [&](const Field &F) { return F.Name == N; })) {
+      Fields.push_back({"unsigned int", N, nullptr, nullptr, Spelled});
+      BuiltinFields.push_back(N);
+    }
+  }
   for (size_t I = 0; I < Fields.size(); ++I)
     for (size_t J = 0; J < I; ++J)
       if (Fields[I].Name == Fields[J].Name)
@@ -411,6 +489,26 @@ std::optional<Refusal> KernelRewrite::check() {
 
   if (std::optional<Refusal> P = collectFields())
     return P;
+
+  // A thread that returns early still reaches finish() in the client (its
+  // body runs in a lambda); finish() starts with __syncthreads(), which
+  // would pair with a barrier of the kernel that the others wait at.
+  if (const ReturnStmt *Ret = firstReturn(K.getBody())) {
+    SmallPtrSet<const FunctionDecl *, 8> Seen;
+    if (std::optional<BarrierSite> B = findBarrier(K.getBody(), Seen)) {
+      Refusal R{B->Loc,
+                "kernel '" + Name + "' returns early for some threads and " + B->What +
+                    "; in the delegated client a thread that returns does not exit but "
+                    "waits in dd_tx.finish(), whose __syncthreads() would pair with this "
+                    "barrier of the threads that did not return (in the original the "
+                    "returned threads have exited and the barrier waits only for the "
+                    "others): the barriers would no longer match, or deadlock"};
+      if (B->Inner.isValid())
+        R.Notes.push_back({B->Inner, "the block synchronizes here"});
+      R.Notes.push_back({Ret->getBeginLoc(), "a thread returns here"});
+      return R;
+    }
+  }
 
   // The locks are gone after the rewrite: nothing else may take them.
   for (const LockRef &L : CS.Locks)
@@ -477,14 +575,27 @@ std::string KernelRewrite::preamble() const {
                                                 D->getNameAsString());
     First = false;
   }
+  for (const std::string &B : BuiltinFields) {
+    OS << (First ? "" : ", ") << "unsigned int " << B;
+    First = false;
+  }
   OS << ") {\n";
   if (!CS.Body.empty()) {
     SourceLocation Begin = SM.getExpansionLoc(CS.Body.front()->getBeginLoc());
     const Stmt *Next = nextStatement(Ctx, CS.Body.back());
     SourceLocation End = Next ? SM.getExpansionLoc(Next->getBeginLoc())
                               : SM.getExpansionLoc(CS.Body.back()->getEndLoc());
-    StringRef Body =
-        Lexer::getSourceText(CharSourceRange::getCharRange(Begin, End), SM, LO).rtrim();
+    std::string Body =
+        Lexer::getSourceText(CharSourceRange::getCharRange(Begin, End), SM, LO).rtrim().str();
+    // The builtin reads become the parameters holding the client's values
+    // (from the last, so that earlier offsets stay valid).
+    const unsigned Base = SM.getFileOffset(Begin);
+    for (const CriticalSection::BuiltinUse &U : reverse(CS.Builtins)) {
+      const unsigned From = SM.getFileOffset(U.E->getBeginLoc());
+      const unsigned To =
+          SM.getFileOffset(Lexer::getLocForEndOfToken(U.E->getEndLoc(), 0, SM, LO));
+      Body.replace(From - Base, To - From, builtinField(U.Read));
+    }
     OS << reindent(Body, SM.getExpansionColumnNumber(Begin) - 1, "  ");
   }
   OS << "}\n\n";
@@ -533,6 +644,10 @@ std::string KernelRewrite::serverAndLaunch() const {
   for (const ValueDecl *V : Reads) {
     std::string F = fieldOf(V);
     OS << (First ? "" : ", ") << (F.empty() ? V->getNameAsString() : "dd_m." + F);
+    First = false;
+  }
+  for (const std::string &B : BuiltinFields) {
+    OS << (First ? "" : ", ") << "dd_m." << B;
     First = false;
   }
   OS << "); });\n}\n\n";
@@ -584,8 +699,9 @@ std::string KernelRewrite::send(StringRef Indent) const {
   for (size_t I = 0; I < Fields.size(); ++I) {
     const Field &F = Fields[I];
     OS << (I ? ", " : "")
-       << (F.Computed ? "(unsigned long long)(" + text(F.Computed->getSourceRange(), SM, LO) + ")"
-                      : F.Name);
+       << (F.Computed   ? "(unsigned long long)(" + text(F.Computed->getSourceRange(), SM, LO) + ")"
+           : !F.Builtin.empty() ? F.Builtin
+                                : F.Name);
   }
   OS << "})";
   // The loop's flags are true after it: kept so for code that reads them
@@ -725,15 +841,19 @@ bool runDelegatePass(ASTContext &Ctx, const AnnotationSet &Annotations, Rewriter
   if (Options.Auto)
     append_range(Candidates, unannotatedLoops(Ctx, Annotations));
 
-  // In auto mode a loop that is no try-lock loop at all says nothing.
+  // In auto mode a loop that is no try-lock loop at all says nothing; a
+  // try-lock loop left as written is a warning, shown by default.
   auto Refuse = [&](const Candidate &C, const Refusal &Why) {
     if (C.Pragma) {
       Diags.error(Why.Loc, "cannot delegate this critical section: " + Why.Message);
+    } else if (!StringRef(Why.Message).starts_with("not a") &&
+               !StringRef(Why.Message).starts_with("a delegated critical section must be")) {
+      Diags.declined(Why.Loc, "--delegate=auto: try-lock loop not delegated: " + Why.Message);
+    } else {
       return;
     }
-    if (!StringRef(Why.Message).starts_with("not a") &&
-        !StringRef(Why.Message).starts_with("a delegated critical section must be"))
-      Diags.remark(Why.Loc, "try-lock loop not delegated: " + Why.Message);
+    for (const auto &[Loc, Note] : Why.Notes)
+      Diags.note(Loc, Note);
   };
 
   // Recognition first: a kernel with two critical sections is refused as a

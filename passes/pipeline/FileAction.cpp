@@ -94,6 +94,10 @@ CriticalSectionEntry criticalSectionEntry(const Annotation &A, ASTContext &Ctx) 
                               : "*" + Array);
   }
   E.Message = names(CS.Message);
+  // threadIdx.x and friends travel in the message too (the client's values).
+  for (const CriticalSection::BuiltinUse &B : CS.Builtins)
+    if (!llvm::is_contained(E.Message, B.Read.name()))
+      E.Message.push_back(B.Read.name());
   E.Arguments = names(CS.Arguments);
   E.Statements = CS.Body.size();
   return E;

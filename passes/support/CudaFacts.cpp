@@ -134,6 +134,8 @@ SyncKind cudaSync(const CallExpr *Call) {
       Group = M->getObjectType();
     else if (Call->getNumArgs() == 1)
       Group = Call->getArg(0)->getType().getNonReferenceType();
+    if (Group.isNull()) // a static or internal sync of the headers' own
+      return SyncKind::Barrier;
     std::string Spelled = Group.getCanonicalType().getAsString();
     if (StringRef(Spelled).contains("tile") || StringRef(Spelled).contains("coalesced"))
       return SyncKind::WarpBarrier;

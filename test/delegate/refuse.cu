@@ -45,8 +45,11 @@ __global__ void thread_index(int *data, int *locks, int n) {
   #pragma dd delegate
   do {
     if (atomicCAS(&locks[b], 0, 1) == 0) {
-      // CHECK-NEXT: in 'thread_index': refused at [[@LINE+1]]:17: the critical section reads a thread or block index, which differs on the server; compute it before the loop
-      data[b] = threadIdx.x;
+      // A component (threadIdx.x) would travel in the message; the
+      // variable as a whole does not.
+      // CHECK-NEXT: in 'thread_index': refused at [[@LINE+1]]:16: the critical section reads 'threadIdx', which differs on the server (it would read the server thread's)
+      dim3 t = threadIdx;
+      data[b] = t.x;
       atomicExch(&locks[b], 0);
       done = true;
     }

@@ -1,8 +1,8 @@
 // --delegate=auto also rewrites try-lock loops without an annotation, each
 // with a remark shown without -Rdecoupler; a try-lock loop it cannot
-// delegate stays as it is (a remark under -Rdecoupler says why), and other
+// delegate stays as it is (a warning, shown by default, says why), and other
 // loops are not mentioned. Without --delegate=auto nothing changes.
-// RUN: %decoupler --passes=delegate --delegate=auto %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=AUTO --implicit-check-not=remark
+// RUN: %decoupler --passes=delegate --delegate=auto %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=AUTO --implicit-check-not=remark --implicit-check-not=warning
 // RUN: %decoupler --passes=delegate --delegate=auto -Rdecoupler %s -o %t.r.cu 2>&1 | FileCheck %s --check-prefix=WHY
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // RUN: %decoupler --passes=delegate %s -o %t.off.cu 2>&1 | count 0
@@ -17,7 +17,7 @@ __global__ void histogram(const int *keys, int n, int *bins, int *locks) {
     k = k * 3 + 1;
   k &= 255;
   bool done = false;
-  // AUTO: rewrite-auto.cu:[[@LINE+1]]:3: remark: --delegate=auto: delegated the unannotated critical section (one lock) of 'histogram' to server blocks: histogram_client, histogram_server, histogram_launch
+  // AUTO-DAG: rewrite-auto.cu:[[@LINE+1]]:3: remark: --delegate=auto: delegated the unannotated critical section (one lock) of 'histogram' to server blocks: histogram_client, histogram_server, histogram_launch
   do {
     if (atomicCAS(&locks[k], 0, 1) == 0) {
       bins[k] += 1;
@@ -34,7 +34,8 @@ __global__ void returns_value(int *data, int *locks, int *out) {
   int b = threadIdx.x % 8;
   int old = 0;
   bool done = false;
-  // WHY: rewrite-auto.cu:[[@LINE+4]]:11: remark: try-lock loop not delegated: the critical section writes 'old', which the kernel uses outside it; the server cannot return a value to the client [-Rdecoupler]
+  // AUTO-DAG: rewrite-auto.cu:[[@LINE+5]]:11: warning: --delegate=auto: try-lock loop not delegated: the critical section writes 'old', which the kernel uses outside it; the server cannot return a value to the client
+  // WHY: rewrite-auto.cu:[[@LINE+4]]:11: warning: --delegate=auto: try-lock loop not delegated: the critical section writes 'old', which the kernel uses outside it; the server cannot return a value to the client
   // CHECK: while (!done) {
   while (!done) {
     if (atomicExch(&locks[b], 1) == 0) {

@@ -7,13 +7,13 @@
 #
 #   test/gpu/examples-differential.sh BIN_DIR GRAPH_DIR
 # BIN_DIR holds histogram, histogram_dd, spmv_coo, spmv_coo_dd, sssp_topology,
-# sssp_topology_dd, hashtable, hashtable_dd, bank, bank_dd, decouple,
-# decouple_dd; GRAPH_DIR holds
+# sssp_topology_dd, hashtable, hashtable_dd, bank, bank_dd, ledger, ledger_dd,
+# decouple, decouple_dd; GRAPH_DIR holds
 # chesapeake.mtx, wiki-Vote.txt, luxembourg_osm.edges and any *.gr files
 # (generated with dd-graph). EXAMPLES="hashtable bank" (say) runs only those
 # examples. Prints one line per case and ends with "N passed, N failed".
 #
-# hashtable and bank (the delegate pass) print order-independent digests and
+# hashtable, bank and ledger (the delegate pass) print order-independent digests and
 # check themselves against a CPU model (--verify 1: "verify: ok" in both
 # outputs). Their rewritten launcher can run the kernel as written instead of
 # delegating (DD_DELEGATE_POLICY, default adaptive); the cases below force
@@ -111,6 +111,24 @@ for accounts in 1024 1048576; do
     run bank --accounts $accounts --transfers 65536 --time 40 --verify 1
 done
 DD_DELEGATE_POLICY=original run bank --accounts 4096 --transfers 65536 --verify 1
+
+# Ledger (one lock; the critical section calls __device__ helpers and reads
+# threadIdx.x, blockIdx.x and blockDim.x, which the client sends in the
+# message): from one account (every deposit on one lock) to 2^20, block
+# sizes that are not multiples of 32 (threadIdx.x and the block size both
+# show in the result), one server block, fewer servers than asked.
+run ledger --accounts 1 --deposits 4096 --verify 1
+for accounts in 7 256 1024 32768 1048576; do
+  for block in 256 96 1000; do
+    run ledger --accounts $accounts --deposits 262144 --block $block --seed $accounts --verify 1
+  done
+done
+run ledger --accounts 3000 --deposits 1000003 --block 33 --seed 9 --verify 1
+DD_DELEGATE_SERVERS=1 run ledger --accounts 1024 --deposits 65536 --verify 1
+DD_DELEGATE_SERVERS=100000 DD_DELEGATE_SPLIT=1 EXPECT_DD_STDERR="fewer than asked" \
+  run ledger --accounts 64 --deposits 65536 --verify 1
+DD_DELEGATE_POLICY=adaptive DD_DELEGATE_VERBOSE=1 EXPECT_DD_STDERR="probe: original took" \
+  run ledger --accounts 256 --deposits 262144 --time 40 --verify 1
 unset DD_DELEGATE_POLICY
 
 # The split pass (decouple): every study kernel on sizes that are not
