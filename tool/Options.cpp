@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -291,10 +292,6 @@ Error checkConflicts(bool HaveOutputFile) {
   return Error::success();
 }
 
-/// The passes of docs/DESIGN.md, to name them in messages; the pipeline's
-/// isKnownPass() has the last word.
-constexpr StringRef DesignedPasses[] = {"split", "delegate", "atomics"};
-
 Error checkPasses() {
   if (Passes.getNumOccurrences() && Analyze)
     return usageError("--passes selects rewrite passes; it has no effect with "
@@ -303,16 +300,9 @@ Error checkPasses() {
     return usageError("--passes: empty pass name");
   for (const std::string &Name : Passes) {
     if (!isKnownPass(Name)) {
-      std::string Known;
-      for (StringRef Candidate : DesignedPasses)
-        if (isKnownPass(Candidate))
-          Known += (Known.empty() ? "" : ", ") + Candidate.str();
-      return usageError("--passes: unknown pass '" + Name + "'" +
-                        (Known.empty() ? "" : " (passes: " + Known + ")"));
+      return usageError("--passes: unknown pass '" + Name + "' (passes: " +
+                        join(availablePasses(), ", ") + ")");
     }
-    if (!isAvailablePass(Name))
-      return usageError("--passes: pass '" + Name +
-                        "' is not implemented in this version of decoupler");
   }
   return Error::success();
 }

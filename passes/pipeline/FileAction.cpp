@@ -24,8 +24,49 @@ namespace decoupler {
 
 namespace {
 
-/// The names `--passes=` accepts: the three rewrites of DESIGN.md.
-constexpr StringRef KnownPasses[] = {"split", "delegate", "atomics"};
+/// What every rewrite pass gets: the same context in, "changed" out.
+struct PassContext {
+  ASTContext &Ctx;
+  const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels;
+  const AnnotationSet &Annotations;
+  Rewriter &R;
+  PassDiagnostics &Diags;
+  const RunOptions &Options;
+  /// Source ranges earlier passes replaced or copied; later passes leave
+  /// them alone.
+  std::vector<SourceRange> &Claimed;
+};
+
+bool runSplit(PassContext &P) {
+  SplitOptions SO;
+  SO.Auto = P.Options.SplitAuto;
+  bool Changed = false;
+  runSplitPass(P.Ctx, P.Kernels, P.Annotations, SO, P.R, P.Diags, Changed, P.Claimed);
+  return Changed;
+}
+
+bool runDelegate(PassContext &P) {
+  DelegateOptions DO;
+  DO.Auto = P.Options.DelegateAuto;
+  return runDelegatePass(P.Ctx, P.Annotations, P.R, DO, P.Diags, P.Claimed);
+}
+
+bool runAtomics(PassContext &P) {
+  AtomicsOptions AO;
+  AO.Float = P.Options.AtomicsFloat;
+  AO.Skip = P.Claimed;
+  return runAtomicsPass(P.Ctx, P.Kernels, P.Annotations, P.R, AO, P.Diags);
+}
+
+/// The one table of rewrite passes (the names `--passes=` accepts), in the
+/// order they run. The split pass first: a split copies its kernel's text,
+/// which the later passes then leave alone. The delegate pass next: it
+/// replaces whole loops, which the atomics pass then leaves alone.
+struct PassInfo {
+  StringRef Name;
+  bool (*Run)(PassContext &);
+};
+const PassInfo Passes[] = {{"split", runSplit}, {"delegate", runDelegate}, {"atomics", runAtomics}};
 
 std::string targetKind(const Annotation &A) {
   if (A.TargetFunction)
@@ -137,31 +178,11 @@ public:
       InsertedLineEndings Endings(R);
       IncludePlacement Placement(SM, Sites.insertionOffset(Ctx));
       PassDiagnostics PassDiags(Diags, Options.RemarkAll, Options.Declined);
-      auto Enabled = [&](StringRef Pass) {
-        return Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass);
-      };
-      // The split pass first: a split copies its kernel's text, which the
-      // later passes then leave alone. The delegate pass next: it replaces
-      // whole loops, which the atomics pass then leaves alone.
-      std::vector<SourceRange> Replaced;
-      if (Enabled("split")) {
-        SplitOptions SO;
-        SO.Auto = Options.SplitAuto;
-        bool SplitChanged = false;
-        runSplitPass(Ctx, Kernels, Annotations, SO, R, PassDiags, SplitChanged, Replaced);
-        Result.Changed |= SplitChanged;
-      }
-      if (Enabled("delegate")) {
-        DelegateOptions DO;
-        DO.Auto = Options.DelegateAuto;
-        Result.Changed |= runDelegatePass(Ctx, Annotations, R, DO, PassDiags, Replaced);
-      }
-      if (Enabled("atomics")) {
-        AtomicsOptions AO;
-        AO.Float = Options.AtomicsFloat;
-        AO.Skip = std::move(Replaced);
-        Result.Changed |= runAtomicsPass(Ctx, Kernels, Annotations, R, AO, PassDiags);
-      }
+      std::vector<SourceRange> Claimed;
+      PassContext Context{Ctx, Kernels, Annotations, R, PassDiags, Options, Claimed};
+      for (const PassInfo &Pass : Passes)
+        if (Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass.Name.str()))
+          Result.Changed |= Pass.Run(Context);
       // Byte for byte the input when no pass changed anything; inserted
       // lines end as the file's lines do.
       Result.Rewritten = Endings.text();
@@ -210,16 +231,17 @@ private:
 } // namespace
 
 const std::vector<std::string> &availablePasses() {
-  static const std::vector<std::string> Available = {"split", "delegate", "atomics"};
+  static const std::vector<std::string> Available = [] {
+    std::vector<std::string> Names;
+    for (const PassInfo &Pass : Passes)
+      Names.push_back(Pass.Name.str());
+    return Names;
+  }();
   return Available;
 }
 
 bool isKnownPass(StringRef Name) {
-  return llvm::is_contained(KnownPasses, Name);
-}
-
-bool isAvailablePass(StringRef Name) {
-  return llvm::is_contained(availablePasses(), Name.str());
+  return llvm::any_of(Passes, [&](const PassInfo &Pass) { return Pass.Name == Name; });
 }
 
 std::unique_ptr<FrontendAction> createFileAction(const RunOptions &Options,

@@ -59,12 +59,10 @@ struct FileResult {
   bool Changed = false;
 };
 
-/// Rewrite passes of this build, in the order they run.
+/// Rewrite passes, in the order they run (the pipeline's one table).
 const std::vector<std::string> &availablePasses();
-/// Pass names the tool accepts in `--passes=` (available or planned).
+/// Whether `--passes=` accepts \p Name: a pass of that table.
 bool isKnownPass(llvm::StringRef Name);
-/// True when the pass is implemented in this build.
-bool isAvailablePass(llvm::StringRef Name);
 
 /// Creates the action for one file. \p Result must outlive the action.
 std::unique_ptr<clang::FrontendAction>
