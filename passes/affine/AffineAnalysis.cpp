@@ -15,6 +15,7 @@
 
 #include "affine/AffineAnalysis.h"
 #include "support/CudaFacts.h"
+#include "support/SourceText.h"
 #include "affine/JoinBlocks.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -1826,19 +1827,7 @@ void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
 
 std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
   const SourceManager &SM = Ctx.getSourceManager();
-  // The function whose body holds S.
-  const FunctionDecl *Fn = nullptr;
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty() && !Fn) {
-    if ((Fn = Parents[0].get<FunctionDecl>()))
-      break;
-    if (const auto *P = Parents[0].get<Stmt>())
-      Parents = Ctx.getParents(*P);
-    else if (const auto *D = Parents[0].get<Decl>())
-      Parents = Ctx.getParents(*D);
-    else
-      break;
-  }
+  const FunctionDecl *Fn = enclosingFunction(Ctx, S);
   if (!Fn)
     return "it is not in a function body";
   const auto *Method = dyn_cast<CXXMethodDecl>(Fn);

@@ -3,6 +3,7 @@
 #include "atomics/AtomicsPass.h"
 #include "support/CudaFacts.h"
 #include "support/Includes.h"
+#include "support/SourceText.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -195,22 +196,6 @@ atomicCallsOnlyInInstantiations(ASTContext &Ctx,
         Ctx.getSourceManager().getExpansionLoc(C->getBeginLoc()).getRawEncoding());
   Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
   return Collect.Out;
-}
-
-/// The function whose body holds \p S.
-const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty()) {
-    if (const auto *FD = Parents[0].get<FunctionDecl>())
-      return FD;
-    if (const auto *P = Parents[0].get<Stmt>())
-      Parents = Ctx.getParents(*P);
-    else if (const auto *D = Parents[0].get<Decl>())
-      Parents = Ctx.getParents(*D);
-    else
-      break;
-  }
-  return nullptr;
 }
 
 std::string describeStride(const AffineValue &Address) {

@@ -1,6 +1,7 @@
 //===- support/SourceText.cpp - Source facts the rewrite passes share -----===//
 
 #include "support/SourceText.h"
+#include "clang/AST/ParentMapContext.h"
 #include "llvm/ADT/StringRef.h"
 
 using namespace clang;
@@ -23,6 +24,21 @@ std::optional<std::pair<unsigned, unsigned>> annotationLine(SourceLocation Loc,
   if (!(Line.starts_with("#") || (Line.starts_with("DD_PRAGMA(") && Line.ends_with(")"))))
     return std::nullopt;
   return std::make_pair(unsigned(Begin), unsigned(End));
+}
+
+const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    if (const auto *FD = Parents[0].get<FunctionDecl>())
+      return FD;
+    if (const auto *P = Parents[0].get<Stmt>())
+      Parents = Ctx.getParents(*P);
+    else if (const auto *D = Parents[0].get<Decl>())
+      Parents = Ctx.getParents(*D);
+    else
+      break;
+  }
+  return nullptr;
 }
 
 } // namespace decoupler

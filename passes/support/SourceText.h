@@ -1,13 +1,15 @@
 //===- support/SourceText.h - Source facts the rewrite passes share -*- C++ -*-//
 //
 // Small questions about the text a pass is about to edit: whether a range
-// comes from a macro (it cannot be rewritten in place), and which line an
-// annotation occupies (the line a pass removes once it has acted on it).
+// comes from a macro (it cannot be rewritten in place), which line an
+// annotation occupies (the line a pass removes once it has acted on it),
+// and which function a statement is in.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_SUPPORT_SOURCETEXT_H
 #define DECOUPLER_SUPPORT_SOURCETEXT_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Basic/SourceManager.h"
 #include <optional>
@@ -26,6 +28,10 @@ inline bool inMacro(clang::SourceRange Range) {
 /// is not in the main file, so that removing it would take other text.
 std::optional<std::pair<unsigned, unsigned>> annotationLine(clang::SourceLocation Loc,
                                                             const clang::SourceManager &SM);
+
+/// The function whose body holds \p S (walking up the AST's parents);
+/// null when there is none.
+const clang::FunctionDecl *enclosingFunction(clang::ASTContext &Ctx, const clang::Stmt *S);
 
 } // namespace decoupler
 
