@@ -739,15 +739,16 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
   if (contains<LambdaExpr>(Body))
     return declineAt("the kernel has a lambda", K.getLocation());
   // The split kernel is the kernel's text copied in pieces around the
-  // edits; an #if/#else/#endif (or any directive) in the body could end up
-  // in one piece and its partner in another.
+  // edits; an #if/#else/#endif in the body could end up in one piece and
+  // its partner in another, a #define in both. A #pragma stands alone.
   {
     StringRef Buf = SM.getBufferData(SM.getMainFileID());
     const unsigned Begin = beginOf(Body), End = std::min<size_t>(endOf(Body), Buf.size());
     for (size_t At = Begin; At < End;) {
       size_t LineStart = At;
       size_t First = Buf.find_first_not_of(" \t", LineStart);
-      if (First < End && Buf[First] == '#')
+      if (First < End && Buf[First] == '#' &&
+          !Buf.substr(First + 1).ltrim(" \t").starts_with("pragma"))
         return declineAt("the kernel's body holds a preprocessor directive: the split kernel "
                          "copies the body's text in pieces",
                          SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(First));
