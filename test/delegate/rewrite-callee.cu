@@ -119,8 +119,8 @@ __global__ void exchange(const unsigned *pairs, unsigned n, long long *table, un
 void run(const unsigned *account, unsigned n, long long *balance, unsigned *count,
          unsigned long long *sig, int *locks, const unsigned *pairs, long long *table,
          unsigned *last) {
-  // CHECK: deposit_launch((n + 255) / 256, 256, 0, account, n, balance, count, sig, locks);
+  // CHECK: deposit_launch((n + 255) / 256, 256, 0, 0, account, n, balance, count, sig, locks);
   deposit<<<(n + 255) / 256, 256>>>(account, n, balance, count, sig, locks);
-  // CHECK: exchange_launch(dim3(n / 64, 1), dim3(32, 2), 0, pairs, n, table, 16, last, locks);
+  // CHECK: exchange_launch(dim3(n / 64, 1), dim3(32, 2), 0, 0, pairs, n, table, 16, last, locks);
   exchange<<<dim3(n / 64, 1), dim3(32, 2)>>>(pairs, n, table, 16, last, locks);
 }
