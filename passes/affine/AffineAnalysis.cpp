@@ -176,10 +176,31 @@ struct VarState {
 /// Keyed by VarDecl, or by the FunctionDecl for its return value.
 using State = std::map<const Decl *, VarState>;
 
+/// More definitions than this reaching one point are kept as one "many"
+/// marker: the sets only feed the sync and temporal divergence tests, where
+/// "many" counts as differing and as defined everywhere (more divergence,
+/// never less), and in goto spaghetti exact sets made every join cost the
+/// size of the whole function (issue 13, class 12).
+constexpr size_t MaxExactDefs = 32;
+const char ManyDefsMarker = 0;
+
+bool isManyDefs(const DefSet &D) {
+  return D.size() == 1 && D.front() == &ManyDefsMarker;
+}
+
 DefSet unionDefs(const DefSet &A, const DefSet &B) {
+  if (isManyDefs(A) || isManyDefs(B))
+    return DefSet{&ManyDefsMarker};
   DefSet R;
   std::set_union(A.begin(), A.end(), B.begin(), B.end(), std::back_inserter(R));
+  if (R.size() > MaxExactDefs)
+    return DefSet{&ManyDefsMarker};
   return R;
+}
+
+/// Whether two incoming definition sets may bring different values.
+bool defsMayDiffer(const DefSet &A, const DefSet &B) {
+  return isManyDefs(A) || isManyDefs(B) || A != B;
 }
 
 class FunctionAnalyzer {
@@ -217,6 +238,11 @@ private:
     const Stmt *Tag;
   };
   std::vector<SmallVector<JoinOf, 2>> JoinsOf;
+  // Per block: a join of some divergent branch in an approximated cycle
+  // (ControlStructure::approximatedCycle): differing incoming definitions
+  // make a value nonaffine there, whichever branch chose.
+  BitVector ApproximateJoin;
+  SmallPtrSet<const void *, 4> ApproximatedCyclesSeen;
   std::vector<bool> ExitsDivergentLoop;
   std::vector<BitVector> ExitedLoopSets; // per block: union of exited loops
 
@@ -448,6 +474,8 @@ AffineValue FunctionAnalyzer::run() {
 
   unsigned N = Graph->getNumBlockIDs();
   JoinsOf.assign(N, {});
+  ApproximateJoin = BitVector(N);
+  ApproximatedCyclesSeen.clear();
   ExitedLoopSets.assign(N, BitVector());
   // The first fixed point marks each branch divergent as soon as its
   // condition is, and goes on from there: the sync dependence a divergent
@@ -580,7 +608,7 @@ State FunctionAnalyzer::entryState(const CFGBlock *B) {
     // Where all incoming definitions agree no branch's paths can differ:
     // the common case, checked once instead of once per divergent branch.
     bool AnyDiffer = false;
-    if (!JoinsOf[ID].empty()) {
+    if (!JoinsOf[ID].empty() || ApproximateJoin.test(ID)) {
       const DefSet *First = nullptr;
       for (const State *PS : Incoming) {
         auto It = PS->find(Key);
@@ -588,12 +616,14 @@ State FunctionAnalyzer::entryState(const CFGBlock *B) {
           continue;
         if (!First)
           First = &It->second.Defs;
-        else if (*First != It->second.Defs) {
+        else if (defsMayDiffer(*First, It->second.Defs)) {
           AnyDiffer = true;
           break;
         }
       }
     }
+    if (AnyDiffer && ApproximateJoin.test(ID))
+      VS.Value = AffineValue::join(VS.Value, AffineValue::nonAffine());
     for (const JoinOf &J : JoinsOf[ID]) {
       if (!AnyDiffer || VS.Value.isNonAffine())
         break; // nothing to add
@@ -609,7 +639,7 @@ State FunctionAnalyzer::entryState(const CFGBlock *B) {
           continue;
         if (!First)
           First = &It->second.Defs;
-        else if (*First != It->second.Defs)
+        else if (defsMayDiffer(*First, It->second.Defs))
           Differ = true;
       }
       if (Differ)
@@ -622,6 +652,12 @@ State FunctionAnalyzer::entryState(const CFGBlock *B) {
         auto It = Incoming[I]->find(Key);
         if (It == Incoming[I]->end())
           continue;
+        if (isManyDefs(It->second.Defs)) { // may be defined in any loop
+          for (unsigned L : ExitedLoopSets[ID].set_bits())
+            if (Control->loopBlocks(L).test(IncomingBlocks[I]->getBlockID()))
+              VS.Value = AffineValue::join(VS.Value, AffineValue::nonAffine());
+          continue;
+        }
         for (const void *Def : It->second.Defs) {
           auto DB = DefBlock.find(Def);
           if (DB == DefBlock.end())
@@ -751,12 +787,25 @@ bool FunctionAnalyzer::markIfDivergent(const CFGBlock *B,
   if (!IsDivergent)
     return false;
   const Stmt *Tag = conditionTag(B);
-  Divergent[ID] = Tag ? Tag : B->getTerminatorStmt();
+  Tag = Tag ? Tag : B->getTerminatorStmt();
+  Divergent[ID] = Tag;
   // Join blocks and loops left are computed once per branch (cached).
   const BitVector &Joins = Control->joinBlocks(B);
-  for (unsigned J : Joins.set_bits()) {
-    JoinsOf[J].push_back({B, Divergent[ID]});
-    Affected.push_back(J);
+  if (int Cycle = Control->approximatedCycle(B); Cycle >= 0) {
+    // All branches of the cycle share joins and exited loops: the first one
+    // found divergent registers them for all (one pass over the blocks, not
+    // one per branch).
+    if (!ApproximatedCyclesSeen.insert(&Control->loopBlocks(Cycle)).second)
+      return true;
+    for (unsigned J : Joins.set_bits()) {
+      ApproximateJoin.set(J);
+      Affected.push_back(J);
+    }
+  } else {
+    for (unsigned J : Joins.set_bits()) {
+      JoinsOf[J].push_back({B, Tag});
+      Affected.push_back(J);
+    }
   }
   for (unsigned L : Control->loopsDivergedBy(B))
     for (unsigned X : Control->loopExits(L)) {
@@ -852,7 +901,7 @@ void FunctionAnalyzer::merge(State &Into, const State &Other, const Stmt *Cond) 
         It->second.Value.addCondition(Cond);
       continue;
     }
-    bool Differ = It->second.Defs != VS.Defs;
+    bool Differ = defsMayDiffer(It->second.Defs, VS.Defs);
     It->second.Value = AffineValue::join(It->second.Value, VS.Value);
     It->second.Defs = unionDefs(It->second.Defs, VS.Defs);
     if (Differ && Cond)

@@ -29,6 +29,23 @@ ControlStructure::ControlStructure(const CFG &G)
     : G(G), N(G.getNumBlockIDs()), Reachable(N) {
   computeOrder();
   computeLoops();
+  computeExits();
+}
+
+void ControlStructure::computeExits() {
+  IrreducibleLoop.assign(Loops.size(), false);
+  for (unsigned L = 0; L < Loops.size(); ++L)
+    for (auto [U, V] : IrreducibleEdges)
+      if (Loops[L].test(U) && Loops[L].test(V))
+        IrreducibleLoop[L] = true;
+  ExitSets.assign(Loops.size(), BitVector(N));
+  for (unsigned L = 0; L < Loops.size(); ++L)
+    for (const CFGBlock *X : RPO)
+      if (!Loops[L].test(X->getBlockID()))
+        forEachPred(X, [&](const CFGBlock *P) {
+          if (Loops[L].test(P->getBlockID()))
+            ExitSets[L].set(X->getBlockID());
+        });
 }
 
 void ControlStructure::computeOrder() {
@@ -55,6 +72,9 @@ void ControlStructure::computeOrder() {
       Push(S);
   }
   RPO.assign(PostOrder.rbegin(), PostOrder.rend());
+  Position.assign(N, ~0u);
+  for (unsigned I = 0; I < RPO.size(); ++I)
+    Position[RPO[I]->getBlockID()] = I;
 }
 
 void ControlStructure::computeLoops() {
@@ -90,9 +110,6 @@ void ControlStructure::computeLoops() {
   // Natural loops, one per header.
   DenseMap<unsigned, unsigned> LoopOfHeader;
   bool Irreducible = false;
-  std::vector<unsigned> Position(N, ~0u);
-  for (unsigned I = 0; I < RPO.size(); ++I)
-    Position[RPO[I]->getBlockID()] = I;
   for (const CFGBlock *B : RPO) {
     forEachSucc(B, [&](const CFGBlock *H) {
       unsigned U = B->getBlockID(), V = H->getBlockID();
@@ -120,6 +137,7 @@ void ControlStructure::computeLoops() {
         }
       } else if (Position[V] <= Position[U]) {
         Irreducible = true; // a retreating edge that is not a back edge
+        IrreducibleEdges.push_back({U, V});
       }
     });
   }
@@ -176,11 +194,57 @@ void ControlStructure::computeLoops() {
   Visit(&G.getEntry());
 }
 
+int ControlStructure::approximatedCycle(const CFGBlock *Branch) const {
+  unsigned BranchID = Branch->getBlockID();
+  int Innermost = -1;
+  for (unsigned L = 0; L < Loops.size(); ++L)
+    if (Loops[L].test(BranchID) &&
+        (Innermost < 0 || Loops[L].count() < Loops[Innermost].count()))
+      Innermost = int(L);
+  if (Innermost >= 0 && IrreducibleLoop[Innermost] &&
+      Loops[Innermost].count() > MaxExactIrreducibleBlocks)
+    return Innermost;
+  return -1;
+}
+
 const BitVector &ControlStructure::joinBlocks(const CFGBlock *Branch) {
   unsigned BranchID = Branch->getBlockID();
   auto Cached = JoinCache.find(BranchID);
   if (Cached != JoinCache.end())
     return Cached->second;
+
+  int Innermost = approximatedCycle(Branch);
+  if (Innermost >= 0) {
+    // Every block of such a cycle reaches the same blocks, and labels wander
+    // through it for many rounds per branch (1,600 labels of goto spaghetti:
+    // rounds x blocks x branches dominated the analysis). Take every block
+    // reachable from the cycle as a join and on the branch's paths: a
+    // superset of the exact answer, so more values are divergent, never
+    // fewer. Computed once per cycle.
+    auto [It, New] = CycleReach.try_emplace(unsigned(Innermost));
+    if (New) {
+      BitVector &Reach = It->second;
+      Reach.resize(N);
+      std::vector<const CFGBlock *> Work;
+      for (const CFGBlock *X : RPO)
+        if (Loops[Innermost].test(X->getBlockID())) {
+          Reach.set(X->getBlockID());
+          Work.push_back(X);
+        }
+      while (!Work.empty()) {
+        const CFGBlock *X = Work.back();
+        Work.pop_back();
+        forEachSucc(X, [&](const CFGBlock *S) {
+          if (!Reach.test(S->getBlockID())) {
+            Reach.set(S->getBlockID());
+            Work.push_back(S);
+          }
+        });
+      }
+    }
+    PathCache.try_emplace(BranchID, It->second);
+    return JoinCache.try_emplace(BranchID, It->second).first->second;
+  }
 
   // Label propagation: each block reached from the branch carries the
   // successor it was reached through; a block reached with two different
@@ -209,26 +273,34 @@ const BitVector &ControlStructure::joinBlocks(const CFGBlock *Branch) {
   // rule): threads that went around leave through some exit later than the
   // threads that left directly, so the exits are on different sides.
   BitVector StopAt(N);
-  std::vector<std::pair<const BitVector *, BitVector>> ExitsOf; // header set, exits
+  std::vector<std::pair<const BitVector *, const BitVector *>> ExitsOf; // header set, exits
   // (Irreducible cycles have no such header: labels move freely in them.)
   for (unsigned L = 0; L < Loops.size(); ++L) {
     if (!Loops[L].test(BranchID) || !Natural[L])
       continue;
     StopAt |= Headers[L];
-    BitVector Exits(N);
-    for (const CFGBlock *X : RPO)
-      if (!Loops[L].test(X->getBlockID()))
-        forEachPred(X, [&](const CFGBlock *P) {
-          if (Loops[L].test(P->getBlockID()))
-            Exits.set(X->getBlockID());
-        });
-    ExitsOf.push_back({&Headers[L], std::move(Exits)});
+    ExitsOf.push_back({&Headers[L], &ExitSets[L]});
   }
   std::vector<int> HeaderLabel(N, None);
 
+  // Rounds in reverse post-order until nothing changes, as a sweep over every
+  // block would do, but evaluating only blocks whose inputs changed since
+  // their last evaluation (a predecessor's label, the label of a header whose
+  // exits they are): any other block would recompute its own state. The
+  // sequence of states is the full sweep's; the cost is the blocks that move,
+  // not rounds x blocks (issue 13, class 12: goto spaghetti).
+  BitVector Now(N), Later(N); // by RPO position
+  unsigned Pos = 0;
+  auto MarkDirty = [&](unsigned ID) {
+    if (!Reachable.test(ID))
+      return;
+    unsigned P = Position[ID];
+    (P > Pos ? Now : Later).set(P);
+  };
+  forEachSucc(Branch, [&](const CFGBlock *S) { Now.set(Position[S->getBlockID()]); });
+
   unsigned Rounds = 0;
-  for (bool Changed = true; Changed;) {
-    Changed = false;
+  while (Now.any()) {
     if (++Rounds > 4 * N + 8) {
       // Did not settle: be conservative, every reachable block joins and
       // lies on the branch's paths.
@@ -238,7 +310,9 @@ const BitVector &ControlStructure::joinBlocks(const CFGBlock *Branch) {
           Label[I] = int(I);
       break;
     }
-    for (const CFGBlock *B : RPO) {
+    for (int P = Now.find_first(); P >= 0; P = Now.find_next(P)) {
+      Pos = unsigned(P);
+      const CFGBlock *B = RPO[Pos];
       unsigned ID = B->getBlockID();
       // The branch's own block can be a join (paths from the previous
       // instance of the branch meet there), but labels do not flow through
@@ -253,34 +327,37 @@ const BitVector &ControlStructure::joinBlocks(const CFGBlock *Branch) {
         else if (New != L)
           Join = true;
       };
-      forEachPred(B, [&](const CFGBlock *P) {
-        if (P->getBlockID() == BranchID)
+      forEachPred(B, [&](const CFGBlock *Pred) {
+        if (Pred->getBlockID() == BranchID)
           Meet(int(ID));
-        else if (!Enters(P, ID))
-          Meet(Label[P->getBlockID()]);
+        else if (!Enters(Pred, ID))
+          Meet(Label[Pred->getBlockID()]);
       });
       for (const auto &[Heads, Exits] : ExitsOf)
-        if (Exits.test(ID))
+        if (Exits->test(ID))
           for (unsigned H : Heads->set_bits())
             Meet(HeaderLabel[H]);
       if (Join) {
         New = int(ID);
-        if (!Joins.test(ID)) {
-          Joins.set(ID);
-          Changed = true;
-        }
+        Joins.set(ID);
       }
       if (StopAt.test(ID) && ID != BranchID && New != HeaderLabel[ID]) {
         HeaderLabel[ID] = New;
-        Changed = true;
+        for (const auto &[Heads, Exits] : ExitsOf)
+          if (Heads->test(ID))
+            for (unsigned X : Exits->set_bits())
+              MarkDirty(X);
       }
       if (ID == BranchID || StopAt.test(ID))
         continue;
       if (New != Label[ID]) {
         Label[ID] = New;
-        Changed = true;
+        forEachSucc(B, [&](const CFGBlock *S) { MarkDirty(S->getBlockID()); });
       }
     }
+    std::swap(Now, Later);
+    Later.reset();
+    Pos = 0;
   }
   BitVector Paths(N);
   for (unsigned I = 0; I < N; ++I)
@@ -292,18 +369,10 @@ const BitVector &ControlStructure::joinBlocks(const CFGBlock *Branch) {
 
 const std::vector<unsigned> &ControlStructure::loopExits(unsigned Loop) {
   auto [It, New] = ExitCache.try_emplace(Loop);
-  if (!New)
-    return It->second;
-  std::vector<unsigned> Exits;
-  for (const CFGBlock *X : RPO) {
-    if (Loops[Loop].test(X->getBlockID()))
-      continue;
-    bool Exit = false;
-    forEachPred(X, [&](const CFGBlock *P) { Exit |= Loops[Loop].test(P->getBlockID()); });
-    if (Exit)
-      Exits.push_back(X->getBlockID());
-  }
-  It->second = std::move(Exits);
+  if (New)
+    for (const CFGBlock *X : RPO) // in reverse post-order, as callers expect
+      if (ExitSets[Loop].test(X->getBlockID()))
+        It->second.push_back(X->getBlockID());
   return It->second;
 }
 
@@ -317,9 +386,14 @@ ControlStructure::loopsDivergedBy(const CFGBlock *Branch) {
   const BitVector &Joins = joinBlocks(Branch);
   std::vector<unsigned> Result;
   unsigned ID = Branch->getBlockID();
+  bool Approximated = approximatedCycle(Branch) >= 0;
   for (unsigned L = 0; L < Loops.size(); ++L) {
     if (!Loops[L].test(ID))
       continue;
+    if (Approximated) { // conservatively: every loop holding the branch
+      Result.push_back(L);
+      continue;
+    }
     // Threads leave at different iterations when the branch leads out of
     // the loop directly, or when its sides (through the header, which hands
     // its label to the exits) arrive at an exit with different labels.

@@ -30,6 +30,12 @@ public:
     return Reachable.test(B->getBlockID());
   }
 
+  /// The cycle whose join blocks stand for those of \p Branch when they are
+  /// approximated (a large cycle with irreducible flow: every block
+  /// reachable from it), or -1 when they are exact. Branches of one such
+  /// cycle share their joins, paths and diverged loops.
+  int approximatedCycle(const clang::CFGBlock *Branch) const;
+
   /// Join blocks of the branch ending block \p Branch (cached).
   const llvm::BitVector &joinBlocks(const clang::CFGBlock *Branch);
   /// Blocks on paths from the branch: reachable from one of its successors
@@ -47,20 +53,32 @@ public:
   const std::vector<unsigned> &loopExits(unsigned Loop);
   unsigned numLoops() const { return Loops.size(); }
 
+  /// Cycles with irreducible flow inside and more blocks than this get
+  /// conservative join blocks (every block reachable from the cycle) instead
+  /// of label propagation, which costs rounds x blocks per branch there.
+  static constexpr unsigned MaxExactIrreducibleBlocks = 256;
+
 private:
   const clang::CFG &G;
   unsigned N;
   llvm::BitVector Reachable;
   std::vector<const clang::CFGBlock *> RPO;
+  std::vector<unsigned> Position; // block ID -> index in RPO (~0u: unreachable)
   std::vector<llvm::BitVector> Loops;
   std::vector<llvm::BitVector> Headers; // per loop: its entry blocks
   std::vector<bool> Natural;            // per loop: one header dominates it
+  std::vector<llvm::BitVector> ExitSets; // per loop: blocks outside it with a predecessor in it
+  /// Retreating edges whose target does not dominate their source.
+  std::vector<std::pair<unsigned, unsigned>> IrreducibleEdges;
+  std::vector<bool> IrreducibleLoop; // per loop: holds such an edge
+  llvm::DenseMap<unsigned, llvm::BitVector> CycleReach; // per loop: reachable from it
   llvm::DenseMap<unsigned, llvm::BitVector> JoinCache;
   llvm::DenseMap<unsigned, llvm::BitVector> PathCache;
   llvm::DenseMap<unsigned, std::vector<unsigned>> ExitCache;
 
   void computeOrder();
   void computeLoops();
+  void computeExits();
 };
 
 } // namespace decoupler
