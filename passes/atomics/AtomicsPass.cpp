@@ -205,14 +205,15 @@ std::string describeStride(const AffineValue &Address) {
 
 } // namespace
 
-bool runAtomicsPass(ASTContext &Ctx,
-                    ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
-                    const AnnotationSet &Annotations, Rewriter &R,
-                    const AtomicsOptions &Options, PassDiagnostics &Diags) {
+bool runAtomicsPass(PassContext &P) {
+  ASTContext &Ctx = P.Ctx;
+  const AnnotationSet &Annotations = P.Annotations;
+  Rewriter &R = P.R;
+  PassDiagnostics &Diags = P.Diags;
 
   // The address of each atomic, joined over every kernel that reaches it.
   std::map<const CallExpr *, AffineValue> Addresses;
-  for (const std::unique_ptr<KernelAnalysis> &K : Kernels)
+  for (const std::unique_ptr<KernelAnalysis> &K : P.Kernels)
     for (const auto &[E, Address] : K->Addresses)
       if (const auto *Call = dyn_cast<CallExpr>(E)) {
         auto [It, New] = Addresses.try_emplace(Call, Address);
@@ -239,7 +240,7 @@ bool runAtomicsPass(ASTContext &Ctx,
         Fn && !Pragma && (Op == "min" || Op == "max")
             ? Annotations.find(Directive::Monotonic, Fn)
             : nullptr;
-    if (llvm::any_of(Options.Skip, [&](SourceRange S) {
+    if (llvm::any_of(P.Claimed, [&](SourceRange S) {
           return !Ctx.getSourceManager().isBeforeInTranslationUnit(Loc, S.getBegin()) &&
                  !Ctx.getSourceManager().isBeforeInTranslationUnit(S.getEnd(), Loc);
         })) {
@@ -325,7 +326,7 @@ bool runAtomicsPass(ASTContext &Ctx,
       MonotonicSeen.insert(Monotonic);
       Replacement = ("dd::monotonic_" + Op).str();
       Why = "in a monotonic kernel: a guarded plain write";
-    } else if (Type.Floating && !Options.Float) {
+    } else if (Type.Floating && !P.Options.AtomicsFloat) {
       Refuse("aggregating reorders floating-point additions (--atomics-float "
              "allows it)");
       continue;
@@ -390,7 +391,7 @@ bool runAtomicsPass(ASTContext &Ctx,
                                 A.TargetFunction->getNameAsString() +
                                 "' has no atomicMin or atomicMax whose result is unused in its body");
   if (Changed)
-    ensureInclude(R, "dd/atomics.cuh");
+    P.Includes.ensure("dd/atomics.cuh");
   return Changed;
 }
 

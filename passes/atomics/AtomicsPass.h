@@ -17,29 +17,17 @@
 
 #include "affine/AffineAnalysis.h"
 #include "annotations/Annotations.h"
-#include "support/PassDiagnostics.h"
+#include "pipeline/PassContext.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include <memory>
 #include <vector>
 
 namespace decoupler {
 
-struct AtomicsOptions {
-  /// --atomics-float: also aggregate float/double atomicAdd (the reduction
-  /// reorders the additions, so results may differ in the last bits).
-  bool Float = false;
-  /// Source ranges an earlier pass replaced (the delegate pass's try-lock
-  /// loops): atomics inside them are left alone.
-  std::vector<clang::SourceRange> Skip;
-};
-
-/// Runs the pass over every atomic call of the main file. Returns true when
-/// it changed the file; errors (an annotation that cannot be honoured) go to
-/// \p Diags.
-bool runAtomicsPass(clang::ASTContext &Ctx,
-                    llvm::ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
-                    const AnnotationSet &Annotations, clang::Rewriter &R,
-                    const AtomicsOptions &Options, PassDiagnostics &Diags);
+/// Rewrites contended atomics of every kernel to warp-aggregated ones or
+/// monotonic writes where legal and profitable (atomics inside ranges an
+/// earlier pass claimed are left alone). Returns whether the file changed.
+bool runAtomicsPass(PassContext &P);
 
 } // namespace decoupler
 

@@ -262,10 +262,17 @@ bool sameLock(const LockRef &A, const LockRef &B, const ASTContext &Ctx) {
   return sameExpr(A.Array, B.Array, Ctx) && sameExpr(A.Index, B.Index, Ctx);
 }
 
+/// Why a loop does not match a try-lock shape. An empty message with
+/// NotTryLockLoop is the plain "no try-lock loop here" of either listing.
+struct Mismatch {
+  RefusalKind Kind;
+  std::string Message;
+};
+
 /// Splits the statements of the branch that holds every lock into the
 /// critical section and its end (an optional fence, the unlocks of \p Held,
-/// the flag set). Returns the refusal message, empty on success.
-std::string splitTail(const Stmt *Branch, ArrayRef<LockRef> Held, const ASTContext &Ctx,
+/// the flag set). Returns why not, nothing on success.
+std::optional<Mismatch> splitTail(const Stmt *Branch, ArrayRef<LockRef> Held, const ASTContext &Ctx,
                       CriticalSection &CS, const VarDecl *&Flag) {
   SmallVector<const Stmt *, 8> All = statements(Branch);
   SmallVector<bool, 2> Unlocked(Held.size(), false);
@@ -281,18 +288,21 @@ std::string splitTail(const Stmt *Branch, ArrayRef<LockRef> Held, const ASTConte
         if (!Unlocked[I] && sameLock(L, Held[I], Ctx))
           Unlocked[I] = Matched = true;
       if (!Matched)
-        return "the critical section releases a lock it did not take";
+        return Mismatch{RefusalKind::SectionShape,
+                        "the critical section releases a lock it did not take"};
     } else if (!isFence(S)) {
       break;
     }
     --End;
   }
   if (!Flag)
-    return "the branch that takes the lock does not end by setting the loop's flag";
+    return Mismatch{RefusalKind::SectionShape,
+                    "the branch that takes the lock does not end by setting the loop's flag"};
   if (!llvm::all_of(Unlocked, [](bool U) { return U; }))
-    return "the critical section does not release every lock it takes at its end";
+    return Mismatch{RefusalKind::SectionShape,
+                    "the critical section does not release every lock it takes at its end"};
   CS.Body.assign(All.begin(), All.begin() + End);
-  return "";
+  return std::nullopt;
 }
 
 /// do { BODY } while (COND) / while (COND) { BODY }.
@@ -311,25 +321,26 @@ bool loopParts(const Stmt *Loop, const Expr *&Cond, const Stmt *&Body) {
 }
 
 /// Listing 4.1: while (!done) { if (try_lock(L)) { CS; fence; unlock(L); done = true; } }
-std::string matchSingle(const Expr *Cond, const Stmt *Body, const ASTContext &Ctx,
+std::optional<Mismatch> matchSingle(const Expr *Cond, const Stmt *Body, const ASTContext &Ctx,
                         CriticalSection &CS) {
   const VarDecl *Flag = notFlag(Cond);
   const auto *If = dyn_cast_or_null<IfStmt>(single(Body));
   if (!Flag || !If || If->getElse() || If->getInit() || If->getConditionVariable())
-    return "not a try-lock loop";
+    return Mismatch{RefusalKind::NotTryLockLoop, ""};
   LockRef L;
   if (!matchTryLock(If->getCond(), Substitution(), Ctx, L))
-    return "not a try-lock loop";
+    return Mismatch{RefusalKind::NotTryLockLoop, ""};
   L.Loc = If->getCond()->getExprLoc();
   CS.Kind = CriticalSection::Shape::Single;
   CS.Locks = {L};
   const VarDecl *Set = nullptr;
-  if (std::string Why = splitTail(If->getThen(), CS.Locks, Ctx, CS, Set); !Why.empty())
+  if (std::optional<Mismatch> Why = splitTail(If->getThen(), CS.Locks, Ctx, CS, Set))
     return Why;
   if (Set != Flag)
-    return "the critical section sets a flag other than the loop's";
+    return Mismatch{RefusalKind::SectionShape,
+                    "the critical section sets a flag other than the loop's"};
   CS.Flags = {Flag};
-  return "";
+  return std::nullopt;
 }
 
 /// Listing 4.3:
@@ -337,18 +348,18 @@ std::string matchSingle(const Expr *Cond, const Stmt *Body, const ASTContext &Ct
 ///     if (!s1) { if (try_lock(L1)) s1 = true; }
 ///     if (s1) { if (try_lock(L2)) { CS; fence; unlock(L1); unlock(L2); s2 = true; } }
 ///   } while (!(s1 && s2));
-std::string matchNested(const Expr *Cond, const Stmt *Body, const ASTContext &Ctx,
+std::optional<Mismatch> matchNested(const Expr *Cond, const Stmt *Body, const ASTContext &Ctx,
                         CriticalSection &CS) {
   const auto *Not = dyn_cast_or_null<UnaryOperator>(strip(Cond));
   const auto *And = Not && Not->getOpcode() == UO_LNot
                         ? dyn_cast<BinaryOperator>(strip(Not->getSubExpr()))
                         : nullptr;
   if (!And || And->getOpcode() != BO_LAnd)
-    return "not a try-lock loop";
+    return Mismatch{RefusalKind::NotTryLockLoop, ""};
   const VarDecl *S1 = flagRef(And->getLHS()), *S2 = flagRef(And->getRHS());
   SmallVector<const Stmt *, 8> Parts = statements(Body);
   if (!S1 || !S2 || S1 == S2 || Parts.size() != 2)
-    return "not a try-lock loop";
+    return Mismatch{RefusalKind::NotTryLockLoop, ""};
   // if (!s1) { if (try_lock(L1)) s1 = true; }
   const auto *First = dyn_cast<IfStmt>(Parts[0]);
   const auto *Take1 = First ? dyn_cast_or_null<IfStmt>(single(First->getThen())) : nullptr;
@@ -356,26 +367,30 @@ std::string matchNested(const Expr *Cond, const Stmt *Body, const ASTContext &Ct
   if (!First || First->getElse() || notFlag(First->getCond()) != S1 || !Take1 ||
       Take1->getElse() || !matchTryLock(Take1->getCond(), Substitution(), Ctx, L1) ||
       flagSet(single(Take1->getThen()), Ctx) != S1)
-    return "not a nested try-lock loop (Listing 4.3's first lock)";
+    return Mismatch{RefusalKind::NotTryLockLoop,
+                    "not a nested try-lock loop (Listing 4.3's first lock)"};
   // if (s1) { if (try_lock(L2)) { ... } }
   const auto *Second = dyn_cast<IfStmt>(Parts[1]);
   const auto *Take2 = Second ? dyn_cast_or_null<IfStmt>(single(Second->getThen())) : nullptr;
   if (!Second || Second->getElse() || flagRef(Second->getCond()) != S1 || !Take2 ||
       Take2->getElse() || !matchTryLock(Take2->getCond(), Substitution(), Ctx, L2))
-    return "not a nested try-lock loop (Listing 4.3's second lock)";
+    return Mismatch{RefusalKind::NotTryLockLoop,
+                    "not a nested try-lock loop (Listing 4.3's second lock)"};
   L1.Loc = Take1->getCond()->getExprLoc();
   L2.Loc = Take2->getCond()->getExprLoc();
   if (sameLock(L1, L2, Ctx))
-    return "the two locks of a nested critical section are the same lock";
+    return Mismatch{RefusalKind::SectionShape,
+                    "the two locks of a nested critical section are the same lock"};
   CS.Kind = CriticalSection::Shape::Nested;
   CS.Locks = {L1, L2};
   const VarDecl *Set = nullptr;
-  if (std::string Why = splitTail(Take2->getThen(), CS.Locks, Ctx, CS, Set); !Why.empty())
+  if (std::optional<Mismatch> Why = splitTail(Take2->getThen(), CS.Locks, Ctx, CS, Set))
     return Why;
   if (Set != S2)
-    return "the critical section sets a flag other than the loop's second flag";
+    return Mismatch{RefusalKind::SectionShape,
+                    "the critical section sets a flag other than the loop's second flag"};
   CS.Flags = {S1, S2};
-  return "";
+  return std::nullopt;
 }
 
 bool isThreadBuiltin(const Expr *E) {
@@ -390,6 +405,36 @@ void addInput(const VarDecl *V, CriticalSection &CS) {
   auto &List = isa<ParmVarDecl>(V) ? CS.Arguments : CS.Message;
   if (!is_contained(List, V))
     List.push_back(V);
+}
+
+/// The variable whose storage an lvalue names, through `.member` and
+/// subscripts of arrays (the variable's own storage), or through subscripts
+/// of pointers (ViaPointer: the storage is wherever the pointer points).
+/// Whole: the lvalue is the variable itself.
+struct LValueRoot {
+  const VarDecl *Var = nullptr;
+  bool ViaPointer = false;
+  bool Whole = false;
+};
+
+LValueRoot lvalueRoot(const Expr *LValue) {
+  LValueRoot R;
+  const Expr *E = LValue->IgnoreParenImpCasts();
+  while (true) {
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = A->getBase()->IgnoreParenImpCasts();
+      R.ViaPointer |= !Base->getType()->isArrayType();
+      E = Base;
+    } else if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
+      E = M->getBase()->IgnoreParenImpCasts();
+    } else {
+      break;
+    }
+  }
+  const auto *D = dyn_cast<DeclRefExpr>(E);
+  R.Var = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  R.Whole = R.Var && E == LValue->IgnoreParenImpCasts();
+  return R;
 }
 
 /// What makes code unfit to run on a server thread in the client's place,
@@ -421,7 +466,7 @@ struct Cause {
                                                 : NoteText);
   }
   Refusal refusal(SourceLocation At) const {
-    Refusal R{At, message()};
+    Refusal R{RefusalKind::ServerCannotRun, At, message()};
     if (auto N = note())
       R.Notes.push_back(*N);
     return R;
@@ -847,18 +892,21 @@ public:
     return Continue;
   }
   bool VisitReturnStmt(ReturnStmt *R) {
-    return refuse(R->getBeginLoc(), "the critical section returns");
+    return refuse(R->getBeginLoc(), "the critical section returns", RefusalKind::SectionShape);
   }
   bool VisitGotoStmt(GotoStmt *G) {
-    return refuse(G->getBeginLoc(), "the critical section leaves by 'goto'");
+    return refuse(G->getBeginLoc(), "the critical section leaves by 'goto'",
+                  RefusalKind::SectionShape);
   }
   bool VisitBreakStmt(BreakStmt *B) {
     return LoopDepth > 0 || refuse(B->getBeginLoc(), "the critical section leaves the try-lock "
-                                                     "loop with 'break'");
+                                                     "loop with 'break'",
+                                   RefusalKind::SectionShape);
   }
   bool VisitContinueStmt(ContinueStmt *C) {
     return LoopDepth > 0 || refuse(C->getBeginLoc(), "the critical section leaves the try-lock "
-                                                     "loop with 'continue'");
+                                                     "loop with 'continue'",
+                                   RefusalKind::SectionShape);
   }
   bool VisitAsmStmt(AsmStmt *A) {
     Problem = inlineAsm(A->getAsmLoc()).refusal(A->getAsmLoc());
@@ -938,8 +986,9 @@ public:
   }
 
 private:
-  bool refuse(SourceLocation Loc, std::string Message) {
-    Problem = Refusal{Loc, std::move(Message)};
+  bool refuse(SourceLocation Loc, std::string Message,
+              RefusalKind Kind = RefusalKind::ServerCannotRun) {
+    Problem = Refusal{Kind, Loc, std::move(Message)};
     return false;
   }
   bool declaredInside(const VarDecl *V) const {
@@ -952,18 +1001,8 @@ private:
   /// lvalue \p E designates: `v`, `v.f`, `v[i]` of an array; not memory
   /// reached through a pointer.
   const VarDecl *clientLocal(const Expr *E) const {
-    E = E->IgnoreParenImpCasts();
-    while (true) {
-      if (const auto *A = dyn_cast<ArraySubscriptExpr>(E);
-          A && A->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
-        E = A->getBase()->IgnoreParenImpCasts();
-      else if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow())
-        E = M->getBase()->IgnoreParenImpCasts();
-      else
-        break;
-    }
-    const auto *D = dyn_cast<DeclRefExpr>(E);
-    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    LValueRoot R = lvalueRoot(E);
+    const VarDecl *V = R.ViaPointer ? nullptr : R.Var;
     if (!V || !V->hasLocalStorage() || declaredInside(V) || is_contained(CS.Flags, V) ||
         V->getType()->isReferenceType())
       return nullptr;
@@ -978,24 +1017,14 @@ private:
   /// memory, which is the client block's); a local of the kernel is
   /// recorded and checked against its uses outside.
   bool wrote(const Expr *LHS, SourceLocation Loc) {
-    const Expr *Base = LHS->IgnoreParenImpCasts();
-    while (true) {
-      if (const auto *A = dyn_cast<ArraySubscriptExpr>(Base))
-        Base = A->getBase()->IgnoreParenImpCasts();
-      else if (const auto *M = dyn_cast<MemberExpr>(Base); M && !M->isArrow())
-        Base = M->getBase()->IgnoreParenImpCasts();
-      else
-        break;
-    }
-    const auto *D = dyn_cast<DeclRefExpr>(Base);
-    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-    if (!V)
+    LValueRoot R = lvalueRoot(LHS);
+    if (!R.Var || R.ViaPointer)
       return true; // through a pointer: memory the server can reach
+    const VarDecl *V = R.Var;
     if (V->hasAttr<CUDASharedAttr>())
       return refuse(Loc, "the critical section writes shared memory ('" +
                              V->getName().str() + "'), which the server cannot reach");
-    if (V->hasLocalStorage() && !declaredInside(V) && !is_contained(CS.Flags, V) &&
-        LHS->IgnoreParenImpCasts() == Base)
+    if (R.Whole && V->hasLocalStorage() && !declaredInside(V) && !is_contained(CS.Flags, V))
       Written.push_back({V, Loc, ""});
     return true;
   }
@@ -1052,26 +1081,28 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
   const Expr *Cond = nullptr;
   const Stmt *Body = nullptr;
   if (!loopParts(Loop, Cond, Body))
-    return Refusal{Loop->getBeginLoc(),
+    return Refusal{RefusalKind::NotTryLockLoop, Loop->getBeginLoc(),
                    "a delegated critical section must be a do/while or while try-lock loop"};
-  std::string Why = matchSingle(Cond, Body, Ctx, CS);
-  if (!Why.empty()) {
+  std::optional<Mismatch> Why = matchSingle(Cond, Body, Ctx, CS);
+  if (Why) {
     CriticalSection Nested;
     Nested.Loop = Loop;
-    std::string NestedWhy = matchNested(Cond, Body, Ctx, Nested);
-    if (NestedWhy.empty()) {
+    std::optional<Mismatch> NestedWhy = matchNested(Cond, Body, Ctx, Nested);
+    if (!NestedWhy) {
       CS = std::move(Nested);
-      Why.clear();
-    } else if (Why == "not a try-lock loop") {
-      Why = NestedWhy == "not a try-lock loop"
-                ? "not a try-lock loop (Listing 4.1: do { if (try_lock(L)) { ...; "
-                  "__threadfence(); unlock(L); done = true; } } while (!done), or Listing "
-                  "4.3's two nested locks)"
-                : NestedWhy;
+      Why.reset();
+    } else if (Why->Kind == RefusalKind::NotTryLockLoop && Why->Message.empty()) {
+      // Not Listing 4.1 at all: what Listing 4.3 found says more.
+      Why = std::move(NestedWhy);
     }
   }
-  if (!Why.empty())
-    return Refusal{Loop->getBeginLoc(), Why};
+  if (Why) {
+    if (Why->Message.empty())
+      Why->Message = "not a try-lock loop (Listing 4.1: do { if (try_lock(L)) { ...; "
+                     "__threadfence(); unlock(L); done = true; } } while (!done), or Listing "
+                     "4.3's two nested locks)";
+    return Refusal{Why->Kind, Loop->getBeginLoc(), std::move(Why->Message)};
+  }
 
   // The data ids first (every lock index), then what the body reads.
   for (const LockRef &L : CS.Locks) {
@@ -1090,12 +1121,12 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
       continue;
     const std::string V = W.Var->getName().str();
     if (W.How.empty())
-      return Refusal{W.Loc, "the critical section writes '" + V +
+      return Refusal{RefusalKind::ServerCannotRun, W.Loc, "the critical section writes '" + V +
                                 "', which the kernel uses outside it; the server cannot "
                                 "return a value to the client"};
     std::string How = W.How;
     How.replace(How.find('%'), 1, "'" + V + "'");
-    return Refusal{W.Loc, "the critical section " + How +
+    return Refusal{RefusalKind::ServerCannotRun, W.Loc, "the critical section " + How +
                               ", a local of the client that the kernel uses outside it; on "
                               "the server that is the server thread's copy, and the "
                               "client's '" + V + "' would not change"};
@@ -1111,13 +1142,13 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
     const SourceLocation At = firstUse(V, CS.Body, Loop->getBeginLoc());
     const std::string Name = V->getName().str();
     if (!V->getType()->isPointerType())
-      return Refusal{At, "the critical section reads '" + Name +
+      return Refusal{RefusalKind::ServerCannotRun, At, "the critical section reads '" + Name +
                              "', which holds a pointer the delegate pass does not follow; "
                              "it could address the client thread's locals or its block's "
                              "shared memory, which the server cannot reach"};
     Origins O = Pointers.of(V);
     if (O.Local) {
-      Refusal R{At, "the critical section uses '" + Name + "', which may point to '" +
+      Refusal R{RefusalKind::ServerCannotRun, At, "the critical section uses '" + Name + "', which may point to '" +
                         O.Local->getName().str() +
                         "', a local of the client; on the server it would address the "
                         "server thread's own memory"};
@@ -1126,7 +1157,7 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
       return R;
     }
     if (O.Shared) {
-      Refusal R{At, "the critical section uses '" + Name +
+      Refusal R{RefusalKind::ServerCannotRun, At, "the critical section uses '" + Name +
                         "', which may point to shared memory ('" + O.Shared->getName().str() +
                         "'); on the server it would address the server block's shared "
                         "memory, which holds its lock table"};
@@ -1134,7 +1165,7 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
       return R;
     }
     if (O.Unknown) {
-      Refusal R{At, "the critical section uses '" + Name +
+      Refusal R{RefusalKind::ServerCannotRun, At, "the critical section uses '" + Name +
                         "', a pointer of an origin the delegate pass cannot follow; it could "
                         "address the client thread's locals or its block's shared memory, "
                         "which the server cannot reach"};

@@ -67,8 +67,30 @@ struct CriticalSection {
   llvm::SmallVector<BuiltinUse, 4> Builtins;
 };
 
+/// What kind of reason keeps a loop from being delegated. Callers decide on
+/// the kind (e.g. --delegate=auto says nothing about a loop that is no
+/// try-lock loop at all, but warns about a try-lock loop it leaves), never
+/// on the message text.
+enum class RefusalKind {
+  /// Not a try-lock loop of a shape the pass knows (Listings 4.1 and 4.3).
+  NotTryLockLoop,
+  /// A try-lock loop whose parts do not fit: the flag, the release of the
+  /// locks, the lock expression.
+  SectionShape,
+  /// The section does what a server thread cannot do in the client's place:
+  /// reads thread or block ids it cannot carry, synchronizes, touches shared
+  /// memory, writes client memory through pointers or references, calls a
+  /// function whose body is not here.
+  ServerCannotRun,
+  /// The kernel around the section or its launches cannot be rewritten
+  /// (not a kernel, a template, macros, dynamic shared memory, launches
+  /// elsewhere, an early return before a barrier, a second section).
+  KernelNotRewritable,
+};
+
 /// Why a loop is not a critical section that can be delegated.
 struct Refusal {
+  RefusalKind Kind;
   clang::SourceLocation Loc;
   std::string Message;
   /// Where the cause lies when it is not at Loc (in a callee).

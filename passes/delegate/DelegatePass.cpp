@@ -335,9 +335,9 @@ std::optional<Refusal> KernelRewrite::checkLaunches() {
   // Every use must be a launch the launcher replaces: the kernel becomes the
   // client.
   if (std::optional<LaunchProblem> P = Launcher.check())
-    return Refusal{P->Loc, P->Message};
+    return Refusal{RefusalKind::KernelNotRewritable, P->Loc, P->Message};
   if (Launcher.launches().empty())
-    return Refusal{K.getLocation(),
+    return Refusal{RefusalKind::KernelNotRewritable, K.getLocation(),
                    "kernel '" + Name +
                        "' is not launched in this file; the delegate rewrite replaces its "
                        "launches and cannot rewrite one in another translation unit"};
@@ -349,7 +349,7 @@ std::optional<Refusal> KernelRewrite::checkLaunches() {
       const bool Zero = isa<CXXDefaultArgExpr>(Shared) ||
                         (Shared->EvaluateAsInt(V, Ctx) && V.Val.getInt() == 0);
       if (!Zero)
-        return Refusal{Shared->getBeginLoc(),
+        return Refusal{RefusalKind::KernelNotRewritable, Shared->getBeginLoc(),
                        "this launch of '" + Name +
                            "' gives the kernel dynamic shared memory; the delegate client "
                            "needs it for its message stages"};
@@ -363,7 +363,7 @@ std::optional<Refusal> KernelRewrite::collectFields() {
   // other index is computed by the client.
   for (const LockRef &L : CS.Locks) {
     if (!L.Index)
-      return Refusal{L.Loc, "the lock is not an element of a lock array (&locks[i]); the "
+      return Refusal{RefusalKind::SectionShape, L.Loc, "the lock is not an element of a lock array (&locks[i]); the "
                             "delegate rewrite routes by its index"};
     const Expr *Index = L.Index->IgnoreParenImpCasts();
     const auto *D = dyn_cast<DeclRefExpr>(Index);
@@ -375,7 +375,7 @@ std::optional<Refusal> KernelRewrite::collectFields() {
     } else {
       // The client evaluates it for the route and for the message.
       if (L.Index->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
-        return Refusal{L.Index->getBeginLoc(),
+        return Refusal{RefusalKind::SectionShape, L.Index->getBeginLoc(),
                        "the lock index '" + text(L.Index->getSourceRange(), SM, LO) +
                            "' has side effects; the rewrite evaluates it more than once"};
       std::string N = "dd_id" + std::to_string(Ids.size());
@@ -405,7 +405,7 @@ std::optional<Refusal> KernelRewrite::collectFields() {
       continue;
     QualType T = D->getType();
     if (T->isReferenceType() || T->isArrayType() || !T.isTriviallyCopyableType(Ctx))
-      return Refusal{D->getLocation(),
+      return Refusal{RefusalKind::ServerCannotRun, D->getLocation(),
                      "the critical section reads '" + D->getNameAsString() +
                          "', which cannot travel in a message (a reference, an array or "
                          "not trivially copyable)"};
@@ -428,7 +428,7 @@ std::optional<Refusal> KernelRewrite::collectFields() {
   for (const CriticalSection::BuiltinUse &U : CS.Builtins) {
     const std::string Spelled = U.Read.name();
     if (inMacro(U.E->getSourceRange()) || !SM.isInMainFile(U.E->getBeginLoc()))
-      return Refusal{SM.getExpansionLoc(U.E->getBeginLoc()),
+      return Refusal{RefusalKind::KernelNotRewritable, SM.getExpansionLoc(U.E->getBeginLoc()),
                      "the critical section reads '" + Spelled +
                          "' through a macro; the rewrite passes the client's value in the "
                          "message and cannot replace this read"};
@@ -441,7 +441,7 @@ std::optional<Refusal> KernelRewrite::collectFields() {
   for (size_t I = 0; I < Fields.size(); ++I)
     for (size_t J = 0; J < I; ++J)
       if (Fields[I].Name == Fields[J].Name)
-        return Refusal{Fields[I].Decl ? Fields[I].Decl->getLocation() : CS.Loop->getBeginLoc(),
+        return Refusal{RefusalKind::KernelNotRewritable, Fields[I].Decl ? Fields[I].Decl->getLocation() : CS.Loop->getBeginLoc(),
                        "the critical section reads two variables named '" + Fields[I].Name +
                            "'; rename one"};
   return std::nullopt;
@@ -450,20 +450,20 @@ std::optional<Refusal> KernelRewrite::collectFields() {
 std::optional<Refusal> KernelRewrite::check() {
   const SourceLocation At = CS.Loop->getBeginLoc();
   if (!K.hasAttr<CUDAGlobalAttr>())
-    return Refusal{At, "the critical section is in '" + Name +
+    return Refusal{RefusalKind::KernelNotRewritable, At, "the critical section is in '" + Name +
                            "', not a kernel; the delegate rewrite replaces a kernel and its "
                            "launches"};
   if (K.isTemplated() || K.isTemplateInstantiation() || isa<CXXMethodDecl>(K))
-    return Refusal{K.getLocation(), "kernel '" + Name +
+    return Refusal{RefusalKind::KernelNotRewritable, K.getLocation(), "kernel '" + Name +
                                         "' is a template or a member; the delegate rewrite "
                                         "handles plain kernels"};
   if (inMacro(CS.Loop->getSourceRange()) || K.getLocation().isMacroID() ||
       inMacro(K.getBody()->getSourceRange()))
-    return Refusal{SM.getExpansionLoc(At), "the kernel or its try-lock loop is written "
+    return Refusal{RefusalKind::KernelNotRewritable, SM.getExpansionLoc(At), "the kernel or its try-lock loop is written "
                                            "through a macro; it cannot be rewritten"};
   if (C.Pragma && C.Pragma->Locks) {
     if (*C.Pragma->Locks > MaxLocks)
-      return Refusal{C.Pragma->Loc, "locks(" + std::to_string(*C.Pragma->Locks) +
+      return Refusal{RefusalKind::KernelNotRewritable, C.Pragma->Loc, "locks(" + std::to_string(*C.Pragma->Locks) +
                                         "): a server block holds at most " +
                                         std::to_string(MaxLocks) +
                                         " lock words in its static shared memory (48 KB)"};
@@ -483,7 +483,7 @@ std::optional<Refusal> KernelRewrite::check() {
   } Shared;
   Shared.TraverseStmt(K.getBody());
   if (Shared.Found)
-    return Refusal{Shared.Found->getLocation(),
+    return Refusal{RefusalKind::KernelNotRewritable, Shared.Found->getLocation(),
                    "kernel '" + Name + "' uses dynamic shared memory ('extern __shared__'), "
                                        "which the delegate client needs for its message stages"};
 
@@ -496,7 +496,7 @@ std::optional<Refusal> KernelRewrite::check() {
   if (const ReturnStmt *Ret = firstReturn(K.getBody())) {
     SmallPtrSet<const FunctionDecl *, 8> Seen;
     if (std::optional<BarrierSite> B = findBarrier(K.getBody(), Seen)) {
-      Refusal R{B->Loc,
+      Refusal R{RefusalKind::KernelNotRewritable, B->Loc,
                 "kernel '" + Name + "' returns early for some threads and " + B->What +
                     "; in the delegated client a thread that returns does not exit but "
                     "waits in dd_tx.finish(), whose __syncthreads() would pair with this "
@@ -514,7 +514,7 @@ std::optional<Refusal> KernelRewrite::check() {
   for (const LockRef &L : CS.Locks)
     if (const VarDecl *A = baseVar(L.Array))
       for (const DeclRefExpr *D : refsTo(A, K.getBody(), SM, CS.Loop->getSourceRange()))
-        return Refusal{D->getLocation(),
+        return Refusal{RefusalKind::KernelNotRewritable, D->getLocation(),
                        "the lock array '" + A->getNameAsString() +
                            "' is used outside the critical section; the rewrite replaces its "
                            "locks by the servers' and cannot keep this use consistent"};
@@ -529,7 +529,7 @@ std::optional<Refusal> KernelRewrite::check() {
       const bool After = SM.isBeforeInTranslationUnit(LoopRange.getEnd(), D->getLocation());
       const bool SameLoop = Around && within(D->getLocation(), Around->getSourceRange(), SM);
       if (After || SameLoop)
-        return Refusal{D->getLocation(),
+        return Refusal{RefusalKind::ServerCannotRun, D->getLocation(),
                        "the kernel uses '" + V->getNameAsString() +
                            "', which the critical section writes through, after it; a "
                            "delegated critical section runs later on a server block and the "
@@ -830,15 +830,18 @@ void KernelRewrite::emit(std::vector<SourceRange> &Replaced) {
 
 } // namespace
 
-bool runDelegatePass(ASTContext &Ctx, const AnnotationSet &Annotations, Rewriter &R,
-                     const DelegateOptions &Options, PassDiagnostics &Diags,
-                     std::vector<SourceRange> &Replaced) {
+bool runDelegatePass(PassContext &P) {
+  ASTContext &Ctx = P.Ctx;
+  const AnnotationSet &Annotations = P.Annotations;
+  Rewriter &R = P.R;
+  PassDiagnostics &Diags = P.Diags;
+  std::vector<SourceRange> &Replaced = P.Claimed;
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<Candidate> Candidates;
   for (const Annotation &A : Annotations.all())
     if (A.Kind == Directive::Delegate && A.TargetStmt && A.Enclosing)
       Candidates.push_back({A.TargetStmt, A.Enclosing, &A});
-  if (Options.Auto)
+  if (P.Options.DelegateAuto)
     append_range(Candidates, unannotatedLoops(Ctx, Annotations));
 
   // In auto mode a loop that is no try-lock loop at all says nothing; a
@@ -846,8 +849,7 @@ bool runDelegatePass(ASTContext &Ctx, const AnnotationSet &Annotations, Rewriter
   auto Refuse = [&](const Candidate &C, const Refusal &Why) {
     if (C.Pragma) {
       Diags.error(Why.Loc, "cannot delegate this critical section: " + Why.Message);
-    } else if (!StringRef(Why.Message).starts_with("not a") &&
-               !StringRef(Why.Message).starts_with("a delegated critical section must be")) {
+    } else if (Why.Kind != RefusalKind::NotTryLockLoop) {
       Diags.declined(Why.Loc, "--delegate=auto: try-lock loop not delegated: " + Why.Message);
     } else {
       return;
@@ -877,7 +879,7 @@ bool runDelegatePass(ASTContext &Ctx, const AnnotationSet &Annotations, Rewriter
     if (PerKernel[C.Kernel->getCanonicalDecl()] > 1) {
       auto [It, New] = First.try_emplace(C.Kernel->getCanonicalDecl(), CS.Loop);
       if (!New)
-        Refuse(C, Refusal{CS.Loop->getBeginLoc(),
+        Refuse(C, Refusal{RefusalKind::KernelNotRewritable, CS.Loop->getBeginLoc(),
                           "kernel '" + C.Kernel->getNameAsString() +
                               "' also has a critical section at line " +
                               std::to_string(SM.getExpansionLineNumber(It->second->getBeginLoc())) +
@@ -908,7 +910,7 @@ bool runDelegatePass(ASTContext &Ctx, const AnnotationSet &Annotations, Rewriter
     Changed = true;
   }
   if (Changed)
-    ensureInclude(R, "dd/delegate.cuh");
+    P.Includes.ensure("dd/delegate.cuh");
   return Changed;
 }
 

@@ -19,25 +19,16 @@
 #define DECOUPLER_DELEGATE_DELEGATEPASS_H
 
 #include "annotations/Annotations.h"
-#include "support/PassDiagnostics.h"
+#include "pipeline/PassContext.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include <vector>
 
 namespace decoupler {
 
-struct DelegateOptions {
-  /// --delegate=auto: also rewrite try-lock loops that carry no annotation
-  /// (each with a remark); what cannot be rewritten then is only a remark.
-  bool Auto = false;
-};
-
-/// Runs the pass over the main file. Returns true when it changed the file;
-/// \p Replaced gets the source ranges whose text it replaced (the try-lock
-/// loops), which later passes must leave alone.
-bool runDelegatePass(clang::ASTContext &Ctx, const AnnotationSet &Annotations,
-                     clang::Rewriter &R, const DelegateOptions &Options,
-                     PassDiagnostics &Diags,
-                     std::vector<clang::SourceRange> &Replaced);
+/// Delegates every `#pragma dd delegate` try-lock loop (and, under
+/// --delegate=auto, every other one) or refuses it. Returns whether the
+/// file changed.
+bool runDelegatePass(PassContext &P);
 
 } // namespace decoupler
 

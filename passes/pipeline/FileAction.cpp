@@ -6,6 +6,7 @@
 #include "atomics/AtomicsPass.h"
 #include "delegate/CriticalSection.h"
 #include "delegate/DelegatePass.h"
+#include "pipeline/PassContext.h"
 #include "support/Includes.h"
 #include "support/LineEndings.h"
 #include "support/PassDiagnostics.h"
@@ -24,40 +25,6 @@ namespace decoupler {
 
 namespace {
 
-/// What every rewrite pass gets: the same context in, "changed" out.
-struct PassContext {
-  ASTContext &Ctx;
-  const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels;
-  const AnnotationSet &Annotations;
-  Rewriter &R;
-  PassDiagnostics &Diags;
-  const RunOptions &Options;
-  /// Source ranges earlier passes replaced or copied; later passes leave
-  /// them alone.
-  std::vector<SourceRange> &Claimed;
-};
-
-bool runSplit(PassContext &P) {
-  SplitOptions SO;
-  SO.Auto = P.Options.SplitAuto;
-  bool Changed = false;
-  runSplitPass(P.Ctx, P.Kernels, P.Annotations, SO, P.R, P.Diags, Changed, P.Claimed);
-  return Changed;
-}
-
-bool runDelegate(PassContext &P) {
-  DelegateOptions DO;
-  DO.Auto = P.Options.DelegateAuto;
-  return runDelegatePass(P.Ctx, P.Annotations, P.R, DO, P.Diags, P.Claimed);
-}
-
-bool runAtomics(PassContext &P) {
-  AtomicsOptions AO;
-  AO.Float = P.Options.AtomicsFloat;
-  AO.Skip = P.Claimed;
-  return runAtomicsPass(P.Ctx, P.Kernels, P.Annotations, P.R, AO, P.Diags);
-}
-
 /// The one table of rewrite passes (the names `--passes=` accepts), in the
 /// order they run. The split pass first: a split copies its kernel's text,
 /// which the later passes then leave alone. The delegate pass next: it
@@ -66,7 +33,8 @@ struct PassInfo {
   StringRef Name;
   bool (*Run)(PassContext &);
 };
-const PassInfo Passes[] = {{"split", runSplit}, {"delegate", runDelegate}, {"atomics", runAtomics}};
+const PassInfo Passes[] = {
+    {"split", runSplitPass}, {"delegate", runDelegatePass}, {"atomics", runAtomicsPass}};
 
 std::string targetKind(const Annotation &A) {
   if (A.TargetFunction)
@@ -176,10 +144,14 @@ public:
     } else {
       Rewriter R(SM, Ctx.getLangOpts());
       InsertedLineEndings Endings(R);
-      IncludePlacement Placement(SM, Sites.insertionOffset(Ctx));
+      IncludeEditor Includes(R, Sites.insertionOffset(Ctx));
       PassDiagnostics PassDiags(Diags, Options.RemarkAll, Options.Declined);
       std::vector<SourceRange> Claimed;
-      PassContext Context{Ctx, Kernels, Annotations, R, PassDiags, Options, Claimed};
+      PassOptions PO;
+      PO.SplitAuto = Options.SplitAuto;
+      PO.DelegateAuto = Options.DelegateAuto;
+      PO.AtomicsFloat = Options.AtomicsFloat;
+      PassContext Context{Ctx, Kernels, Annotations, R, PassDiags, Includes, PO, Claimed};
       for (const PassInfo &Pass : Passes)
         if (Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass.Name.str()))
           Result.Changed |= Pass.Run(Context);

@@ -23,7 +23,7 @@ namespace {
 using split::LoopPlan;
 using split::Outcome;
 
-const KernelAnalysis *findKernel(const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
+const KernelAnalysis *findKernel(ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
                                  const FunctionDecl *FD) {
   if (!FD)
     return nullptr;
@@ -76,7 +76,7 @@ struct Job {
   SourceLocation ErrorLoc;
 };
 
-std::vector<Job> annotatedJobs(const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
+std::vector<Job> annotatedJobs(ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
                                const AnnotationSet &Annotations) {
   std::vector<Job> Jobs;
   for (const Annotation &A : Annotations.all()) {
@@ -149,14 +149,16 @@ std::string acceptedText(const LoopPlan &P) {
 
 } // namespace
 
-bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
-                  const AnnotationSet &Annotations, const SplitOptions &Options, Rewriter &R,
-                  PassDiagnostics &Diags, bool &Changed, std::vector<SourceRange> &Replaced) {
+bool runSplitPass(PassContext &PC) {
+  ASTContext &Ctx = PC.Ctx;
+  Rewriter &R = PC.R;
+  PassDiagnostics &Diags = PC.Diags;
+  std::vector<SourceRange> &Replaced = PC.Claimed;
   bool Ok = true;
-  Changed = false;
+  bool Changed = false;
   std::vector<const Stmt *> Planned;
   std::vector<std::pair<Job, LoopPlan>> Plans;
-  for (const Job &J : annotatedJobs(Kernels, Annotations)) {
+  for (const Job &J : annotatedJobs(PC.Kernels, PC.Annotations)) {
     if (J.Error.empty()) {
       Planned.push_back(J.Loop);
       Plans.emplace_back(J, plan(J, Ctx));
@@ -218,12 +220,12 @@ bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnaly
     if (Done.Loc.isValid() && Done.Loc != J.Loop->getBeginLoc())
       Diags.note(Done.Loc, "here");
   }
-  if (!Options.Auto) {
+  if (!PC.Options.SplitAuto) {
     if (State.NeedsRuntime)
-      ensureInclude(R, "dd/split_launch.h");
-    return Ok;
+      PC.Includes.ensure("dd/split_launch.h");
+    return Changed;
   }
-  for (const std::unique_ptr<KernelAnalysis> &K : Kernels) {
+  for (const std::unique_ptr<KernelAnalysis> &K : PC.Kernels) {
     if (!K->Kernel || !K->Kernel->hasBody())
       continue;
     std::vector<const Stmt *> Loops;
@@ -274,8 +276,8 @@ bool runSplitPass(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnaly
     }
   }
   if (State.NeedsRuntime)
-    ensureInclude(R, "dd/split_launch.h");
-  return Ok;
+    PC.Includes.ensure("dd/split_launch.h");
+  return Changed;
 }
 
 std::vector<DecoupleEntry>

@@ -21,30 +21,18 @@
 #include "affine/AffineAnalysis.h"
 #include "affine/Report.h"
 #include "annotations/Annotations.h"
-#include "support/PassDiagnostics.h"
+#include "pipeline/PassContext.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include <memory>
 #include <vector>
 
 namespace decoupler {
 
-struct SplitOptions {
-  /// --split=auto: also plan unannotated loops.
-  bool Auto = false;
-};
+/// Plans every `#pragma dd decouple` loop (and, under --split=auto, every
+/// other loop of a kernel), refuses, declines or rewrites it. Returns
+/// whether the file changed.
+bool runSplitPass(PassContext &P);
 
-/// Plans every decoupled loop of the main file, reports the plans and
-/// rewrites the accepted annotated ones (SplitRewrite.h). Returns false when
-/// a refusal (an error) was reported; \p Changed says whether the file was
-/// rewritten, \p Replaced gets the kernels whose text a split copied (later
-/// passes must leave them alone).
-bool runSplitPass(clang::ASTContext &Ctx,
-                  const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
-                  const AnnotationSet &Annotations, const SplitOptions &Options,
-                  clang::Rewriter &R, PassDiagnostics &Diags, bool &Changed,
-                  std::vector<clang::SourceRange> &Replaced);
-
-/// The plans of the annotated loops, for the --analyze report.
 std::vector<DecoupleEntry>
 decoupleEntries(clang::ASTContext &Ctx,
                 const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,

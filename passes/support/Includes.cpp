@@ -5,8 +5,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Token.h"
 #include "llvm/ADT/STLExtras.h"
-#include <map>
-#include <mutex>
 #include <optional>
 
 using namespace clang;
@@ -54,12 +52,6 @@ private:
       ++Depth;
   }
 };
-
-std::mutex PlacementMutex;
-std::map<const SourceManager *, unsigned> &placements() {
-  static std::map<const SourceManager *, unsigned> Map;
-  return Map;
-}
 
 /// The main-file range [begin, end] of a top-level declaration.
 std::optional<std::pair<unsigned, unsigned>> mainFileRange(const Decl *D,
@@ -163,48 +155,19 @@ unsigned IncludeSites::insertionOffset(ASTContext &Ctx) const {
   return topOfFileOffset(Text);
 }
 
-IncludePlacement::IncludePlacement(const SourceManager &SM, unsigned Offset) : SM(SM) {
-  std::lock_guard<std::mutex> Lock(PlacementMutex);
-  placements()[&SM] = Offset;
-}
-
-IncludePlacement::~IncludePlacement() {
-  std::lock_guard<std::mutex> Lock(PlacementMutex);
-  placements().erase(&SM);
-}
-
-void ensureInclude(Rewriter &R, StringRef Header) {
+void IncludeEditor::ensure(StringRef Header) {
+  if (Added.contains(Header))
+    return;
   SourceManager &SM = R.getSourceMgr();
-  FileID Main = SM.getMainFileID();
-  StringRef Text = SM.getBufferData(Main);
-  std::string Line = ("#include <" + Header + ">").str();
-
-  // Already included by the translation unit (the preprocessor's view, so a
-  // disabled #include does not count), or added by another pass?
-  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-    if (StringRef(It->first.getName()).ends_with(Header))
-      return;
-  auto Count = [&](StringRef In) {
-    size_t N = 0;
-    for (size_t At = In.find(Line); At != StringRef::npos;
-         At = In.find(Line, At + 1))
-      ++N;
-    return N;
-  };
-  if (const RewriteBuffer *Buffer = R.getRewriteBufferFor(Main)) {
-    std::string Current(Buffer->begin(), Buffer->end());
-    if (Count(Current) > Count(Text))
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    StringRef Name = It->first.getName();
+    if (Name.ends_with(Header) &&
+        (Name.size() == Header.size() || Name.drop_back(Header.size()).ends_with("/")))
       return;
   }
-
-  unsigned Offset;
-  {
-    std::lock_guard<std::mutex> Lock(PlacementMutex);
-    auto It = placements().find(&SM);
-    Offset = It != placements().end() ? It->second : topOfFileOffset(Text);
-  }
-  R.InsertTextBefore(SM.getLocForStartOfFile(Main).getLocWithOffset(Offset),
-                     Line + "\n");
+  Added.insert(Header);
+  R.InsertTextBefore(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Offset),
+                     ("#include <" + Header + ">\n").str());
 }
 
 } // namespace decoupler

@@ -9,9 +9,9 @@
 // there is none, at the top of the file after a byte-order mark, leading
 // comments and `#pragma once`.
 //
-// The pipeline records the directives while parsing (IncludeSites), decides
-// the place once the AST is known and publishes it for the file's rewrite
-// (IncludePlacement); passes just call ensureInclude().
+// The pipeline records the directives while parsing (IncludeSites) and
+// decides the place once the AST is known; passes add headers through the
+// IncludeEditor of their PassContext.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_SUPPORT_INCLUDES_H
@@ -21,6 +21,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include <memory>
 #include <vector>
 
@@ -47,24 +48,23 @@ public:
 /// byte-order mark, leading blank lines and comments, and `#pragma once`.
 unsigned topOfFileOffset(llvm::StringRef Text);
 
-/// Publishes, while it lives, where ensureInclude() inserts into the main
-/// file of \p SM (the passes only see the Rewriter).
-class IncludePlacement {
+/// Adds runtime includes to the main file of one rewrite, at the offset the
+/// pipeline chose (IncludeSites::insertionOffset). One per file, handed to
+/// the passes in their PassContext.
+class IncludeEditor {
 public:
-  IncludePlacement(const clang::SourceManager &SM, unsigned Offset);
-  ~IncludePlacement();
-  IncludePlacement(const IncludePlacement &) = delete;
-  IncludePlacement &operator=(const IncludePlacement &) = delete;
+  IncludeEditor(clang::Rewriter &R, unsigned Offset) : R(R), Offset(Offset) {}
+
+  /// Makes the main file include `<Header>` (e.g. "dd/atomics.cuh"); nothing
+  /// when the translation unit already includes it (as the preprocessor saw
+  /// it: a disabled #include does not count) or it was added before.
+  void ensure(llvm::StringRef Header);
 
 private:
-  const clang::SourceManager &SM;
+  clang::Rewriter &R;
+  unsigned Offset;
+  llvm::StringSet<> Added;
 };
-
-/// Makes the main file include `<Header>` (e.g. "dd/atomics.cuh") at the
-/// place published by IncludePlacement (the top of the file when none is);
-/// nothing when the translation unit already includes it or another pass
-/// added it.
-void ensureInclude(clang::Rewriter &R, llvm::StringRef Header);
 
 } // namespace decoupler
 
