@@ -206,6 +206,13 @@ std::vector<std::string> CompileCommands::cudaFiles() const {
   return Files;
 }
 
+bool CompileCommands::lists(StringRef File) const {
+  if (!IsBuildDatabase || !Database)
+    return false;
+  std::vector<CompileCommand> Commands = Database->getCompileCommands(absolutePath(File));
+  return !Commands.empty() && Commands.front().Heuristic.empty();
+}
+
 CompileCommand CompileCommands::commandFor(StringRef File,
                                            const ParseSettings &Settings) const {
   // A build database matches absolute paths; other commands keep the

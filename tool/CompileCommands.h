@@ -66,6 +66,12 @@ public:
   clang::tooling::CompileCommand commandFor(llvm::StringRef File,
                                             const ParseSettings &Settings) const;
 
+  /// Whether these come from a -p build database.
+  bool isBuildDatabase() const { return IsBuildDatabase; }
+  /// Whether the build database has a command of its own for \p File (not
+  /// one inferred from a similar file).
+  bool lists(llvm::StringRef File) const;
+
 private:
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
   /// True for a -p database, which is queried by absolute path.

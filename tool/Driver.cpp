@@ -14,6 +14,7 @@
 #include "CompileCommands.h"
 #include "CudaPath.h"
 #include "FileRunner.h"
+#include "LineDirectives.h"
 #include "Options.h"
 #include "OutputWriter.h"
 #include "ResourceDir.h"
@@ -21,6 +22,7 @@
 #include "UnifiedDiff.h"
 
 #include "affine/Report.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -123,11 +125,15 @@ public:
   /// Prints or writes what is written once for all files (JSON, -o reports).
   void finish();
   bool failed() const { return Failed; }
+  /// --check: some file would change.
+  bool wouldChange() const { return WouldChange; }
 
 private:
   void report(FileReport &Report);
   void diff(size_t I, const FileResult &Result);
   void write(size_t I, const FileResult &Result);
+  void writeDepFile(size_t I, const FileResult &Result);
+  void count(const FileResult &Result);
 
   const ToolOptions &Opts;
   ArrayRef<std::string> Inputs;
@@ -135,6 +141,11 @@ private:
   ArrayRef<clang::tooling::CompileCommand> Commands;
   const bool Progress;
   bool Failed = false;
+  bool WouldChange = false;
+  // --stats
+  unsigned Files = 0, FilesFailed = 0, FilesChanged = 0, Kernels = 0;
+  unsigned Refusals = 0, Declines = 0;
+  std::vector<std::pair<std::string, unsigned>> Rewrites;
   std::vector<FileReport> JSONReports;
   std::string TextReports;
   raw_string_ostream TextReportStream;
@@ -158,18 +169,40 @@ void OutcomeHandler::handle(size_t I, FileOutcome &Outcome) {
     Failed = true;
     return;
   }
+  ++Files;
+  count(Outcome.Result);
   if (!Outcome.Succeeded) {
     if (Outcome.Diagnostics.empty())
       printError("processing '" + Input + "' failed");
+    ++FilesFailed;
     Failed = true;
     return;
+  }
+  if (Opts.Check && Outcome.Result.Changed) {
+    WouldChange = true;
+    WithColor::note(errs(), "decoupler") << "'" << Input << "' would be rewritten\n";
   }
   if (Opts.Run.Analyze)
     report(Outcome.Result.Report);
   else if (Opts.Diff)
     diff(I, Outcome.Result);
-  else
+  else if (!Opts.Check)
     write(I, Outcome.Result);
+}
+
+void OutcomeHandler::count(const FileResult &Result) {
+  Kernels += Result.Kernels;
+  Refusals += Result.Refusals;
+  Declines += Result.Declines;
+  FilesChanged += Result.Changed;
+  for (const std::pair<std::string, unsigned> &PassCount : Result.RewritesByPass) {
+    auto It = llvm::find_if(
+        Rewrites, [&](const auto &P) { return P.first == PassCount.first; });
+    if (It == Rewrites.end())
+      Rewrites.push_back(PassCount);
+    else
+      It->second += PassCount.second;
+  }
 }
 
 void OutcomeHandler::report(FileReport &Report) {
@@ -203,14 +236,94 @@ void OutcomeHandler::write(size_t I, const FileResult &Result) {
   // Leaving an unchanged file alone keeps its timestamp for the build.
   if (Opts.InPlace && !Result.Changed)
     return;
+  std::string Text = Result.Rewritten;
+  // Lines of a changed file point back at the input (not in place: there
+  // the output is the input; not when unchanged: a copy stays a copy).
+  if (Opts.LineDirectives && Result.Changed && !Opts.InPlace) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Original =
+        MemoryBuffer::getFile(Inputs[I], /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Original) {
+      printError("cannot read '" + Inputs[I] + "': " + Original.getError().message());
+      Failed = true;
+      return;
+    }
+    SmallString<256> InputPath(Inputs[I]), OutputPath;
+    sys::path::make_absolute(Commands[I].Directory, InputPath);
+    if (Outputs[I] != "-") {
+      OutputPath = Outputs[I];
+      sys::fs::make_absolute(OutputPath);
+    }
+    Text = addLineDirectives((*Original)->getBuffer(), Text, InputPath, OutputPath);
+  }
   // An existing file keeps its mode, owner, group and links.
-  if (Error E = writeOutputFile(Outputs[I], Result.Rewritten)) {
+  if (Error E = writeOutputFile(Outputs[I], Text)) {
+    printError(std::move(E));
+    Failed = true;
+    return;
+  }
+  if (!Opts.DepFile.empty())
+    writeDepFile(I, Result);
+}
+
+/// Make's escaping of a file name in a rule.
+std::string makeEscaped(StringRef Path) {
+  std::string Out;
+  for (size_t I = 0; I < Path.size(); ++I) {
+    char C = Path[I];
+    if (C == ' ' || C == '#') {
+      // Backslashes before a space or '#' are doubled, then it is escaped.
+      for (size_t J = I; J > 0 && Path[J - 1] == '\\'; --J)
+        Out += '\\';
+      Out += '\\';
+    } else if (C == '$') {
+      Out += '$';
+    }
+    Out += C;
+  }
+  return Out;
+}
+
+void OutcomeHandler::writeDepFile(size_t I, const FileResult &Result) {
+  std::string Text = makeEscaped(Outputs[I]) + ":";
+  std::vector<std::string> Deps = Result.Dependencies;
+  SmallString<256> Input(Inputs[I]);
+  sys::path::make_absolute(Commands[I].Directory, Input);
+  Deps.insert(Deps.begin(), std::string(Input));
+  StringSet<> Seen;
+  for (const std::string &Dep : Deps) {
+    SmallString<256> Path(Dep);
+    sys::path::make_absolute(Commands[I].Directory, Path);
+    sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    if (!Seen.insert(Path).second)
+      continue;
+    Text += " \\\n  " + makeEscaped(Path);
+  }
+  Text += "\n";
+  if (Error E = writeOutputFile(Opts.DepFile, Text)) {
     printError(std::move(E));
     Failed = true;
   }
 }
 
 void OutcomeHandler::finish() {
+  if (Opts.Stats) {
+    std::string Line;
+    raw_string_ostream OS(Line);
+    OS << "decoupler: " << Files << (Files == 1 ? " file" : " files");
+    if (FilesFailed)
+      OS << " (" << FilesFailed << " failed)";
+    OS << ", " << Kernels << (Kernels == 1 ? " kernel" : " kernels");
+    if (!Opts.Run.Analyze) {
+      OS << ", " << FilesChanged << " changed; rewrites:";
+      if (Rewrites.empty())
+        OS << " none";
+      for (size_t K = 0; K < Rewrites.size(); ++K)
+        OS << (K ? ", " : " ") << Rewrites[K].first << " " << Rewrites[K].second;
+      OS << "; refusals: " << Refusals << ", declined: " << Declines;
+    }
+    errs() << Line << "\n";
+  }
   if (!Opts.Run.Analyze)
     return;
   std::string JSON;
@@ -250,6 +363,13 @@ int main(int Argc, const char **Argv) {
     return 1;
   }
   const ToolOptions &Opts = *ParsedOpts;
+  // One answer for the driver's messages and clang's diagnostics.
+  // (NO_COLOR: https://no-color.org, for `auto` only.)
+  static bool UseColor = Opts.Color == ToolOptions::ColorMode::Always ||
+                         (Opts.Color == ToolOptions::ColorMode::Auto &&
+                          sys::Process::StandardErrHasColors() &&
+                          !sys::Process::GetEnv("NO_COLOR").value_or("").size());
+  WithColor::setAutoDetectFunction([](const raw_ostream &) { return UseColor; });
   if (!FixedCommands) {
     printError(FixedCommands.takeError());
     return 1;
@@ -268,14 +388,32 @@ int main(int Argc, const char **Argv) {
       errs() << usageLine() << "\n";
       return 1;
     }
-    Inputs = Commands->cudaFiles();
+    // Never the tool's own outputs: *.dd.cu, anything under --out-dir.
+    SmallString<256> OutDir(Opts.OutDir);
+    if (!OutDir.empty()) {
+      sys::fs::make_absolute(OutDir);
+      sys::path::remove_dots(OutDir, /*remove_dot_dot=*/true);
+    }
+    for (std::string &File : Commands->cudaFiles()) {
+      if (StringRef(File).ends_with(".dd.cu"))
+        continue;
+      if (!OutDir.empty() && StringRef(File).starts_with(OutDir) &&
+          File.size() > OutDir.size() && sys::path::is_separator(File[OutDir.size()]))
+        continue;
+      Inputs.push_back(std::move(File));
+    }
     if (Inputs.empty()) {
       printError("no .cu files in the compilation database of -p '" +
                  Opts.BuildPath + "'");
       return 1;
     }
   }
-  const bool Rewriting = !Opts.Run.Analyze && !Opts.Diff;
+  const bool Rewriting = !Opts.Run.Analyze && !Opts.Diff && !Opts.Check;
+  if (!Opts.DepFile.empty() && Inputs.size() != 1) {
+    printError("--depfile describes one output but there are " + Twine(Inputs.size()) +
+               " input files");
+    return 1;
+  }
   if (Rewriting && !Opts.OutputFile.empty() && Inputs.size() > 1) {
     printError("-o names one output file but there are " +
                Twine(Inputs.size()) + " input files (use --out-dir)");
@@ -301,15 +439,24 @@ int main(int Argc, const char **Argv) {
 
   // Commands are computed up front: database lookups then need no locking.
   std::vector<clang::tooling::CompileCommand> FileCommands;
-  for (const std::string &Input : Inputs)
+  for (const std::string &Input : Inputs) {
     FileCommands.push_back(Commands->commandFor(Input, *Settings));
+    // A file the database does not list is still processed, but the user
+    // should know its command is a guess.
+    if (Commands->isBuildDatabase() && !Commands->lists(Input))
+      WithColor::warning(errs(), "decoupler")
+          << "'" << Input << "' is not in the compilation database; parsing it with "
+          << (FileCommands.back().Heuristic.empty()
+                  ? std::string("no arguments of its own")
+                  : "a command " + FileCommands.back().Heuristic)
+          << "\n";
+  }
 
   OutcomeHandler Handler(Opts, Inputs, Outputs, FileCommands);
-  runOnFiles(FileCommands, Opts.Run, Opts.Jobs,
-             sys::Process::StandardErrHasColors(),
+  runOnFiles(FileCommands, Opts.Run, Opts.Jobs, UseColor,
              [&](size_t I, FileOutcome &Outcome) {
                Handler.handle(I, Outcome);
              });
   Handler.finish();
-  return Handler.failed() ? 1 : 0;
+  return Handler.failed() || Handler.wouldChange() ? 1 : 0;
 }

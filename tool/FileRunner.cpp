@@ -139,10 +139,10 @@ void runOnFile(const clang::tooling::CompileCommand &Command,
   for (const std::string &Arg : Command.CommandLine)
     Argv.push_back(Arg.c_str());
   // The printer honours the command's diagnostic flags (-fno-caret-
-  // diagnostics, ...) but colours only where the driver allows them.
+  // diagnostics, ...); colours are the driver's decision (--color).
   std::unique_ptr<clang::DiagnosticOptions> DiagOpts =
       clang::CreateAndPopulateDiagOpts(Argv);
-  DiagOpts->ShowColors = DiagOpts->ShowColors && Colors;
+  DiagOpts->ShowColors = Colors;
   DiagStream.enable_colors(DiagOpts->ShowColors);
   ToolDiagnosticPrinter Printer(DiagStream, *DiagOpts);
 

@@ -68,6 +68,13 @@ cl::opt<bool> Diff(
              "instead of writing; nothing for unchanged files"),
     cl::cat(ModeCategory));
 
+cl::opt<bool> Check(
+    "check",
+    cl::desc("Write nothing; exit 1 when the rewrite would change\n"
+             "a file (naming each on stderr), 0 otherwise: for\n"
+             "CI gates. With --diff, also print the diff"),
+    cl::cat(ModeCategory));
+
 cl::list<std::string> Passes(
     "passes",
     cl::desc("Run only these rewrite passes (comma-separated,\n"
@@ -117,6 +124,22 @@ cl::opt<std::string> OutDir(
     cl::desc("Write <dir>/<stem>.dd.cu instead of <stem>.dd.cu\n"
              "next to each input; <dir> is created if missing"),
     cl::value_desc("dir"), cl::cat(OutputCategory));
+
+cl::opt<std::string> DepFile(
+    "depfile",
+    cl::desc("Also write a Make-style depfile '<output>: <input>\n"
+             "<headers>...' (the files the parse read, system\n"
+             "headers left out), for build systems (CMake\n"
+             "DEPFILE, ninja depfile). One input, rewriting"),
+    cl::value_desc("file"), cl::cat(OutputCategory));
+
+cl::opt<bool> NoLineDirectives(
+    "no-line-directives",
+    cl::desc("Do not put #line directives in rewritten files\n"
+             "(by default their lines point nvcc, cuda-gdb and\n"
+             "compute-sanitizer at the input's lines, generated\n"
+             "lines at the output's own)"),
+    cl::cat(OutputCategory));
 
 cl::opt<bool> InPlace(
     "in-place",
@@ -218,10 +241,21 @@ WARNINGS:
                            - Make it an error: nothing is written
   Compiler warning flags (-Wall, ...) go after '--'.
 
+SUMMARY AND COLOR:
+  --stats                  - End with one summary line on stderr: files,
+                             kernels, files changed, rewrites by pass,
+                             refusals and declines
+  --color=auto|always|never
+                           - Colours in diagnostics: auto (default) when
+                             stderr is a terminal; always under ninja or in
+                             CI logs that render them
+
 CONFLICTS:
   -o, --out-dir, --in-place and --diff each say where the result goes: at
   most one of them. --analyze writes no source (so no --out-dir, --in-place,
-  --diff or --passes) and --report needs it.
+  --diff or --passes) and --report needs it. --check writes nothing (no -o,
+  --out-dir, --in-place, --analyze or --depfile). --depfile needs one input
+  that is rewritten to a file.
 
 EXAMPLES:
   decoupler kernel.cu
@@ -279,7 +313,13 @@ Error checkConflicts(bool HaveOutputFile) {
   const Flag InPlaceFlag{"--in-place", InPlace};
   const Flag DiffFlag{"--diff", Diff};
   const Flag AnalyzeFlag{"--analyze", Analyze};
+  const Flag CheckFlag{"--check", Check};
+  const Flag DepFileFlag{"--depfile", DepFile.getNumOccurrences() > 0};
   const std::pair<Flag, Flag> Conflicts[] = {
+      {CheckFlag, OFlag},        {CheckFlag, OutDirFlag},
+      {CheckFlag, InPlaceFlag},  {CheckFlag, AnalyzeFlag},
+      {CheckFlag, DepFileFlag},  {DepFileFlag, AnalyzeFlag},
+      {DepFileFlag, DiffFlag},   {DepFileFlag, InPlaceFlag},
       {InPlaceFlag, OFlag},      {InPlaceFlag, OutDirFlag},
       {InPlaceFlag, DiffFlag},   {InPlaceFlag, AnalyzeFlag},
       {DiffFlag, OFlag},         {DiffFlag, OutDirFlag},
@@ -364,7 +404,32 @@ StringRef usageLine() {
 Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   cl::HideUnrelatedOptions({&ModeCategory, &OutputCategory, &CompileCategory});
   cl::SetVersionPrinter(printVersion);
-  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
+  // --color=auto|always|never and --stats are taken off first: LLVM's own
+  // hidden `--color` (a boolean) and `-stats` (its statistics) have the
+  // names.
+  ToolOptions::ColorMode Color = ToolOptions::ColorMode::Auto;
+  bool Stats = false;
+  std::vector<const char *> Args;
+  for (int I = 0; I < Argc; ++I) {
+    StringRef A = Argv[I];
+    if (I > 0 && (A == "--stats" || A == "-stats")) {
+      Stats = true;
+      continue;
+    }
+    if (I > 0 && (A.consume_front("--color=") || A.consume_front("-color="))) {
+      if (A == "auto")
+        Color = ToolOptions::ColorMode::Auto;
+      else if (A == "always")
+        Color = ToolOptions::ColorMode::Always;
+      else if (A == "never")
+        Color = ToolOptions::ColorMode::Never;
+      else
+        return usageError("--color: '" + A + "' is not auto, always or never");
+      continue;
+    }
+    Args.push_back(Argv[I]);
+  }
+  if (!cl::ParseCommandLineOptions(int(Args.size()), Args.data(), Overview, &errs()))
     return usageError(""); // llvm::cl printed why.
 
   // cl::opt<std::string> cannot tell `-o ''` from no -o.
@@ -379,6 +444,10 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
     return usageError("--cuda-path: empty directory name");
   if (Report.getNumOccurrences() && !Analyze)
     return usageError("--report needs --analyze");
+  if (DepFile.getNumOccurrences() && DepFile.empty())
+    return usageError("--depfile: empty file name");
+  if (DepFile.getNumOccurrences() && HaveOutputFile && OutputFile == "-")
+    return usageError("--depfile needs an output file, not standard output");
   if (Error E = checkConflicts(HaveOutputFile))
     return std::move(E);
   if (Error E = checkPasses())
@@ -397,6 +466,11 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   Opts.OutDir = OutDir;
   Opts.InPlace = InPlace;
   Opts.Diff = Diff;
+  Opts.Check = Check;
+  Opts.DepFile = DepFile;
+  Opts.LineDirectives = !NoLineDirectives;
+  Opts.Stats = Stats;
+  Opts.Color = Color;
   Opts.Jobs = Jobs == 0 ? hardware_concurrency().compute_thread_count()
                         : static_cast<unsigned>(Jobs);
   Opts.Jobs = std::max(Opts.Jobs, 1u);

@@ -31,6 +31,16 @@ struct ToolOptions {
   std::string OutDir;
   bool InPlace = false;
   bool Diff = false;
+  /// --check: write nothing; exit 1 when a file would change.
+  bool Check = false;
+  /// --depfile: where to write a Make-style depfile of the one output.
+  std::string DepFile;
+  /// #line directives in rewritten files (off: --no-line-directives).
+  bool LineDirectives = true;
+  /// --stats: a summary line per run on stderr.
+  bool Stats = false;
+  /// --color: colours in diagnostics.
+  enum class ColorMode { Auto, Always, Never } Color = ColorMode::Auto;
 
   /// Files processed in parallel; at least 1.
   unsigned Jobs = 1;

@@ -247,6 +247,35 @@ std::string unifiedDiff(StringRef Old, StringRef New, StringRef Label,
   return Result;
 }
 
+std::vector<long> matchLines(StringRef Old, StringRef New) {
+  std::vector<StringRef> A = splitLines(Old), B = splitLines(New);
+  std::vector<long> Match(B.size(), -1);
+  if (Old == New) {
+    for (size_t J = 0; J < B.size(); ++J)
+      Match[J] = long(J);
+    return Match;
+  }
+  std::vector<Edit> Edits = LineDiff(A, B).run();
+  for (size_t I = 0; I < Edits.size();) {
+    if (Edits[I].Kind == EditKind::Equal) {
+      Match[Edits[I].New] = long(Edits[I].Old);
+      ++I;
+      continue;
+    }
+    size_t End = I;
+    std::vector<size_t> Deleted, Inserted;
+    for (; End < Edits.size() && Edits[End].Kind != EditKind::Equal; ++End)
+      (Edits[End].Kind == EditKind::Delete ? Deleted : Inserted)
+          .push_back(Edits[End].Kind == EditKind::Delete ? Edits[End].Old
+                                                          : Edits[End].New);
+    if (Deleted.size() == Inserted.size())
+      for (size_t K = 0; K < Deleted.size(); ++K)
+        Match[Inserted[K]] = long(Deleted[K]);
+    I = End;
+  }
+  return Match;
+}
+
 std::string diffLabel(StringRef Path) {
   SmallString<256> Label(Path);
   sys::path::remove_dots(Label, /*remove_dot_dot=*/true);

@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include <string>
+#include <vector>
 
 namespace decoupler::tool {
 
@@ -19,6 +20,13 @@ namespace decoupler::tool {
 /// are equal.
 std::string unifiedDiff(llvm::StringRef Old, llvm::StringRef New,
                         llvm::StringRef Label, unsigned Context = 3);
+
+/// For each line of \p New (split after '\n'), the index of the line of
+/// \p Old it is, or -1 for a line the edit changed or added; from the same
+/// minimal edit script as unifiedDiff(). Inside a block of changes where as
+/// many lines were deleted as inserted, each new line is paired with the old
+/// line it replaced (a line the rewrite edited in place).
+std::vector<long> matchLines(llvm::StringRef Old, llvm::StringRef New);
 
 /// The name under which --diff shows \p Path: relative to the current
 /// directory when inside it (so that `git apply` and `patch -p1` work from

@@ -367,6 +367,7 @@ bool runAtomicsPass(PassContext &P) {
     R.ReplaceText(CharSourceRange::getTokenRange(CalleeRange), Replacement);
     Diags.remark(Loc, Name + " -> " + Replacement + ": " + Why);
     Changed = true;
+    ++P.Rewrites;
   }
   for (const CallExpr *Call : atomicCallsOnlyInInstantiations(Ctx, Calls))
     Diags.remark(Call->getBeginLoc(), cudaAtomic(Call)->Name +

@@ -908,6 +908,7 @@ bool runDelegatePass(PassContext &P) {
                              "' to server blocks: " + Name + "_client, " + Name + "_server, " +
                              Name + "_launch");
     Changed = true;
+    ++P.Rewrites;
   }
   if (Changed)
     P.Includes.ensure("dd/delegate.cuh");

@@ -14,6 +14,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/Utils.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/STLExtras.h"
@@ -128,6 +129,8 @@ public:
     SourceManager &SM = Ctx.getSourceManager();
     std::vector<std::unique_ptr<KernelAnalysis>> Kernels =
         analyzeKernels(Ctx, Options.RemarkAffine ? &Diags : nullptr);
+    Result.Kernels = llvm::count_if(
+        Kernels, [](const std::unique_ptr<KernelAnalysis> &K) { return K->Kernel; });
 
     if (Options.Analyze) {
       FileReport &Report = Result.Report;
@@ -153,8 +156,13 @@ public:
       PO.AtomicsFloat = Options.AtomicsFloat;
       PassContext Context{Ctx, Kernels, Annotations, R, PassDiags, Includes, PO, Claimed};
       for (const PassInfo &Pass : Passes)
-        if (Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass.Name.str()))
+        if (Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass.Name.str())) {
+          Context.Rewrites = 0;
           Result.Changed |= Pass.Run(Context);
+          Result.RewritesByPass.push_back({Pass.Name.str(), Context.Rewrites});
+        }
+      Result.Refusals = PassDiags.errors();
+      Result.Declines = PassDiags.declines();
       // Byte for byte the input when no pass changed anything; inserted
       // lines end as the file's lines do.
       Result.Rewritten = Endings.text();
@@ -178,6 +186,8 @@ protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Result = FileResult();
     Sites = IncludeSites();
+    Dependencies = std::make_shared<DependencyCollector>();
+    Dependencies->attachToPreprocessor(CI.getPreprocessor());
     Annotations.registerPragmaHandler(CI.getPreprocessor());
     CI.getPreprocessor().addPPCallbacks(Sites.recorder(CI.getSourceManager()));
     return true;
@@ -191,6 +201,10 @@ protected:
   void EndSourceFileAction() override {
     if (getCompilerInstance().getDiagnostics().hasErrorOccurred())
       Result.Success = false;
+    if (Dependencies) {
+      ArrayRef<std::string> Deps = Dependencies->getDependencies();
+      Result.Dependencies.assign(Deps.begin(), Deps.end());
+    }
   }
 
 private:
@@ -198,6 +212,7 @@ private:
   FileResult &Result;
   AnnotationSet Annotations;
   IncludeSites Sites;
+  std::shared_ptr<DependencyCollector> Dependencies;
 };
 
 } // namespace

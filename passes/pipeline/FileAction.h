@@ -57,6 +57,19 @@ struct FileResult {
   std::string Rewritten;
   /// Whether any pass changed the file.
   bool Changed = false;
+  /// The files the parse read, the main file first, without system headers
+  /// (those of -isystem directories, the CUDA toolkit's and clang's), as the
+  /// preprocessor named them (relative to the command's directory): what a
+  /// depfile lists.
+  std::vector<std::string> Dependencies;
+  /// Rewrites made, per pass (by the name in the pass table), and the
+  /// refusals (errors) and declines (-Wdecoupler-declined) the passes
+  /// reported: for --stats.
+  std::vector<std::pair<std::string, unsigned>> RewritesByPass;
+  unsigned Refusals = 0;
+  unsigned Declines = 0;
+  /// Kernels the analysis found in the main file.
+  unsigned Kernels = 0;
 };
 
 /// Rewrite passes, in the order they run (the pipeline's one table).

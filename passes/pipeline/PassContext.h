@@ -49,6 +49,9 @@ struct PassContext {
   /// Source ranges earlier passes replaced or copied (a split kernel, a
   /// delegated loop); later passes leave what lies in them alone.
   std::vector<clang::SourceRange> &Claimed;
+  /// Rewrites the running pass made (an atomic, a critical section, a
+  /// loop): counted by the pass, read by the pipeline for --stats.
+  unsigned Rewrites = 0;
 };
 
 } // namespace decoupler

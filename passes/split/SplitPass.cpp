@@ -192,6 +192,7 @@ bool runSplitPass(PassContext &PC) {
         split::RewriteResult Done = split::rewriteHoist(P, *J.Annot, Ctx, R, State);
         if (Done.Done) {
           Changed = true;
+          ++PC.Rewrites;
           Diags.remark(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason +
                                                   "; rewritten: " + Done.Message);
           continue;
@@ -210,6 +211,7 @@ bool runSplitPass(PassContext &PC) {
       Done = split::rewriteSplit(P, *J.Kernel, J.Annot, Ctx, R, State);
     if (Done.Done) {
       Changed = true;
+      ++PC.Rewrites;
       Diags.remark(J.Loop->getBeginLoc(), acceptedText(P) + "; rewritten: " + Done.Message);
       if (!P.PreferHoist)
         Replaced.push_back(P.Kernel->getSourceRange());
@@ -263,6 +265,7 @@ bool runSplitPass(PassContext &PC) {
           Done = split::rewriteSplit(P, *K, nullptr, Ctx, R, State);
         if (Done.Done) {
           Changed = true;
+          ++PC.Rewrites;
           Replaced.push_back(P.Kernel->getSourceRange());
           Diags.remarkAlways(L->getBeginLoc(), "--split=auto: " + acceptedText(P) +
                                                    "; rewritten: " + Done.Message);

@@ -22,6 +22,7 @@ void PassDiagnostics::remarkAlways(SourceLocation Loc, const llvm::Twine &Messag
 }
 
 void PassDiagnostics::declined(SourceLocation Loc, const llvm::Twine &Message) {
+  ++Declines;
   // Custom diagnostic IDs belong to no warning group, so the group's name is
   // part of the text and its flags are the tool's own options.
   switch (Declined) {
@@ -46,6 +47,7 @@ void PassDiagnostics::declined(SourceLocation Loc, const llvm::Twine &Message) {
 }
 
 void PassDiagnostics::error(SourceLocation Loc, const llvm::Twine &Message) {
+  ++Errors;
   LastShown = true;
   unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
   Diags.Report(Loc, ID) << Message.str();

@@ -44,6 +44,9 @@ public:
   /// shown.
   void note(clang::SourceLocation Loc, const llvm::Twine &Message);
   bool hadError() const { return Diags.hasErrorOccurred(); }
+  /// Errors and "left as written" warnings reported through this object.
+  unsigned errors() const { return Errors; }
+  unsigned declines() const { return Declines; }
 
 private:
   clang::DiagnosticsEngine &Diags;
@@ -51,6 +54,8 @@ private:
   DeclinedSeverity Declined;
   /// Whether the last diagnostic other than a note was shown.
   bool LastShown = true;
+  unsigned Errors = 0;
+  unsigned Declines = 0;
 };
 
 } // namespace decoupler

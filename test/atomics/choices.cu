@@ -1,7 +1,7 @@
 // The atomics pass chooses by the class of the address: scalar -> one atomic
 // per warp, affine with a known stride -> unchanged, anything else -> vote,
 // then match and reduce. The rewritten file includes the runtime header.
-// RUN: %decoupler -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
 // The test's own comments are in the output: drop them before checking.
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
 // The output compiles with nvcc for sm_90.

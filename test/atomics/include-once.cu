@@ -1,11 +1,11 @@
 // The runtime header is added once, before the first #include, and not at
 // all when the file already includes it (as the preprocessor sees it: an
 // #include disabled by #ifndef does not count).
-// RUN: %decoupler %s -o %t.cu
+// RUN: %decoupler --no-line-directives %s -o %t.cu
 // RUN: FileCheck %s --input-file %t.cu
 // RUN: grep -c '^#include <dd/atomics.cuh>' %t.cu | FileCheck %s --check-prefix=ONCE
 // ONCE: {{^1$}}
-// RUN: %decoupler %s -o %t.first.cu -- -DFIRST
+// RUN: %decoupler --no-line-directives %s -o %t.first.cu -- -DFIRST
 // RUN: FileCheck %s --input-file %t.first.cu --check-prefix=FIRST
 // CHECK: {{^}}// A comment before the includes stays first.
 // FIRST: {{^}}// A comment before the includes stays first.

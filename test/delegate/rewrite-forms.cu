@@ -4,7 +4,7 @@
 // message (the server's copy would be the unchanged one); a flag read after
 // the loop stays, set after the send; a kernel launched before its
 // definition gets its launcher declared up front.
-// RUN: %decoupler --passes=delegate %s -o %t.cu
+// RUN: %decoupler --no-line-directives --passes=delegate %s -o %t.cu
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc -c %t.cu -o %t.o

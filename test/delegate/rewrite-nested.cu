@@ -5,7 +5,7 @@
 // The lock indices are not variables here: the client computes the data ids
 // into the message (dd_id0, dd_id1). A kernel without a return needs no
 // lambda around its body.
-// RUN: %decoupler --passes=delegate %s -o %t.cu
+// RUN: %decoupler --no-line-directives --passes=delegate %s -o %t.cu
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc -c %t.cu -o %t.o

@@ -3,7 +3,7 @@
 // written, the try-lock loop now a send; its early return still reaches
 // finish() through a lambda), the server kernel and the host launch that
 // replaces insert<<<...>>>. The pragma and the loop's flag are gone.
-// RUN: %decoupler --passes=delegate -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %decoupler --no-line-directives --passes=delegate -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc -c %t.cu -o %t.o

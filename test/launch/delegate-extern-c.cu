@@ -5,7 +5,7 @@
 // declaration when that is in the file. (Kept apart from C++ kernels: the
 // delegate clients' dd_stage would be declared with both linkages.) The
 // output compiles without a warning.
-// RUN: %decoupler --passes=delegate %s -o %t.cu
+// RUN: %decoupler --no-line-directives --passes=delegate %s -o %t.cu
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -I%S -c %t.cu -o %t.o

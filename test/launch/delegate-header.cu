@@ -5,7 +5,7 @@
 // kernel whose default is on its definition gets it on the launcher's
 // definition. The configuration is passed as written (a macro too), 0 for
 // what it leaves out. The output compiles without a warning.
-// RUN: %decoupler --passes=delegate %s -o %t.cu
+// RUN: %decoupler --no-line-directives --passes=delegate %s -o %t.cu
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -I%S -c %t.cu -o %t.o

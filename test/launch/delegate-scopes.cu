@@ -6,7 +6,7 @@
 // functions, a kernel declared first and defined after its launches (the
 // launcher declared after that declaration, in its namespace), an extern
 // "C" kernel. The output compiles without a warning.
-// RUN: %decoupler --passes=delegate %s -o %t.cu
+// RUN: %decoupler --no-line-directives --passes=delegate %s -o %t.cu
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o

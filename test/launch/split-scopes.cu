@@ -8,7 +8,7 @@
 // using-declaration and a member function launch it; launches through a
 // macro or in a template keep calling the kernel as written. The output
 // compiles without a warning.
-// RUN: %decoupler --passes=split -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %decoupler --no-line-directives --passes=split -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -I%S -c %t.cu -o %t.o

@@ -7,7 +7,7 @@
 // (a top-level __restrict__ is not part of the function type). A loop with
 // its own unroll pragma keeps it; a kernel annotation puts the pragma before
 // its loop.
-// RUN: %decoupler --passes=split -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %decoupler --no-line-directives --passes=split -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --implicit-check-not=DD_PRAGMA --implicit-check-not='pragma dd'
 // REQUIRES: nvcc
 // RUN: %nvcc -Xcompiler -Wall -Werror all-warnings -c %t.cu -o %t.o

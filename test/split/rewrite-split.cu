@@ -9,7 +9,7 @@
 // replaces every launch (<dd/split_launch.h>). Last, the tile shape: a
 // loop whose control is the same in every thread, one tile of the block
 // per iteration (fig33's rows with a step only known at run time).
-// RUN: %decoupler --passes=split -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %decoupler --no-line-directives --passes=split -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s --implicit-check-not=DD_PRAGMA --implicit-check-not='pragma dd'
 // REQUIRES: nvcc
 // RUN: %nvcc -Xcompiler -Wall -Werror all-warnings -c %t.cu -o %t.o

@@ -3,9 +3,9 @@
 // bare LF stays so), and the output is the LF run's output but for line
 // endings. It compiles with nvcc.
 // RUN: python3 %S/Inputs/line_endings.py crlf %S/Inputs/crlf-split.cu %t.in.cu
-// RUN: %decoupler --passes=split %t.in.cu -o %t.out.cu
+// RUN: %decoupler --no-line-directives --passes=split %t.in.cu -o %t.out.cu
 // RUN: python3 %S/Inputs/line_endings.py check %t.out.cu
-// RUN: %decoupler --passes=split %S/Inputs/crlf-split.cu -o %t.lf.cu
+// RUN: %decoupler --no-line-directives --passes=split %S/Inputs/crlf-split.cu -o %t.lf.cu
 // RUN: python3 %S/Inputs/line_endings.py same %t.out.cu %t.lf.cu
 // RUN: FileCheck %s --input-file %t.lf.cu
 // REQUIRES: nvcc

@@ -1,7 +1,7 @@
 // The runtime include goes before the first #include the preprocessor
 // acts on: not one in a comment or in an `#if 0` block (nested
 // conditionals included).
-// RUN: %decoupler --passes=atomics %s -o %t.cu
+// RUN: %decoupler --no-line-directives --passes=atomics %s -o %t.cu
 // RUN: FileCheck %s --input-file %t.cu --match-full-lines
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o

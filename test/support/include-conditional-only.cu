@@ -1,6 +1,6 @@
 // Every #include is conditional: the runtime include goes to the top of the
 // file, after its leading comments, in code that is always active.
-// RUN: %decoupler --passes=atomics %s -o %t.cu
+// RUN: %decoupler --no-line-directives --passes=atomics %s -o %t.cu
 // RUN: FileCheck %s --input-file %t.cu --match-full-lines
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o

@@ -1,7 +1,7 @@
 // An #include inside a conditional region, active or not, is no place for
 // the runtime include: it must be there whatever the condition. With an
 // unconditional #include after it, before that one.
-// RUN: %decoupler --passes=atomics %s -o %t.cu
+// RUN: %decoupler --no-line-directives --passes=atomics %s -o %t.cu
 // RUN: FileCheck %s --input-file %t.cu --match-full-lines
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o

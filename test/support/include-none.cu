@@ -1,6 +1,6 @@
 // A file without any #include: the runtime include goes after the leading
 // comments, at the start of a line.
-// RUN: %decoupler --passes=atomics %s -o %t.cu
+// RUN: %decoupler --no-line-directives --passes=atomics %s -o %t.cu
 // RUN: FileCheck %s --input-file %t.cu --match-full-lines
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o

@@ -1,6 +1,6 @@
 // `#pragma once` at the top stays first (a file also used as a header).
 // No nvcc: the input itself warns about '#pragma once in main file'.
-// RUN: %decoupler --passes=atomics %s -o %t.cu 2>/dev/null
+// RUN: %decoupler --no-line-directives --passes=atomics %s -o %t.cu 2>/dev/null
 // RUN: FileCheck %s --input-file %t.cu --match-full-lines
 // CHECK: #pragma once
 // CHECK-NEXT: #include <dd/atomics.cuh>
