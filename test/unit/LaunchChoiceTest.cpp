@@ -135,4 +135,47 @@ TEST(LaunchChoice, Policy) {
   EXPECT_FALSE(Ok);
 }
 
+// LaunchChooser: what the delegate and split launchers share.
+TEST(LaunchChooser, PolicyAndShapes) {
+  dd::LaunchChooser C("split");
+  dd::LaunchShape A, B;
+  A.device = B.device = 0;
+  A.grid[0] = B.grid[0] = 80;
+  A.block[0] = 256;
+  B.block[0] = 128;
+  EXPECT_TRUE(C.configure(A));
+  EXPECT_FALSE(C.configure(A)); // same shape: measurements stay
+  EXPECT_EQ(C.which(dd::LaunchPolicy::Rewrite), AdaptiveChoice::Rewrite);
+  EXPECT_EQ(C.which(dd::LaunchPolicy::Original), AdaptiveChoice::Original);
+  EXPECT_FALSE(C.timed(dd::LaunchPolicy::Rewrite)); // fixed policies never probe
+  EXPECT_TRUE(C.timed(dd::LaunchPolicy::Adaptive));
+  C.record("k", AdaptiveChoice::Rewrite, 2.0, /*verbose=*/false);
+  C.record("k", AdaptiveChoice::Original, 1.0, /*verbose=*/false);
+  EXPECT_EQ(C.which(dd::LaunchPolicy::Adaptive), AdaptiveChoice::Original);
+  EXPECT_FALSE(C.timed(dd::LaunchPolicy::Adaptive));
+  EXPECT_TRUE(C.configure(B)); // a new shape forgets
+  EXPECT_TRUE(C.timed(dd::LaunchPolicy::Adaptive));
+  EXPECT_EQ(C.which(dd::LaunchPolicy::Adaptive), AdaptiveChoice::Rewrite);
+}
+
+TEST(LaunchChooser, RunTimed) {
+  dd::LaunchChooser C("delegated");
+  int Runs = 0;
+  // A failed synchronization before: the launch runs, nothing is recorded.
+  C.run_timed("k", AdaptiveChoice::Rewrite, false, [&] { ++Runs; }, [] { return false; },
+              [] { return true; });
+  EXPECT_EQ(Runs, 1);
+  EXPECT_LT(C.choice().ms(AdaptiveChoice::Rewrite), 0);
+  // A failed synchronization after: not recorded either.
+  C.run_timed("k", AdaptiveChoice::Rewrite, false, [&] { ++Runs; }, [] { return true; },
+              [] { return false; });
+  EXPECT_EQ(Runs, 2);
+  EXPECT_LT(C.choice().ms(AdaptiveChoice::Rewrite), 0);
+  C.run_timed("k", AdaptiveChoice::Rewrite, false, [&] { ++Runs; }, [] { return true; },
+              [] { return true; });
+  EXPECT_EQ(Runs, 3);
+  EXPECT_GE(C.choice().ms(AdaptiveChoice::Rewrite), 0);
+  EXPECT_EQ(C.choice().launches(AdaptiveChoice::Rewrite), 1u);
+}
+
 } // namespace

@@ -675,20 +675,8 @@ template <class Ctx, class Extra> struct DelegatePlan {
 
   // Delegated or as written (dd/launch_choice.h), measured per device, grid
   // and block: contention, hence the choice, may differ between shapes.
-  AdaptiveChoice choice;
-  int choice_device = -1;
-  dim3 choice_grid{0, 0, 0}, choice_block{0, 0, 0};
+  LaunchChooser chooser{"delegated"};
   bool original_loaded = false;
-
-  void choose_for(int d, dim3 g, dim3 b) {
-    if (choice_device == d && choice_grid.x == g.x && choice_grid.y == g.y && choice_grid.z == g.z &&
-        choice_block.x == b.x && choice_block.y == b.y && choice_block.z == b.z)
-      return;
-    choice.reset();
-    choice_device = d;
-    choice_grid = g;
-    choice_block = b;
-  }
 };
 
 /// DD_DELEGATE_POLICY: adaptive (the default), delegate or original; read
@@ -702,23 +690,6 @@ inline LaunchPolicy delegate_policy() {
 inline bool delegate_verbose() {
   static const bool verbose = env_flag("DD_DELEGATE_VERBOSE");
   return verbose;
-}
-
-/// A timed launch happened: record it, and say so under DD_DELEGATE_VERBOSE.
-template <class Plan> void delegate_record(const char *kernel, Plan &plan, AdaptiveChoice::Way way, double ms) {
-  const AdaptiveChoice::Way before = plan.choice.winner();
-  const bool probing = plan.choice.ms(AdaptiveChoice::Rewrite) < 0 || plan.choice.ms(AdaptiveChoice::Original) < 0;
-  plan.choice.record(way, ms);
-  if (!delegate_verbose())
-    return;
-  const char *names[2] = {"delegated", "original"};
-  std::fprintf(stderr, "dd: %s: %s %s took %.4f ms", kernel, probing ? "probe:" : "re-probe:", names[way], ms);
-  if (plan.choice.ms(AdaptiveChoice::Rewrite) >= 0 && plan.choice.ms(AdaptiveChoice::Original) >= 0)
-    std::fprintf(stderr, " (delegated %.4f ms, original %.4f ms): runs the %s%s; next probe in %llu launches",
-                 plan.choice.ms(AdaptiveChoice::Rewrite), plan.choice.ms(AdaptiveChoice::Original),
-                 names[plan.choice.winner()], !probing && plan.choice.winner() != before ? " now" : "",
-                 (unsigned long long)plan.choice.until_probe());
-  std::fputc('\n', stderr);
 }
 
 /// Runs one launch of a delegated kernel: the client/server pair, or the
@@ -750,7 +721,6 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
                   LaunchClient &&launch_client, LaunchOriginal &&launch_original, BeforeLaunch &&before_launch,
                   AfterWait &&after_wait) {
   using Ctx = decltype(plan.ctx);
-  using clock = std::chrono::steady_clock;
   std::lock_guard<std::mutex> lock(plan.mutex);
   const typename Ctx::Config cfg = delegate_config<Ctx>(kernel, servers, grid, block);
   int device = 0;
@@ -758,16 +728,18 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
     delegate_fail(kernel, cudaGetErrorString(e));
 
   const LaunchPolicy policy = delegate_policy();
-  plan.choose_for(device, grid, block);
-  const AdaptiveChoice::Way way = policy == LaunchPolicy::Rewrite    ? AdaptiveChoice::Rewrite
-                                  : policy == LaunchPolicy::Original ? AdaptiveChoice::Original
-                                                                     : plan.choice.which();
-  const bool timed = policy == LaunchPolicy::Adaptive && plan.choice.timed();
+  LaunchShape shape;
+  shape.device = device;
+  shape.grid[0] = grid.x, shape.grid[1] = grid.y, shape.grid[2] = grid.z;
+  shape.block[0] = block.x, shape.block[1] = block.y, shape.block[2] = block.z;
+  plan.chooser.configure(shape);
+  const AdaptiveChoice::Way way = plan.chooser.which(policy);
+  const bool timed = plan.chooser.timed(policy);
 
   if (way == AdaptiveChoice::Original) {
     if (!timed) {
       launch_original(grid, block, stream);
-      plan.choice.record_untimed(way);
+      plan.chooser.record_untimed(way);
       return;
     }
     // Loads the kernel's module first (lazy loading would otherwise bill
@@ -775,15 +747,13 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
     if (!plan.original_loaded) {
       cudaFuncAttributes attributes;
       plan.original_loaded = cudaFuncGetAttributes(&attributes, original) == cudaSuccess;
+      if (!plan.original_loaded)
+        (void)cudaGetLastError(); // this query's error is not the program's
     }
-    if (cudaDeviceSynchronize() != cudaSuccess) {
-      launch_original(grid, block, stream); // the program sees the error
-      return;
-    }
-    const clock::time_point start = clock::now();
-    launch_original(grid, block, stream);
-    if (cudaStreamSynchronize(stream) == cudaSuccess)
-      delegate_record(kernel, plan, way, elapsed_ms(start));
+    plan.chooser.run_timed(
+        kernel, way, delegate_verbose(), [&] { launch_original(grid, block, stream); },
+        [] { return cudaDeviceSynchronize() == cudaSuccess; },
+        [&] { return cudaStreamSynchronize(stream) == cudaSuccess; });
     return;
   }
 
@@ -804,7 +774,7 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
   }
   if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
     delegate_fail(kernel, cudaGetErrorString(e));
-  const clock::time_point start = clock::now();
+  const auto start = std::chrono::steady_clock::now();
   before_launch();
   // The client keeps the original launch's shape; Context's grid and block
   // are its flattened sizes, the same block count.
@@ -819,9 +789,9 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
   }
   after_wait();
   if (timed)
-    delegate_record(kernel, plan, way, elapsed_ms(start));
+    plan.chooser.record(kernel, way, elapsed_ms(start), delegate_verbose());
   else
-    plan.choice.record_untimed(way);
+    plan.chooser.record_untimed(way);
 }
 
 struct NoExtra {};

@@ -10,6 +10,9 @@
 //   LaunchPolicy          adaptive (measure), or always one of the two
 //   launch_policy(env)    the policy from an environment variable
 //   AdaptiveChoice        the measurements and the decision, per launcher
+//   LaunchChooser         AdaptiveChoice per launch configuration, with the
+//                         policy applied and the probes timed and reported:
+//                         what the delegate and split launchers share
 //
 // The cost is bounded both ways. Probes: the first launch runs the rewrite,
 // the second the original, each timed, and that is all the program pays
@@ -27,6 +30,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -167,6 +171,101 @@ private:
   std::uint64_t probes_ = 0;
   std::uint64_t since_probe_ = 0;
   std::uint64_t wait_ = 0;
+};
+
+/// A launch configuration: the choice is measured per device, grid, block
+/// and dynamic shared memory (contention, hence the winner, may differ).
+struct LaunchShape {
+  int device = -1;
+  unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+  std::size_t shmem = 0;
+
+  friend bool operator==(const LaunchShape &a, const LaunchShape &b) {
+    for (int i = 0; i < 3; ++i)
+      if (a.grid[i] != b.grid[i] || a.block[i] != b.block[i])
+        return false;
+    return a.device == b.device && a.shmem == b.shmem;
+  }
+  friend bool operator!=(const LaunchShape &a, const LaunchShape &b) { return !(a == b); }
+};
+
+/// The part of a launcher that decides and measures, shared by the
+/// delegate launcher (<dd/delegate.cuh>) and the split launcher
+/// (<dd/split_launch.h>): an AdaptiveChoice per launch shape, the policy
+/// applied, timed probes recorded and, when verbose, reported as
+///   dd: k: probe: split took 0.0123 ms (split 0.0123 ms, original 0.0456 ms):
+///   runs the split; next probe in 187 launches
+class LaunchChooser {
+public:
+  /// @param rewrite_name  "delegated", "split": how messages name the rewrite
+  explicit LaunchChooser(const char *rewrite_name) : rewrite_name_(rewrite_name) {}
+
+  /// The next launch has `shape`: a new shape forgets the measurements.
+  /// Returns whether it was new.
+  bool configure(const LaunchShape &shape) {
+    if (configured_ && shape == shape_)
+      return false;
+    configured_ = true;
+    shape_ = shape;
+    choice_.reset();
+    return true;
+  }
+
+  /// The way the next launch runs under `policy`.
+  AdaptiveChoice::Way which(LaunchPolicy policy) const {
+    if (policy == LaunchPolicy::Rewrite)
+      return AdaptiveChoice::Rewrite;
+    if (policy == LaunchPolicy::Original)
+      return AdaptiveChoice::Original;
+    return choice_.which();
+  }
+  /// Whether the next launch is a probe to time (only when adaptive).
+  bool timed(LaunchPolicy policy) const { return policy == LaunchPolicy::Adaptive && choice_.timed(); }
+
+  /// Runs `run()` alone and timed: `sync_before()` and `sync_after()` (the
+  /// device, then the launch's stream) return whether they succeeded. A
+  /// failed synchronization before runs the launch untimed (the program
+  /// then sees its own earlier error); after, the time is not recorded.
+  template <class Run, class SyncBefore, class SyncAfter>
+  void run_timed(const char *kernel, AdaptiveChoice::Way way, bool verbose, Run &&run,
+                 SyncBefore &&sync_before, SyncAfter &&sync_after) {
+    if (!sync_before()) {
+      run();
+      return;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    if (sync_after())
+      record(kernel, way, elapsed_ms(start), verbose);
+  }
+
+  /// A timed launch of `way` took `ms`: recorded, and reported when
+  /// `verbose`.
+  void record(const char *kernel, AdaptiveChoice::Way way, double ms, bool verbose) {
+    const bool probing = choice_.ms(AdaptiveChoice::Rewrite) < 0 || choice_.ms(AdaptiveChoice::Original) < 0;
+    const AdaptiveChoice::Way before = choice_.winner();
+    choice_.record(way, ms);
+    if (!verbose)
+      return;
+    const char *names[2] = {rewrite_name_, "original"};
+    std::fprintf(stderr, "dd: %s: %s %s took %.4f ms", kernel, probing ? "probe:" : "re-probe:", names[way], ms);
+    if (choice_.ms(AdaptiveChoice::Rewrite) >= 0 && choice_.ms(AdaptiveChoice::Original) >= 0)
+      std::fprintf(stderr, " (%s %.4f ms, original %.4f ms): runs the %s%s; next probe in %llu launches",
+                   rewrite_name_, choice_.ms(AdaptiveChoice::Rewrite), choice_.ms(AdaptiveChoice::Original),
+                   names[choice_.winner()], !probing && choice_.winner() != before ? " now" : "",
+                   static_cast<unsigned long long>(choice_.until_probe()));
+    std::fputc('\n', stderr);
+  }
+  /// An untimed launch of `way` ran.
+  void record_untimed(AdaptiveChoice::Way way) { choice_.record_untimed(way); }
+
+  const AdaptiveChoice &choice() const { return choice_; }
+
+private:
+  const char *rewrite_name_;
+  AdaptiveChoice choice_;
+  LaunchShape shape_;
+  bool configured_ = false;
 };
 
 } // namespace dd

@@ -16,7 +16,7 @@
 //      grid/block configuration); if any check fails it launches `k` as
 //      written, which is always correct;
 //   2. otherwise chooses between `k_split` and `k` per launch with
-//      dd::AdaptiveChoice (<dd/launch_choice.h>): the first launch of a
+//      dd::LaunchChooser (<dd/launch_choice.h>): the first launch of a
 //      grid/block configuration runs the split, the second the original,
 //      each timed; then the faster, re-probing the slower now and then.
 //
@@ -38,7 +38,6 @@
 #ifndef DD_SPLIT_LAUNCH_H
 #define DD_SPLIT_LAUNCH_H
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -64,16 +63,12 @@ struct SplitKernelInfo {
 };
 
 /// The state of one launcher (a function-local static of the generated
-/// `k_launch`): the measurements of the current grid/block configuration and
-/// the verdict of the checks for it. Guarded by `mutex`.
+/// `k_launch`): the measurements of the current launch shape and the
+/// verdict of the checks for it. Guarded by `mutex`.
 struct SplitLaunchState {
   std::mutex mutex;
-  AdaptiveChoice choice;
-  bool configured = false; // grid, block, shmem, device below are valid
-  int device = -1;
-  dim3 grid, block;
-  std::size_t shmem = 0;
-  /// Null when the split can run this configuration, else why not.
+  LaunchChooser chooser{"split"};
+  /// Null when the split can run the current shape, else why not.
   const char *why_not = nullptr;
   bool original_loaded = false;
 };
@@ -92,7 +87,14 @@ inline bool split_verbose() {
   return verbose;
 }
 
-inline bool same_dim3(dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+inline LaunchShape launch_shape(int device, dim3 grid, dim3 block, std::size_t shmem) {
+  LaunchShape shape;
+  shape.device = device;
+  shape.grid[0] = grid.x, shape.grid[1] = grid.y, shape.grid[2] = grid.z;
+  shape.block[0] = block.x, shape.block[1] = block.y, shape.block[2] = block.z;
+  shape.shmem = shmem;
+  return shape;
+}
 
 } // namespace detail
 
@@ -148,7 +150,6 @@ void split_launch(SplitLaunchState &state, const SplitKernelInfo &info, const vo
                   const void *original, dim3 grid, dim3 block, std::size_t shmem,
                   cudaStream_t stream, long long trips, LaunchSplit &&launch_split,
                   LaunchOriginal &&launch_original) {
-  using clock = std::chrono::steady_clock;
   std::lock_guard<std::mutex> lock(state.mutex);
   const LaunchPolicy policy = detail::split_policy();
   if (policy == LaunchPolicy::Original) {
@@ -161,15 +162,8 @@ void split_launch(SplitLaunchState &state, const SplitKernelInfo &info, const vo
     launch_original(grid, block, shmem, stream); // the program sees its own errors
     return;
   }
-  // A new configuration: check it, and forget the measurements.
-  if (!state.configured || state.device != device || !detail::same_dim3(state.grid, grid) ||
-      !detail::same_dim3(state.block, block) || state.shmem != shmem) {
-    state.configured = true;
-    state.device = device;
-    state.grid = grid;
-    state.block = block;
-    state.shmem = shmem;
-    state.choice.reset();
+  // A new shape: check it (the chooser forgot its measurements).
+  if (state.chooser.configure(detail::launch_shape(device, grid, block, shmem))) {
     state.why_not = split_check(split_kernel, info, device, block, shmem);
     if (state.why_not && detail::split_verbose())
       std::fprintf(stderr, "dd: %s: runs as written for grid (%u,%u,%u) block (%u,%u,%u): %s\n",
@@ -189,18 +183,16 @@ void split_launch(SplitLaunchState &state, const SplitKernelInfo &info, const vo
     return;
   }
   const dim3 split_block(block.x + 32, 1, 1);
-  const AdaptiveChoice::Way way =
-      policy == LaunchPolicy::Rewrite ? AdaptiveChoice::Rewrite : state.choice.which();
-  const bool timed = policy == LaunchPolicy::Adaptive && state.choice.timed();
+  const AdaptiveChoice::Way way = state.chooser.which(policy);
   auto run = [&] {
     if (way == AdaptiveChoice::Rewrite)
       launch_split(grid, split_block, shmem, stream);
     else
       launch_original(grid, block, shmem, stream);
   };
-  if (!timed) {
+  if (!state.chooser.timed(policy)) {
     run();
-    state.choice.record_untimed(way);
+    state.chooser.record_untimed(way);
     return;
   }
   // A probe: load the original's module first (lazy loading would bill the
@@ -212,30 +204,9 @@ void split_launch(SplitLaunchState &state, const SplitKernelInfo &info, const vo
     if (!state.original_loaded)
       (void)cudaGetLastError();
   }
-  if (cudaDeviceSynchronize() != cudaSuccess) {
-    run(); // an earlier error: the program sees it
-    return;
-  }
-  const clock::time_point start = clock::now();
-  run();
-  if (cudaStreamSynchronize(stream) != cudaSuccess)
-    return;
-  const double ms = elapsed_ms(start);
-  const bool probing = state.choice.ms(AdaptiveChoice::Rewrite) < 0 ||
-                       state.choice.ms(AdaptiveChoice::Original) < 0;
-  const AdaptiveChoice::Way before = state.choice.winner();
-  state.choice.record(way, ms);
-  if (!detail::split_verbose())
-    return;
-  const char *names[2] = {"split", "original"};
-  std::fprintf(stderr, "dd: %s: %s %s took %.4f ms", info.name, probing ? "probe:" : "re-probe:",
-               names[way], ms);
-  if (state.choice.ms(AdaptiveChoice::Rewrite) >= 0 && state.choice.ms(AdaptiveChoice::Original) >= 0)
-    std::fprintf(stderr, " (split %.4f ms, original %.4f ms): runs the %s%s; next probe in %llu launches",
-                 state.choice.ms(AdaptiveChoice::Rewrite), state.choice.ms(AdaptiveChoice::Original),
-                 names[state.choice.winner()], !probing && state.choice.winner() != before ? " now" : "",
-                 static_cast<unsigned long long>(state.choice.until_probe()));
-  std::fputc('\n', stderr);
+  state.chooser.run_timed(
+      info.name, way, detail::split_verbose(), run, [] { return cudaDeviceSynchronize() == cudaSuccess; },
+      [&] { return cudaStreamSynchronize(stream) == cudaSuccess; });
 }
 
 } // namespace dd
