@@ -192,8 +192,8 @@ bool runSplitPass(PassContext &PC) {
         split::RewriteResult Done = split::rewriteHoist(P, *J.Annot, Ctx, R, State);
         if (Done.Done) {
           Changed = true;
-          Diags.remark(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason +
-                                                  "; rewritten: " + Done.Message);
+          Diags.rewritten(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason +
+                                                     "; rewritten: " + Done.Message);
           continue;
         }
       }
@@ -210,7 +210,7 @@ bool runSplitPass(PassContext &PC) {
       Done = split::rewriteSplit(P, *J.Kernel, J.Annot, Ctx, R, State);
     if (Done.Done) {
       Changed = true;
-      Diags.remark(J.Loop->getBeginLoc(), acceptedText(P) + "; rewritten: " + Done.Message);
+      Diags.rewritten(J.Loop->getBeginLoc(), acceptedText(P) + "; rewritten: " + Done.Message);
       if (!P.PreferHoist)
         Replaced.push_back(P.Kernel->getSourceRange());
       continue;
@@ -264,8 +264,9 @@ bool runSplitPass(PassContext &PC) {
         if (Done.Done) {
           Changed = true;
           Replaced.push_back(P.Kernel->getSourceRange());
-          Diags.remarkAlways(L->getBeginLoc(), "--split=auto: " + acceptedText(P) +
-                                                   "; rewritten: " + Done.Message);
+          Diags.rewritten(L->getBeginLoc(),
+                          "--split=auto: " + acceptedText(P) + "; rewritten: " + Done.Message,
+                          /*Always=*/true);
         } else {
           Diags.remark(L->getBeginLoc(), "--split=auto: " + acceptedText(P) +
                                              "; not rewritten: " + Done.Message);
