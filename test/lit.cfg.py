@@ -4,10 +4,16 @@
 #   %nvcc       nvcc for sm_90 with the runtime headers on the include path
 #   %runtime    runtime/include
 #   %shared     the ../shared folder beside the checkout (graphs, papers)
-# Features: `nvcc` when a CUDA toolkit is found, `cuda-gpu` when a GPU answers.
+#   %python     the Python that runs lit
+#   %optviewer  LLVM's opt-viewer folder (opt-viewer.py, opt-stats.py, opt-diff.py)
+#   %cxxfilt    llvm-cxxfilt (opt-viewer's demangler, so binutils is not needed)
+# Features: `nvcc` when a CUDA toolkit is found, `cuda-gpu` when a GPU answers,
+# `opt-viewer` when LLVM's optimization-record tools and their Python modules
+# (yaml, pygments: python3-yaml, python3-pygments) are there.
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 
@@ -55,6 +61,15 @@ fuzz_bin = os.path.join(config.decoupler_obj_root, "test", "fuzz")
 config.substitutions.append(("%fuzzbin", fuzz_bin))
 if os.path.exists(os.path.join(fuzz_bin, "graph-gr-fuzzer")):
     config.available_features.add("libfuzzer")
+
+# LLVM's optimization-record tools (llvm-22-tools) read --remarks-output.
+opt_viewer = os.path.join(os.path.dirname(llvm_tools), "share", "opt-viewer")
+config.substitutions.append(("%optviewer", opt_viewer))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%cxxfilt", os.path.join(llvm_tools, "llvm-cxxfilt")))
+if os.path.exists(os.path.join(opt_viewer, "opt-viewer.py")) and subprocess.run(
+        [sys.executable, "-c", "import yaml, pygments"], capture_output=True).returncode == 0:
+    config.available_features.add("opt-viewer")
 
 def gpu_present():
     smi = shutil.which("nvidia-smi")

@@ -23,6 +23,8 @@
 
 #include "affine/Report.h"
 #include "llvm/ADT/StringSet.h"
+#include "report/HtmlReport.h"
+#include "report/OptRecord.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -129,7 +131,7 @@ public:
   bool wouldChange() const { return WouldChange; }
 
 private:
-  void report(FileReport &Report);
+  void report(FileResult &Result);
   void diff(size_t I, const FileResult &Result);
   void write(size_t I, const FileResult &Result);
   void writeDepFile(size_t I, const FileResult &Result);
@@ -147,6 +149,11 @@ private:
   unsigned Refusals = 0, Declines = 0;
   std::vector<std::pair<std::string, unsigned>> Rewrites;
   std::vector<FileReport> JSONReports;
+  /// --report=html: each file's report and decisions, for one page.
+  std::vector<std::pair<FileReport, std::vector<Decision>>> HTMLFiles;
+  /// --remarks-output: the decisions of every file that succeeded.
+  std::vector<Decision> Remarks;
+  bool AnySucceeded = false;
   std::string TextReports;
   raw_string_ostream TextReportStream;
 };
@@ -182,8 +189,11 @@ void OutcomeHandler::handle(size_t I, FileOutcome &Outcome) {
     WouldChange = true;
     WithColor::note(errs(), "decoupler") << "'" << Input << "' would be rewritten\n";
   }
+  AnySucceeded = true;
+  if (!Opts.RemarksOutput.empty())
+    llvm::append_range(Remarks, Outcome.Result.Decisions);
   if (Opts.Run.Analyze)
-    report(Outcome.Result.Report);
+    report(Outcome.Result);
   else if (Opts.Diff)
     diff(I, Outcome.Result);
   else if (!Opts.Check)
@@ -205,8 +215,12 @@ void OutcomeHandler::count(const FileResult &Result) {
   }
 }
 
-void OutcomeHandler::report(FileReport &Report) {
-  if (Opts.Report == ReportFormat::JSON) {
+void OutcomeHandler::report(FileResult &Result) {
+  FileReport &Report = Result.Report;
+  if (Opts.Report == ReportFormat::HTML) {
+    // One page for all files, printed by finish().
+    HTMLFiles.emplace_back(std::move(Report), std::move(Result.Decisions));
+  } else if (Opts.Report == ReportFormat::JSON) {
     // One JSON document for all files, printed by finish().
     JSONReports.push_back(std::move(Report));
   } else if (!Opts.OutputFile.empty()) {
@@ -324,22 +338,40 @@ void OutcomeHandler::finish() {
     }
     errs() << Line << "\n";
   }
+  // As every output: nothing when no file succeeded.
+  if (!Opts.RemarksOutput.empty() && AnySucceeded) {
+    std::string YAML;
+    raw_string_ostream YAMLStream(YAML);
+    Error E = printOptRecords(Remarks, YAMLStream);
+    if (!E)
+      E = writeOutputFile(Opts.RemarksOutput, YAML);
+    if (E) {
+      printError(std::move(E));
+      Failed = true;
+    }
+  }
   if (!Opts.Run.Analyze)
     return;
-  std::string JSON;
+  std::string Document; // JSON or HTML: one for all files
   if (Opts.Report == ReportFormat::JSON &&
       (!JSONReports.empty() || Inputs.size() > 1)) {
-    raw_string_ostream JSONStream(JSON);
+    raw_string_ostream JSONStream(Document);
     printJSON(JSONReports, JSONStream, /*Array=*/Inputs.size() > 1);
+  } else if (Opts.Report == ReportFormat::HTML && !HTMLFiles.empty()) {
+    std::vector<HtmlFile> Files;
+    for (const auto &[Report, Decisions] : HTMLFiles)
+      Files.push_back({&Report, Decisions});
+    raw_string_ostream HTMLStream(Document);
+    printHTML(Files, HTMLStream);
   }
   if (Opts.OutputFile.empty()) {
-    outs() << JSON;
+    outs() << Document;
     outs().flush();
     return;
   }
   // Nothing compiled, nothing to write.
   const std::string &Report =
-      Opts.Report == ReportFormat::JSON ? JSON : TextReports;
+      Opts.Report == ReportFormat::Text ? TextReports : Document;
   if (!Report.empty())
     if (Error E = writeOutputFile(Opts.OutputFile, Report)) {
       printError(std::move(E));
@@ -430,6 +462,15 @@ int main(int Argc, const char **Argv) {
       return 1;
     }
     Outputs = std::move(*Planned);
+  }
+  if (!Opts.RemarksOutput.empty()) {
+    std::vector<std::string> Others = Outputs;
+    if (!Rewriting && !Opts.OutputFile.empty())
+      Others.push_back(Opts.OutputFile);
+    if (Error E = checkSeparateOutput("--remarks-output", Opts.RemarksOutput, Inputs, Others)) {
+      printError(std::move(E));
+      return 1;
+    }
   }
   Expected<ParseSettings> Settings = findInstallation(Opts, Argv[0]);
   if (!Settings) {

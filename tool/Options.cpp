@@ -58,7 +58,10 @@ cl::opt<ReportFormat> Report(
     cl::values(clEnumValN(ReportFormat::Text, "text",
                           "readable, one block per file (default)"),
                clEnumValN(ReportFormat::JSON, "json",
-                          "JSON of docs/analysis.md; array for 2+ files")),
+                          "JSON of docs/analysis.md; array for 2+ files"),
+               clEnumValN(ReportFormat::HTML, "html",
+                          "one self-contained page for all files:\n"
+                          "coloured source, every pass decision")),
     cl::init(ReportFormat::Text), cl::cat(ModeCategory));
 
 cl::opt<bool> Diff(
@@ -117,6 +120,14 @@ cl::opt<std::string> OutputFile(
     cl::desc("Write the rewritten source (with --analyze: the\n"
              "report) to <file>; '-' is standard output. One\n"
              "input when rewriting; never the input itself"),
+    cl::value_desc("file"), cl::cat(OutputCategory));
+
+cl::opt<std::string> RemarksOutput(
+    "remarks-output",
+    cl::desc("Also write every pass decision to <file> as LLVM\n"
+             "optimization records (YAML, as clang's\n"
+             "-fsave-optimization-record) for opt-viewer.py;\n"
+             "with -Rdecoupler-affine the classes too"),
     cl::value_desc("file"), cl::cat(OutputCategory));
 
 cl::opt<std::string> OutDir(
@@ -264,6 +275,12 @@ EXAMPLES:
       Show what would change, as a unified diff; write nothing.
   decoupler --analyze --report=json kernel.cu -- -DN=1024 -Iinclude
       Print the JSON classification report; compiler arguments after '--'.
+  decoupler --analyze --report=html -o report.html a.cu b.cu
+      One self-contained page: each kernel's source coloured by class, the
+      strides on hover, every pass decision and why (docs/usage.md).
+  decoupler k.cu --remarks-output=k.opt.yaml
+      Rewrite, and keep every decision as LLVM optimization records for
+      opt-viewer.py, opt-stats.py and opt-diff.py.
   decoupler -p build --out-dir build/dd -j 0
       Rewrite every .cu file of build/compile_commands.json into build/dd/,
       one file per hardware thread.
@@ -329,6 +346,21 @@ Error checkConflicts(bool HaveOutputFile) {
   for (const auto &[A, B] : Conflicts)
     if (A.Given && B.Given)
       return usageError(Twine(A.Name) + " cannot be combined with " + B.Name);
+  return Error::success();
+}
+
+/// --remarks-output names a file of its own; `-` (standard output) only
+/// where nothing else is printed there.
+Error checkRemarksOutput(bool HaveOutputFile) {
+  if (!RemarksOutput.getNumOccurrences())
+    return Error::success();
+  if (RemarksOutput.empty())
+    return usageError("--remarks-output: empty file name");
+  if (HaveOutputFile && RemarksOutput == OutputFile)
+    return usageError("--remarks-output and -o name the same file '" + OutputFile + "'");
+  if (RemarksOutput == "-" && (Diff || (Analyze && !HaveOutputFile)))
+    return usageError("--remarks-output=- would share standard output with the " +
+                      Twine(Diff ? "diff" : "report"));
   return Error::success();
 }
 
@@ -448,6 +480,8 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
     return usageError("--depfile: empty file name");
   if (DepFile.getNumOccurrences() && HaveOutputFile && OutputFile == "-")
     return usageError("--depfile needs an output file, not standard output");
+  if (Error E = checkRemarksOutput(HaveOutputFile))
+    return std::move(E);
   if (Error E = checkConflicts(HaveOutputFile))
     return std::move(E);
   if (Error E = checkPasses())
@@ -463,6 +497,7 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   Opts.BuildPath = BuildPath;
   Opts.Report = Report;
   Opts.OutputFile = OutputFile;
+  Opts.RemarksOutput = RemarksOutput;
   Opts.OutDir = OutDir;
   Opts.InPlace = InPlace;
   Opts.Diff = Diff;
@@ -487,6 +522,8 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   Opts.Run.AtomicsFloat = AtomicsFloat;
   Opts.Run.DelegateAuto = Delegate == DelegateMode::Auto;
   Opts.Run.SplitAuto = Split == SplitMode::Auto;
+  Opts.Run.RecordDecisions = Report == ReportFormat::HTML || !RemarksOutput.empty();
+  Opts.Run.KeepSources = Report == ReportFormat::HTML;
   // Keep the user's order but drop repeats: each pass runs at most once.
   StringSet<> Seen;
   for (const std::string &Name : Passes)

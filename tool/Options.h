@@ -15,7 +15,7 @@
 
 namespace decoupler::tool {
 
-enum class ReportFormat { Text, JSON };
+enum class ReportFormat { Text, JSON, HTML };
 
 /// What the user asked for, after validation.
 struct ToolOptions {
@@ -27,6 +27,9 @@ struct ToolOptions {
   ReportFormat Report = ReportFormat::Text;
   /// -o: the output file (rewritten source, or the report with --analyze).
   std::string OutputFile;
+  /// --remarks-output: the decisions as LLVM optimization records (YAML);
+  /// empty when not given.
+  std::string RemarksOutput;
   /// --out-dir: where <stem>.dd.cu files go.
   std::string OutDir;
   bool InPlace = false;

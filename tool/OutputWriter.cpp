@@ -72,6 +72,36 @@ Expected<std::vector<std::string>> planOutputs(ArrayRef<std::string> Inputs,
   return Outputs;
 }
 
+Error checkSeparateOutput(StringRef Option, StringRef Path, ArrayRef<std::string> Inputs,
+                          ArrayRef<std::string> Outputs) {
+  if (Path == "-")
+    return Error::success();
+  auto Absolute = [](StringRef P) {
+    SmallString<256> Key(P);
+    sys::fs::make_absolute(Key);
+    sys::path::remove_dots(Key, /*remove_dot_dot=*/true);
+    return std::string(Key);
+  };
+  sys::fs::UniqueID ID;
+  const bool Exists = !sys::fs::getUniqueID(Path, ID);
+  auto Same = [&](StringRef Other) {
+    sys::fs::UniqueID OtherID;
+    if (Exists && !sys::fs::getUniqueID(Other, OtherID) && OtherID == ID)
+      return true;
+    return Absolute(Other) == Absolute(Path);
+  };
+  for (const std::string &Input : Inputs)
+    if (Same(Input))
+      return createStringError(inconvertibleErrorCode(), "refusing to write " + Option +
+                                                             " over the input '" + Input + "'");
+  for (const std::string &Output : Outputs)
+    if (Output != "-" && Same(Output))
+      return createStringError(inconvertibleErrorCode(),
+                               Option + " '" + Path + "' would overwrite the output '" +
+                                   Output + "'");
+  return Error::success();
+}
+
 Error writeOutputFile(StringRef Path, StringRef Contents) {
   if (Path == "-") {
     outs() << Contents;

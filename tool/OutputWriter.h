@@ -34,6 +34,13 @@ struct OutputChoice {
 llvm::Expected<std::vector<std::string>>
 planOutputs(llvm::ArrayRef<std::string> Inputs, const OutputChoice &Choice);
 
+/// Checks that \p Path, the file of \p Option (an output besides the main
+/// ones, e.g. --remarks-output), is none of \p Inputs (by file identity) and
+/// none of \p Outputs (by identity or by absolute path).
+llvm::Error checkSeparateOutput(llvm::StringRef Option, llvm::StringRef Path,
+                                llvm::ArrayRef<std::string> Inputs,
+                                llvm::ArrayRef<std::string> Outputs);
+
 /// `<dir>/<stem>.dd.cu` for \p Input, where <dir> is \p OutDir, or the input's
 /// own directory when \p OutDir is empty.
 std::string rewrittenPathFor(llvm::StringRef Input, llvm::StringRef OutDir);

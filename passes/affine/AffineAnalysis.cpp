@@ -15,6 +15,7 @@
 
 #include "affine/AffineAnalysis.h"
 #include "support/CudaFacts.h"
+#include "support/PassDiagnostics.h"
 #include "support/SourceText.h"
 #include "affine/JoinBlocks.h"
 #include "clang/AST/Attr.h"
@@ -1639,6 +1640,25 @@ std::string sourceText(const SourceManager &SM, const LangOptions &LO,
   return Flat;
 }
 
+/// Just past the last character of \p E (expansion locations), for the HTML
+/// report's highlighting.
+Position endPosition(const ASTContext &Ctx, const Expr *E) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation End = SM.getExpansionRange(E->getEndLoc()).getEnd();
+  return toPosition(SM, Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts()));
+}
+
+/// The size of what an access reads or writes (an atomic: its value type);
+/// 0 when unknown.
+unsigned accessBytes(const ASTContext &Ctx, const Expr *E) {
+  QualType T = E->getType();
+  // A member function's callee has a placeholder type and no size.
+  if (T.isNull() || T->isPlaceholderType() || T->isFunctionType() || T->isDependentType() ||
+      T->isIncompleteType() || T->isSizelessType() || !T->isConstantSizeType())
+    return 0;
+  return Ctx.getTypeSizeInChars(T).getQuantity();
+}
+
 template <typename Entry>
 void fillClassified(Entry &Out, const AffineValue &V, const FunctionDecl *Fn,
                     const SourceManager &SM) {
@@ -1655,7 +1675,7 @@ void fillClassified(Entry &Out, const AffineValue &V, const FunctionDecl *Fn,
     Out.Function = Fn->getNameAsString();
 }
 
-void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
+void buildReport(KernelContext &K, PassDiagnostics *Remarks,
                  std::set<std::pair<unsigned, std::string>> &Emitted) {
   const SourceManager &SM = K.Ctx.getSourceManager();
   const LangOptions &LO = K.Ctx.getLangOpts();
@@ -1670,6 +1690,8 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
   struct PendingRemark {
     SourceLocation Loc;
     std::string Text;
+    ValueClass Class;
+    bool Branch;
   };
   std::vector<PendingRemark> Pending;
   auto Describe = [](const AffineValue &V, StringRef StrideUnit) {
@@ -1690,8 +1712,10 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
     AccessEntry E;
     fillClassified(E, A.Address, A.Function, SM);
     E.Pos = toPosition(SM, A.E->getBeginLoc());
+    E.End = endPosition(K.Ctx, A.E);
     E.File = fileOf(SM, A.E->getBeginLoc());
     E.Kind = A.Kind;
+    E.Bytes = accessBytes(K.Ctx, A.E);
     E.Space = spaceOf(A.Address.root());
     E.Text = sourceText(SM, LO, A.E);
     R.Accesses.push_back(E);
@@ -1703,7 +1727,8 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
         Text = (A.Kind == AccessKind::Load ? "load from " : "store to ") +
                toString(E.Space).str() + " memory";
       Pending.push_back({A.E->getBeginLoc(),
-                         Text + " is " + Describe(A.Address, "bytes")});
+                         Text + " is " + Describe(A.Address, "bytes"),
+                         A.Address.valueClass(), /*Branch=*/false});
     }
   }
   for (const auto &[Cond, B] : K.Branches) {
@@ -1711,12 +1736,14 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
     fillClassified(E, B.Value, B.Function, SM);
     E.StrideValues.reset();
     E.Pos = toPosition(SM, Cond->getBeginLoc());
+    E.End = endPosition(K.Ctx, Cond);
     E.File = fileOf(SM, Cond->getBeginLoc());
     E.Text = sourceText(SM, LO, Cond);
     R.Branches.push_back(E);
     if (Remarks)
       Pending.push_back({Cond->getBeginLoc(),
-                         "branch condition is " + Describe(B.Value, "")});
+                         "branch condition is " + Describe(B.Value, ""),
+                         B.Value.valueClass(), /*Branch=*/true});
   }
   for (const auto &[VD, V] : K.Variables) {
     VariableEntry E;
@@ -1750,13 +1777,11 @@ void buildReport(KernelContext &K, DiagnosticsEngine *Remarks,
         return SM.isBeforeInTranslationUnit(A, B);
       return X.Text < Y.Text;
     });
-    unsigned ID = Remarks->getCustomDiagID(DiagnosticsEngine::Remark,
-                                           "%0 [-Rdecoupler-affine]");
     for (const PendingRemark &P : Pending) {
       SourceLocation Loc = SM.getExpansionLoc(P.Loc);
       if (!Emitted.insert({Loc.getRawEncoding(), P.Text}).second)
         continue;
-      Remarks->Report(Loc, ID) << P.Text;
+      Remarks->classified(Loc, P.Class, P.Branch, P.Text);
     }
   }
 }
@@ -1799,7 +1824,7 @@ OpenFunctions findOpenFunctions(ASTContext &Ctx) {
 }
 
 void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
-                   KernelAnalysis &Out, DiagnosticsEngine *Remarks,
+                   KernelAnalysis &Out, PassDiagnostics *Remarks,
                    std::set<std::pair<unsigned, std::string>> &Emitted,
                    const OpenFunctions &Open) {
   std::vector<AffineValue> Params;
@@ -1946,7 +1971,7 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
 }
 
 std::vector<std::unique_ptr<KernelAnalysis>>
-analyzeKernels(ASTContext &Ctx, DiagnosticsEngine *Remarks) {
+analyzeKernels(ASTContext &Ctx, PassDiagnostics *Remarks) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<const FunctionDecl *> Kernels;
   auto Consider = [&](const FunctionDecl *FD) {

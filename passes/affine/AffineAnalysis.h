@@ -21,12 +21,13 @@
 #include <vector>
 
 namespace clang {
-class DiagnosticsEngine;
 class Expr;
 class FunctionDecl;
 } // namespace clang
 
 namespace decoupler {
+
+class PassDiagnostics;
 
 /// The analysis of one kernel, for the passes: classes keyed by AST node.
 struct KernelAnalysis {
@@ -47,9 +48,10 @@ struct KernelAnalysis {
 
 /// Analyses every kernel (a `__global__` function defined in the main file;
 /// for templates, every instantiation). When \p Remarks is non-null, reports
-/// each access and branch as a remark (-Rdecoupler-affine).
+/// each access and branch to it (PassDiagnostics::classified: a remark under
+/// -Rdecoupler-affine).
 std::vector<std::unique_ptr<KernelAnalysis>>
-analyzeKernels(clang::ASTContext &Ctx, clang::DiagnosticsEngine *Remarks);
+analyzeKernels(clang::ASTContext &Ctx, PassDiagnostics *Remarks);
 
 /// Why the analysis gave no class to \p S, a statement of the main file that
 /// no analysed kernel reached (for remarks): in a template, a lambda or a

@@ -63,14 +63,21 @@ struct Classified {
 
 struct AccessEntry : Classified {
   Position Pos;
+  /// Just past the access's last character (the HTML report highlights
+  /// Pos..End; neither text nor JSON prints it).
+  Position End;
   AccessKind Kind = AccessKind::Load;
   AddressSpace Space = AddressSpace::Unknown;
+  /// The size of the value read or written (for the coalescing the HTML
+  /// report explains); 0 when unknown.
+  unsigned Bytes = 0;
   /// The source text of the access, for the text report.
   std::string Text;
 };
 
 struct BranchEntry : Classified {
   Position Pos;
+  Position End; // as AccessEntry::End
   std::string Text;
 };
 
@@ -146,12 +153,27 @@ struct DecoupleEntry {
   uint64_t MinTripCount = 0;
 };
 
+/// The source lines of one function the report covers (a kernel, or a
+/// device function holding some of its entries), for the HTML report. A
+/// kernel's lines start at the annotations before it.
+struct SourceExcerpt {
+  std::string Function;
+  /// As Classified::File: empty in the main file.
+  std::string File;
+  /// The presumed line number of Lines.front().
+  unsigned FirstLine = 0;
+  std::vector<std::string> Lines;
+};
+
 struct FileReport {
   std::string File;
   std::vector<KernelReport> Kernels;
   std::vector<AnnotationEntry> Annotations;
   std::vector<CriticalSectionEntry> CriticalSections;
   std::vector<DecoupleEntry> Decouple;
+  /// Filled only for the HTML report (RunOptions::KeepSources); neither text
+  /// nor JSON prints it.
+  std::vector<SourceExcerpt> Sources;
 };
 
 /// The x stride of an access in bytes as the JSON reports it: 0 for scalar,

@@ -365,7 +365,7 @@ bool runAtomicsPass(PassContext &P) {
     }
 
     R.ReplaceText(CharSourceRange::getTokenRange(CalleeRange), Replacement);
-    Diags.remark(Loc, Name + " -> " + Replacement + ": " + Why);
+    Diags.rewritten(Loc, Name + " -> " + Replacement + ": " + Why);
     Changed = true;
     ++P.Rewrites;
   }

@@ -899,14 +899,15 @@ bool runDelegatePass(PassContext &P) {
         (CS.Kind == CriticalSection::Shape::Single ? "critical section (one lock)"
                                                    : "critical section (two nested locks)");
     if (C.Pragma)
-      Diags.remark(CS.Loop->getBeginLoc(), "delegated the " + What + " of '" + Name +
-                                               "' to server blocks: " + Name + "_client, " +
-                                               Name + "_server, " + Name + "_launch");
+      Diags.rewritten(CS.Loop->getBeginLoc(), "delegated the " + What + " of '" + Name +
+                                                  "' to server blocks: " + Name + "_client, " +
+                                                  Name + "_server, " + Name + "_launch");
     else
-      Diags.remarkAlways(CS.Loop->getBeginLoc(),
-                         "--delegate=auto: delegated the unannotated " + What + " of '" + Name +
-                             "' to server blocks: " + Name + "_client, " + Name + "_server, " +
-                             Name + "_launch");
+      Diags.rewritten(CS.Loop->getBeginLoc(),
+                      "--delegate=auto: delegated the unannotated " + What + " of '" + Name +
+                          "' to server blocks: " + Name + "_client, " + Name + "_server, " +
+                          Name + "_launch",
+                      /*Always=*/true);
     Changed = true;
     ++P.Rewrites;
   }

@@ -7,6 +7,7 @@
 #include "delegate/CriticalSection.h"
 #include "delegate/DelegatePass.h"
 #include "pipeline/PassContext.h"
+#include "support/FunctionIndex.h"
 #include "support/Includes.h"
 #include "support/LineEndings.h"
 #include "support/PassDiagnostics.h"
@@ -18,6 +19,8 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/STLExtras.h"
+#include <optional>
+#include <set>
 
 using namespace clang;
 using namespace llvm;
@@ -113,6 +116,81 @@ CriticalSectionEntry criticalSectionEntry(const Annotation &A, ASTContext &Ctx) 
   return E;
 }
 
+/// The lines of \p Begin..\p End (expansion locations) as a report excerpt
+/// named \p Function; none when the range is not within one file.
+std::optional<SourceExcerpt> excerpt(const SourceManager &SM, SourceLocation Begin,
+                                     SourceLocation End, StringRef Function) {
+  Begin = SM.getExpansionLoc(Begin);
+  End = SM.getExpansionRange(End).getEnd();
+  FileID File = SM.getFileID(Begin);
+  if (File.isInvalid() || File != SM.getFileID(End))
+    return std::nullopt;
+  PresumedLoc P = SM.getPresumedLoc(Begin);
+  if (P.isInvalid())
+    return std::nullopt;
+  bool Invalid = false;
+  StringRef Buffer = SM.getBufferData(File, &Invalid);
+  if (Invalid)
+    return std::nullopt;
+  SourceExcerpt Out;
+  Out.Function = Function.str();
+  if (!SM.isWrittenInMainFile(Begin))
+    Out.File = P.getFilename();
+  Out.FirstLine = P.getLine();
+  unsigned First = SM.getLineNumber(File, SM.getFileOffset(Begin));
+  unsigned Last = SM.getLineNumber(File, SM.getFileOffset(End));
+  StringRef Rest =
+      Buffer.drop_front(SM.getFileOffset(SM.translateLineCol(File, First, 1)));
+  for (unsigned L = First; L <= Last && !Rest.empty(); ++L) {
+    auto [Line, Next] = Rest.split('\n');
+    Out.Lines.push_back(Line.rtrim('\r').str());
+    Rest = Next;
+  }
+  return Out;
+}
+
+/// The source of every kernel (from the first annotation before it) and of
+/// every function holding one of its accesses or branches, once each.
+std::vector<SourceExcerpt>
+reportSources(ASTContext &Ctx, ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
+              const AnnotationSet &Annotations, const FunctionIndex &Index) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<SourceExcerpt> Out;
+  std::set<std::pair<std::string, unsigned>> Seen;
+  auto Add = [&](const FunctionDecl *FD, SourceLocation Begin) {
+    std::optional<SourceExcerpt> E =
+        excerpt(SM, Begin, FD->getEndLoc(), FD->getNameAsString());
+    if (E && Seen.insert({E->File, E->FirstLine}).second)
+      Out.push_back(std::move(*E));
+  };
+  for (const std::unique_ptr<KernelAnalysis> &K : Kernels) {
+    // Instantiations share their template's location.
+    SourceLocation Begin = SM.getExpansionLoc(K->Kernel->getBeginLoc());
+    for (const Annotation &A : Annotations.all())
+      if (A.TargetFunction && A.TargetFunction->getLocation() == K->Kernel->getLocation() &&
+          SM.getFileID(SM.getExpansionLoc(A.Loc)) == SM.getFileID(Begin) &&
+          SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.Loc), Begin))
+        Begin = SM.getExpansionLoc(A.Loc);
+    Add(K->Kernel, Begin);
+  }
+  for (const std::unique_ptr<KernelAnalysis> &K : Kernels) {
+    std::vector<const Expr *> Items;
+    for (const auto &Entry : K->Addresses)
+      Items.push_back(Entry.first);
+    for (const auto &Entry : K->Conditions)
+      Items.push_back(Entry.first);
+    // DenseMap order is arbitrary: take the functions in source order.
+    llvm::sort(Items, [&](const Expr *A, const Expr *B) {
+      return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A->getBeginLoc()),
+                                          SM.getExpansionLoc(B->getBeginLoc()));
+    });
+    for (const Expr *E : Items)
+      if (const FunctionDecl *FD = Index.enclosing(E->getBeginLoc()))
+        Add(FD, FD->getBeginLoc());
+  }
+  return Out;
+}
+
 class FileConsumer : public ASTConsumer {
 public:
   FileConsumer(const RunOptions &Options, FileResult &Result,
@@ -127,8 +205,15 @@ public:
       return;
 
     SourceManager &SM = Ctx.getSourceManager();
+    std::optional<FunctionIndex> Index;
+    if (Options.RecordDecisions || (Options.Analyze && Options.KeepSources))
+      Index.emplace(Ctx);
+    PassDiagnostics AffineDiags(Diags, Options.RemarkAffine);
+    AffineDiags.setPass("affine");
+    if (Options.RecordDecisions)
+      AffineDiags.recordInto(Result.Decisions, *Index);
     std::vector<std::unique_ptr<KernelAnalysis>> Kernels =
-        analyzeKernels(Ctx, Options.RemarkAffine ? &Diags : nullptr);
+        analyzeKernels(Ctx, Options.RemarkAffine ? &AffineDiags : nullptr);
     Result.Kernels = llvm::count_if(
         Kernels, [](const std::unique_ptr<KernelAnalysis> &K) { return K->Kernel; });
 
@@ -144,33 +229,57 @@ public:
           Report.CriticalSections.push_back(criticalSectionEntry(A, Ctx));
       }
       Report.Decouple = decoupleEntries(Ctx, Kernels, Annotations);
+      if (Options.KeepSources)
+        Report.Sources = reportSources(Ctx, Kernels, Annotations, *Index);
+      // What the passes would decide, for the report; their diagnostics
+      // and their rewrite are dropped (--analyze writes no source).
+      if (Options.RecordDecisions)
+        runPasses(Ctx, Kernels, &*Index, /*Silent=*/true);
     } else {
-      Rewriter R(SM, Ctx.getLangOpts());
-      InsertedLineEndings Endings(R);
-      IncludeEditor Includes(R, Sites.insertionOffset(Ctx));
-      PassDiagnostics PassDiags(Diags, Options.RemarkAll, Options.Declined);
-      std::vector<SourceRange> Claimed;
-      PassOptions PO;
-      PO.SplitAuto = Options.SplitAuto;
-      PO.DelegateAuto = Options.DelegateAuto;
-      PO.AtomicsFloat = Options.AtomicsFloat;
-      PassContext Context{Ctx, Kernels, Annotations, R, PassDiags, Includes, PO, Claimed};
-      for (const PassInfo &Pass : Passes)
-        if (Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass.Name.str())) {
-          Context.Rewrites = 0;
-          Result.Changed |= Pass.Run(Context);
-          Result.RewritesByPass.push_back({Pass.Name.str(), Context.Rewrites});
-        }
-      Result.Refusals = PassDiags.errors();
-      Result.Declines = PassDiags.declines();
-      // Byte for byte the input when no pass changed anything; inserted
-      // lines end as the file's lines do.
-      Result.Rewritten = Endings.text();
+      Result.Rewritten = runPasses(Ctx, Kernels, Index ? &*Index : nullptr,
+                                   /*Silent=*/false);
     }
     Result.Success = !Diags.hasErrorOccurred();
   }
 
 private:
+  /// Runs the selected rewrite passes; returns the rewritten main file.
+  std::string runPasses(ASTContext &Ctx, ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
+                        const FunctionIndex *Index, bool Silent) {
+    Rewriter R(Ctx.getSourceManager(), Ctx.getLangOpts());
+    InsertedLineEndings Endings(R);
+    IncludeEditor Includes(R, Sites.insertionOffset(Ctx));
+    PassDiagnostics PassDiags(Ctx.getDiagnostics(), Options.RemarkAll, Options.Declined);
+    if (Silent)
+      PassDiags.silence();
+    if (Options.RecordDecisions)
+      PassDiags.recordInto(Result.Decisions, *Index);
+    std::vector<SourceRange> Claimed;
+    PassOptions PO;
+    PO.SplitAuto = Options.SplitAuto;
+    PO.DelegateAuto = Options.DelegateAuto;
+    PO.AtomicsFloat = Options.AtomicsFloat;
+    PassContext Context{Ctx, Kernels, Annotations, R, PassDiags, Includes, PO, Claimed};
+    bool Changed = false;
+    std::vector<std::pair<std::string, unsigned>> RewritesByPass;
+    for (const PassInfo &Pass : Passes)
+      if (Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass.Name.str())) {
+        PassDiags.setPass(Pass.Name);
+        Context.Rewrites = 0;
+        Changed |= Pass.Run(Context);
+        RewritesByPass.push_back({Pass.Name.str(), Context.Rewrites});
+      }
+    if (!Silent) {
+      Result.Changed = Changed;
+      Result.RewritesByPass = std::move(RewritesByPass);
+      Result.Refusals = PassDiags.errors();
+      Result.Declines = PassDiags.declines();
+    }
+    // Byte for byte the input when no pass changed anything; inserted
+    // lines end as the file's lines do.
+    return Endings.text();
+  }
+
   const RunOptions &Options;
   FileResult &Result;
   AnnotationSet &Annotations;

@@ -14,6 +14,7 @@
 #define DECOUPLER_PIPELINE_FILEACTION_H
 
 #include "affine/Report.h"
+#include "support/Decision.h"
 #include "support/PassDiagnostics.h"
 #include "clang/Frontend/FrontendAction.h"
 #include <memory>
@@ -43,6 +44,14 @@ struct RunOptions {
   /// Rewrite passes to run, by name (`--passes=`); empty means every pass
   /// that applies. Names are validated by the driver with isKnownPass().
   std::vector<std::string> Passes;
+  /// Keep every pass decision, shown or not, in FileResult::Decisions
+  /// (--report=html, --remarks-output). With Analyze the rewrite passes then
+  /// also run, silently and on a scratch copy, so that their decisions are
+  /// known; the report itself does not change.
+  bool RecordDecisions = false;
+  /// With Analyze: keep the source of every kernel and of the device
+  /// functions its report names in FileReport::Sources (--report=html).
+  bool KeepSources = false;
 };
 
 /// What came out of one file.
@@ -70,6 +79,10 @@ struct FileResult {
   unsigned Declines = 0;
   /// Kernels the analysis found in the main file.
   unsigned Kernels = 0;
+  /// Every decision of the rewrite passes (and, under -Rdecoupler-affine,
+  /// every classification remark), in the order they were made; filled when
+  /// RunOptions::RecordDecisions.
+  std::vector<Decision> Decisions;
 };
 
 /// Rewrite passes, in the order they run (the pipeline's one table).

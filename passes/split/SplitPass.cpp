@@ -193,8 +193,8 @@ bool runSplitPass(PassContext &PC) {
         if (Done.Done) {
           Changed = true;
           ++PC.Rewrites;
-          Diags.remark(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason +
-                                                  "; rewritten: " + Done.Message);
+          Diags.rewritten(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason +
+                                                     "; rewritten: " + Done.Message);
           continue;
         }
       }
@@ -212,7 +212,7 @@ bool runSplitPass(PassContext &PC) {
     if (Done.Done) {
       Changed = true;
       ++PC.Rewrites;
-      Diags.remark(J.Loop->getBeginLoc(), acceptedText(P) + "; rewritten: " + Done.Message);
+      Diags.rewritten(J.Loop->getBeginLoc(), acceptedText(P) + "; rewritten: " + Done.Message);
       if (!P.PreferHoist)
         Replaced.push_back(P.Kernel->getSourceRange());
       continue;
@@ -267,8 +267,9 @@ bool runSplitPass(PassContext &PC) {
           Changed = true;
           ++PC.Rewrites;
           Replaced.push_back(P.Kernel->getSourceRange());
-          Diags.remarkAlways(L->getBeginLoc(), "--split=auto: " + acceptedText(P) +
-                                                   "; rewritten: " + Done.Message);
+          Diags.rewritten(L->getBeginLoc(),
+                          "--split=auto: " + acceptedText(P) + "; rewritten: " + Done.Message,
+                          /*Always=*/true);
         } else {
           Diags.remark(L->getBeginLoc(), "--split=auto: " + acceptedText(P) +
                                              "; not rewritten: " + Done.Message);
