@@ -17,14 +17,16 @@ The conventions it enforces:
   - `decoupler ...` or `build/bin/decoupler ...`: run with `bash -o pipefail`
     in a scratch copy of the repository's tracked files (one copy per block,
     so outputs such as *.dd.cu never land in the tree), `decoupler` being the
-    binary under test. It must exit 0, or with the status a comment on its
-    line states (`# exit 1`);
+    binary under test and `build/compile_commands.json` the small database
+    write_database() makes. It must exit 0, or with the status a comment on
+    its line states (`# exit 1`); a comment `# writes FILE` must be true;
   - a script of SCRIPTS below: run with `--help` (it must exit 0) or skipped,
     for the reason given there;
   anything else is an error: write the block as `text` or teach this script.
 * Every relative Markdown link (`[x](path)`, `[x](path#anchor)`,
   `[x](#anchor)`) names a tracked file or folder of the repository, not
-  something outside it, and an anchor names a heading of its file.
+  something outside it, and an anchor names a heading of its file; so does
+  every repository path in code quotes (`scripts/test.sh`, see REPO_PATH).
 * Every `decoupler` option the docs spell -- in a command line of any code
   block, in an inline `decoupler ...` code span, or in the first column of an
   `| Option |` table -- is one `decoupler --help` lists, with a value it
@@ -79,15 +81,22 @@ HELP_FIXTURES = {
 
 HELP_DATABASE_FILES = ["kernel.cu", "src/histogram.cu"]
 
+# A path in code quotes that names a file or folder of the repository: it
+# starts with one of its top-level folders and has no placeholder or
+# pattern characters (`<dir>`, `*.cu`, `{h,cpp}`, `...`).
+REPO_PATH = (r"^(bench|cmake|docs|examples|passes|runtime|scripts|support|test|tool)/"
+             r"[^\s<>*{}\[\]…:]*$")
+
 RUNNABLE_TAGS = {"sh", "bash", "shell"}
 COMMAND_TIMEOUT_S = 300
 
 Failures = []
+Checked = {"links": 0, "paths": 0, "options": 0}
 
 
 def fail(where, message):
     Failures.append(f"{where}: error: {message}")
-    print(Failures[-1], flush=True)
+    print(Failures[-1], file=sys.stderr, flush=True)
 
 
 # --- Markdown -------------------------------------------------------------
@@ -101,8 +110,8 @@ class Block:
 
 
 def parse_doc(path, rel):
-    """Returns (blocks, prose): the fenced blocks, and the other lines with
-    their numbers (fenced lines blanked so that line numbers stay)."""
+    """Returns (blocks, prose): the fenced blocks, and the lines outside
+    them with their numbers."""
     lines = open(path, encoding="utf-8").read().split("\n")
     blocks, prose = [], []
     i = 0
@@ -124,19 +133,34 @@ def parse_doc(path, rel):
     return blocks, prose
 
 
-def strip_comment(line):
-    """Drops an unquoted `# comment` (a `#` at the start or after a blank);
-    returns (command, comment)."""
-    quote = None
-    for k, c in enumerate(line):
+def scan(line):
+    """Yields (index, char, quoted) over a shell line: quoted is true inside
+    quotes and for a backslash-escaped character."""
+    quote, k = None, 0
+    while k < len(line):
+        c = line[k]
+        if c == "\\" and quote != "'" and k + 1 < len(line):
+            yield k, c, True
+            yield k + 1, line[k + 1], True
+            k += 2
+            continue
         if quote:
             if c == quote:
                 quote = None
-            elif c == "\\" and quote == '"':
-                continue
+            yield k, c, True
         elif c in "'\"":
             quote = c
-        elif c == "#" and (k == 0 or line[k - 1].isspace()):
+            yield k, c, True
+        else:
+            yield k, c, False
+        k += 1
+
+
+def strip_comment(line):
+    """Drops an unquoted `# comment` (a `#` at the start or after a blank);
+    returns (command, comment)."""
+    for k, c, quoted in scan(line):
+        if c == "#" and not quoted and (k == 0 or line[k - 1].isspace()):
             return line[:k].rstrip(), line[k + 1:].strip()
     return line.rstrip(), ""
 
@@ -160,24 +184,30 @@ def logical_lines(block):
         yield start, pending.strip(), ""
 
 
-def split_and(command):
-    """Splits `a && b` at top level (outside quotes) into ['a', 'b']."""
-    parts, quote, current, k = [], None, "", 0
-    while k < len(command):
-        c = command[k]
-        if quote:
-            if c == quote:
-                quote = None
-        elif c in "'\"":
-            quote = c
-        elif command.startswith("&&", k):
-            parts.append(current.strip())
-            current, k = "", k + 2
+def split_top(command, pipes):
+    """Splits a command line at its unquoted list operators (`&&`, `||`,
+    `;`), or with pipes=True at its pipes (`|`), into stripped parts."""
+    parts, start, skip = [], 0, 0
+    for k, c, quoted in scan(command):
+        if skip:
+            skip -= 1
             continue
-        current += c
-        k += 1
-    parts.append(current.strip())
-    return [p for p in parts if p]
+        if quoted or c not in "&|;":
+            continue
+        pair = command[k:k + 2]
+        if pair in ("&&", "||"):
+            skip = 1
+            if not pipes:
+                parts.append(command[start:k])
+                start = k + 2
+        elif c == ";" and not pipes:
+            parts.append(command[start:k])
+            start = k + 1
+        elif c == "|" and pipes:
+            parts.append(command[start:k])
+            start = k + 1
+    parts.append(command[start:])
+    return [p.strip() for p in parts if p.strip()]
 
 
 def program_of(command):
@@ -312,6 +342,8 @@ class Runner:
         if status != expected:
             tail = "\n".join("    " + l for l in output.rstrip().split("\n")[-12:])
             fail(where, f"'{command}' exited with {status}, expected {expected}:\n{tail}")
+            return False
+        return True
 
     def close(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -320,6 +352,10 @@ class Runner:
 def expected_status(comment):
     m = re.search(r"\bexit(?: status)? (\d+)\b", comment)
     return int(m.group(1)) if m else 0
+
+
+# Programs that may read a decoupler command's output in an sh block.
+FILTERS = {"head", "tail", "grep", "wc", "sort", "less"}
 
 
 def is_decoupler(program):
@@ -336,12 +372,25 @@ def check_sh_block(block, runner):
             fail(where, "a '$ ' prompt in an sh block: sh blocks hold commands "
                  "as typed; show a transcript in a 'console' block")
             continue
-        for part in split_and(command):
-            program = program_of(part)
+        for part in split_top(command, pipes=False):
+            stages = split_top(part, pipes=True)
+            program = program_of(stages[0])
+            filters = [program_of(f) for f in stages[1:]]
+            odd = [f for f in filters if f not in FILTERS]
+            if odd:
+                fail(where, f"'{odd[0]}' after a pipe in an sh block: only "
+                     f"{', '.join(sorted(FILTERS))} may read a command's output")
+                continue
             if is_decoupler(program):
                 if work is None:
                     work = runner.fresh_copy()
-                runner.run(where, part, expected_status(comment), work)
+                expected = expected_status(comment)
+                if runner.run(where, part, expected, work) and expected == 0:
+                    # `# writes out.dd.cu`: the command must have written it.
+                    m = re.match(r"^writes ([\w./-]+\.\w+)", comment)
+                    if m and not os.path.isfile(os.path.join(work, m.group(1))):
+                        fail(where, f"'{part}' says it writes {m.group(1)}, "
+                             "but no such file was written")
             elif program in SCRIPTS:
                 mode, reason = SCRIPTS[program]
                 if mode == "help":
@@ -393,6 +442,7 @@ class HelpOptions:
 
     def check(self, where, token):
         """Checks one option token as a command line spells it."""
+        Checked["options"] += 1
         if token in self.options:
             return
         if token.startswith(("-W", "-R")):
@@ -430,24 +480,24 @@ def option_tokens(command):
 
 def check_options(blocks, prose, help_options):
     for block in blocks:
-        for k, raw in enumerate(block.lines):
-            line = re.sub(r"^\$ ", "", raw.strip())
-            command, _ = strip_comment(line)
-            for part in split_and(command):
+        for number, command, _ in logical_lines(block):
+            command = re.sub(r"^\$ ", "", command)
+            for part in split_top(command, pipes=False):
                 if is_decoupler(part.split(" ")[0]):
                     for t in option_tokens(part):
-                        help_options.check(f"{block.doc}:{block.line + 1 + k}", t)
+                        help_options.check(f"{block.doc}:{number}", t)
     in_option_table = False
     for number, line, doc in prose:
-        cells = [c.strip() for c in line.strip().strip("|").split("|")] \
+        # Table cells, split at the pipes that are not escaped (`a\|b`).
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))] \
             if line.lstrip().startswith("|") else None
         if cells is None:
             in_option_table = False
         elif cells[0] == "Option":
             in_option_table = True
-        elif in_option_table and not re.match(r"^-+$", cells[0]):
+        elif in_option_table and not re.match(r"^:?-+:?$", cells[0]):
             # The first cell may hold several spellings: `-j N` (`-jN`).
-            for span in re.findall(r"`([^`]+)`", line.split("|")[1]):
+            for span in re.findall(r"`([^`]+)`", cells[0]):
                 word = span.split()[0]
                 if word != "--" and word.startswith("-"):
                     help_options.check(f"{doc}:{number}", word.replace("\\", ""))
@@ -467,6 +517,17 @@ def check_links(doc, prose, root, files, anchor_cache):
             d = os.path.dirname(d)
     doc_dir = os.path.dirname(doc)
     for number, line in prose:
+        # A repository path in code quotes (`scripts/test.sh`, `test/gpu/`)
+        # names something a clone has.
+        for span in re.findall(r"`([^`]+)`", line):
+            if re.match(REPO_PATH, span):
+                Checked["paths"] += 1
+                path = span.rstrip("/")
+                if path not in files and path not in dirs:
+                    untracked = " (it exists here, untracked: git add it)" \
+                        if os.path.exists(os.path.join(root, path)) else ""
+                    fail(f"{doc}:{number}", f"'{span}': no such file or folder "
+                         f"in the repository{untracked}")
         text = re.sub(r"`[^`]*`", "", line)
         targets = re.findall(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", text)
         m = re.match(r"^\s*\[[^\]]+\]:\s*(\S+)", text)
@@ -476,6 +537,7 @@ def check_links(doc, prose, root, files, anchor_cache):
             where = f"{doc}:{number}"
             if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target):
                 continue   # http:, https:, mailto:
+            Checked["links"] += 1
             path, _, anchor = target.partition("#")
             rel = os.path.normpath(os.path.join(doc_dir, path)) if path else doc
             if rel.startswith(".."):
@@ -483,7 +545,10 @@ def check_links(doc, prose, root, files, anchor_cache):
                      "clone has nothing there")
                 continue
             if rel not in files and rel not in dirs:
-                fail(where, f"link '{target}': no file or folder '{rel}' in the repository")
+                untracked = " (it exists here, untracked: git add it)" \
+                    if os.path.exists(os.path.join(root, rel)) else ""
+                fail(where, f"link '{target}': no file or folder '{rel}' in "
+                     f"the repository{untracked}")
                 continue
             if anchor and rel.endswith(".md"):
                 if rel not in anchor_cache:
@@ -547,7 +612,9 @@ def main():
     finally:
         runner.close()
     print(f"check-docs: {len(docs)} documents, {blocks_seen} code blocks, "
-          f"{runner.ran} commands run, {len(Failures)} errors")
+          f"{runner.ran} commands run, {Checked['links']} links, "
+          f"{Checked['paths']} paths, {Checked['options']} options checked, "
+          f"{len(Failures)} errors")
     return 1 if Failures else 0
 
 
