@@ -328,7 +328,6 @@ class Runner:
         env = dict(os.environ)
         env["PATH"] = self.bin + os.pathsep + env.get("PATH", "")
         env["TERM"] = "dumb"
-        env.pop("DECOUPLER_RESOURCE_DIR", None)
         try:
             proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=work,
                                   env=env, stdin=subprocess.DEVNULL, capture_output=True,
@@ -355,7 +354,7 @@ def expected_status(comment):
 
 
 # Programs that may read a decoupler command's output in an sh block.
-FILTERS = {"head", "tail", "grep", "wc", "sort", "less"}
+FILTERS = {"head", "tail", "grep", "wc", "sort"}
 
 
 def is_decoupler(program):
