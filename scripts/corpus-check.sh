@@ -29,7 +29,7 @@
 #                     checkout's runtime/include)
 #   --cuda-path DIR   CUDA installation (default $CUDA_PATH or /usr/local/cuda)
 #   --clang CMD       clang driver (default clang-22)
-#   --nvcc CMD        nvcc (default <cuda-path>/bin/nvcc)
+#   --nvcc-cmd CMD    nvcc (default <cuda-path>/bin/nvcc)
 #   --arch SM         GPU architecture for clang and nvcc (default sm_90)
 #   --summarize DIR   only print the summary of DIR/results.jsonl (of a run
 #                     that finished or was cut short); no other arguments

@@ -4,7 +4,9 @@
 #   scripts/gpu-proof.sh pack [DIR]   here: build the GPU test programs and the
 #                                     examples (original and rewritten), copy
 #                                     them, dd-sssp and the graphs into DIR
-#                                     (default .gpu-proof, git-ignored)
+#                                     (default .gpu-proof, git-ignored); fails
+#                                     when DIR/bin lacks a program that
+#                                     test/gpu/examples-differential.sh runs
 #   scripts/gpu-proof.sh run [DIR]    on the GPU machine (carry DIR): run
 #                                     atomics_test, channel_stress,
 #                                     delegate_test, delegate_bench --quick
@@ -29,13 +31,14 @@ pack() {
   "$root/scripts/setup.sh" >/dev/null
   cmake --build "$build" --target atomics_test channel_stress delegate_test dd-sssp dd-graph \
     histogram histogram_dd spmv_coo spmv_coo_dd sssp_topology sssp_topology_dd \
-    hashtable hashtable_dd bank bank_dd ledger ledger_dd >&2
+    hashtable hashtable_dd bank bank_dd ledger ledger_dd decouple decouple_dd >&2
   mkdir -p "$dir/bin" "$dir/graphs"
   cp "$build"/bin/{atomics_test,channel_stress,delegate_test,dd-sssp,dd-graph} "$dir/bin/"
   # The delegate benchmark is not a CMake target (bench/delegate/build.sh).
   "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" \
     "$root/bench/delegate/delegate_bench.cu" -o "$dir/bin/delegate_bench"
-  cp "$build"/examples/{histogram,spmv_coo,sssp_topology,hashtable,bank,ledger}{,_dd} "$dir/bin/"
+  # Every example test/gpu/examples-differential.sh runs, as written and rewritten.
+  cp "$build"/examples/{histogram,spmv_coo,sssp_topology,hashtable,bank,ledger,decouple}{,_dd} "$dir/bin/"
   # racecheck names source lines only in -lineinfo builds.
   mkdir -p "$dir/bin/lineinfo"
   for ex in hashtable bank; do
@@ -51,6 +54,16 @@ pack() {
   "$build/bin/dd-graph" generate kron --scale=14 --seed=3 -o "$dir/graphs/kron14.gr"
   "$build/bin/dd-graph" generate grid --rows=128 --cols=128 --seed=5 -o "$dir/graphs/grid128.gr"
   chmod -R u+w "$dir"
+  # A program the differential test runs but the bundle lacks fails only on
+  # the GPU, one case at a time: check here, by the names it runs.
+  local ex prog missing=0
+  for ex in $(grep -oE '^\s*([A-Z_]+=[^ ]+ +)*run [a-z_]+' "$root/test/gpu/examples-differential.sh" |
+              awk '{print $NF}' | sort -u); do
+    for prog in "$ex" "${ex}_dd"; do
+      [ -x "$dir/bin/$prog" ] || { echo "gpu-proof: pack: $dir/bin/$prog is missing" >&2; missing=1; }
+    done
+  done
+  [ "$missing" -eq 0 ]
   du -sh "$dir" >&2
 }
 

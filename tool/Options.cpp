@@ -219,7 +219,7 @@ cl::opt<SplitMode> Split(
     cl::values(clEnumValN(SplitMode::Annotated, "annotated",
                           "those annotated '#pragma dd decouple'\n"
                           "(default); an illegal one is an error,\n"
-                          "a cost-model decline a remark"),
+                          "a cost-model decline a warning"),
                clEnumValN(SplitMode::Auto, "auto",
                           "also every other loop with an affine\n"
                           "load: each rewrite a remark, every other\n"
@@ -250,6 +250,8 @@ WARNINGS:
   -Wno-decoupler-declined  - Silence it (-Rdecoupler still says why)
   -Werror=decoupler-declined
                            - Make it an error: nothing is written
+  -Wno-error=decoupler-declined
+                           - Undo -Werror=decoupler-declined (the last wins)
   Compiler warning flags (-Wall, ...) go after '--'.
 
 SUMMARY AND COLOR:
@@ -273,9 +275,9 @@ EXAMPLES:
       Rewrite kernel.cu into kernel.dd.cu (identical when no pass applies).
   decoupler --diff kernel.cu
       Show what would change, as a unified diff; write nothing.
-  decoupler --analyze --report=json kernel.cu -- -DN=1024 -Iinclude
+  decoupler --analyze --report=json kernel.cu -- -DBLOCK=1024 -Iinclude
       Print the JSON classification report; compiler arguments after '--'.
-  decoupler --analyze --report=html -o report.html a.cu b.cu
+  decoupler --analyze --report=html -o report.html kernel.cu k.cu
       One self-contained page: each kernel's source coloured by class, the
       strides on hover, every pass decision and why (docs/usage.md).
   decoupler k.cu --remarks-output=k.opt.yaml

@@ -1,6 +1,6 @@
 // Histogram of random keys: every thread adds one to the bin of its key, so
 // with few bins the atomics of a warp collide on the same words. The
-// decoupler atomics pass turns the atomicAdd into dd::atomic_add_sr (the
+// decoupler atomics pass turns the atomicAdd into dd::atomic_add_vr (the
 // address is loaded, hence nonaffine) and the block-count atomic into
 // dd::atomic_add_uniform (scalar address).
 //
