@@ -9,6 +9,7 @@
 #   %cxxfilt    llvm-cxxfilt (opt-viewer's demangler, so binutils is not needed)
 #   %cmake      the cmake that configured this build
 #   %dd_src     the source tree, %dd_build this build tree
+#   %dd_cc, %dd_cxx  the C and C++ compilers of this build
 #   %cuda_nvcc  nvcc itself, no options
 # Features: `nvcc` when a CUDA toolkit is found, `cuda-gpu` when a GPU answers,
 # `opt-viewer` when LLVM's optimization-record tools and their Python modules
@@ -50,6 +51,8 @@ config.substitutions.append(("%shared", os.path.join(os.path.dirname(src_root), 
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%dd_src", src_root))
 config.substitutions.append(("%dd_build", config.decoupler_obj_root))
+config.substitutions.append(("%dd_cc", config.c_compiler))
+config.substitutions.append(("%dd_cxx", config.cxx_compiler))
 # FileCheck and not come from LLVM 22 explicitly, whatever else is on PATH.
 config.substitutions.append((r"\bFileCheck\b", tool("FileCheck")))
 # (?<!-): leave FileCheck's --implicit-check-not alone.
