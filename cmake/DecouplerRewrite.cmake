@@ -186,8 +186,9 @@ function(decoupler_rewrite target)
               -P "${database_script}"
       COMMAND decoupler::decoupler ${DD_DECOUPLER_ARGS}
               -p "${output}.json" ${cuda_path_arg} ${extra_args}
-              "${source_abs}" -o "${output}"
+              "--depfile=${output}.d" "${source_abs}" -o "${output}"
       DEPENDS "${source_abs}" "${args_file}" "${database_script}" decoupler::decoupler
+      DEPFILE "${output}.d"
       COMMENT "decoupler: rewriting ${source} for ${target}"
       COMMAND_EXPAND_LISTS
       VERBATIM)

@@ -6,9 +6,12 @@
 #   2. configure and build a copy of examples/external with
 #      -DCMAKE_PREFIX_PATH=<work>/prefix (find_package(decoupler CONFIG))
 #   3. check that both rewritten sources (a/histogram.cu and b/histogram.cu,
-#      one file name) exist, differ from their inputs and call the runtime,
-#      and that the installed tool did the rewriting
+#      one file name) exist, differ from their inputs, call the runtime and
+#      carry #line directives naming their inputs, and that the installed tool
+#      did the rewriting
 #   4. check that a second build has nothing to do
+#   5. touch a/util.h: the next build re-runs the rewrite of a/histogram.cu
+#      (the tool's depfile), and not that of b/histogram.cu
 #
 #   scripts/check-external.sh [WORK_DIR]
 #
@@ -63,6 +66,7 @@ for dir in a b; do
   [ -f "$output" ] || fail "no rewritten $dir/histogram.cu at $output"
   cmp -s "$input" "$output" && fail "$output is identical to its input"
   grep -q 'dd::atomic_add_' "$output" || fail "$output does not call dd::atomic_add_*"
+  grep -qF "#line 1 \"$input\"" "$output" || fail "$output has no #line naming $input"
   grep -q "rewriting $dir/histogram.cu for histograms_dd" "$work/build.log" ||
     fail "the build log does not show the rewrite of $dir/histogram.cu"
 done
@@ -73,5 +77,13 @@ grep -q "COMMAND = .*$prefix/bin/decoupler " "$out/build.ninja" ||
 "$cmake" --build "$out" -j "$jobs" > "$work/rebuild.log" 2>&1 || fail "rebuild failed"
 grep -q "no work to do" "$work/rebuild.log" ||
   { cat "$work/rebuild.log" >&2; fail "a second build without changes did work"; }
+
+touch "$src/a/util.h"
+"$cmake" --build "$out" -j "$jobs" > "$work/header.log" 2>&1 || fail "rebuild after touching a/util.h failed"
+grep -q "rewriting a/histogram.cu for histograms_dd" "$work/header.log" ||
+  { cat "$work/header.log" >&2; fail "touching a/util.h did not re-run the rewrite of a/histogram.cu"; }
+if grep -q "rewriting b/histogram.cu" "$work/header.log"; then
+  fail "touching a/util.h re-ran the rewrite of b/histogram.cu"
+fi
 
 echo "check-external: ok"
