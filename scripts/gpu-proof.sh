@@ -44,7 +44,7 @@ pack() {
   for ex in hashtable bank; do
     "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -lineinfo \
       -I "$root/runtime/include" -I "$root/examples/common" -I "$root/examples/$ex" \
-      "$build/examples/decoupler/$ex.dd.cu" -o "$dir/bin/lineinfo/${ex}_dd"
+      "$build/examples/decoupler/${ex}_dd/$ex/$ex.dd.cu" -o "$dir/bin/lineinfo/${ex}_dd"
   done
   rm -rf "$dir/runtime" && cp -r "$root/runtime/include" "$dir/runtime"
   cp "$root/test/gpu/examples-differential.sh" "$root/test/gpu/sssp-verify.sh" \

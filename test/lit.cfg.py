@@ -7,6 +7,10 @@
 #   %python     the Python that runs lit
 #   %optviewer  LLVM's opt-viewer folder (opt-viewer.py, opt-stats.py, opt-diff.py)
 #   %cxxfilt    llvm-cxxfilt (opt-viewer's demangler, so binutils is not needed)
+#   %cmake      the cmake that configured this build
+#   %dd_src     the source tree, %dd_build this build tree
+#   %dd_cc, %dd_cxx  the C and C++ compilers of this build
+#   %cuda_nvcc  nvcc itself, no options
 # Features: `nvcc` when a CUDA toolkit is found, `cuda-gpu` when a GPU answers,
 # `opt-viewer` when LLVM's optimization-record tools and their Python modules
 # (yaml, pygments: python3-yaml, python3-pygments) are there.
@@ -44,6 +48,11 @@ def tool(name):
 config.substitutions.append(("%decoupler", os.path.join(tools_dir, "decoupler")))
 config.substitutions.append(("%runtime", os.path.join(src_root, "runtime", "include")))
 config.substitutions.append(("%shared", os.path.join(os.path.dirname(src_root), "shared")))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%dd_src", src_root))
+config.substitutions.append(("%dd_build", config.decoupler_obj_root))
+config.substitutions.append(("%dd_cc", config.c_compiler))
+config.substitutions.append(("%dd_cxx", config.cxx_compiler))
 # FileCheck and not come from LLVM 22 explicitly, whatever else is on PATH.
 config.substitutions.append((r"\bFileCheck\b", tool("FileCheck")))
 # (?<!-): leave FileCheck's --implicit-check-not alone.
@@ -55,6 +64,7 @@ if os.path.exists(nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(
         ("%nvcc", "%s -arch=sm_90 -std=c++17 -I%s" % (nvcc, os.path.join(src_root, "runtime", "include"))))
+    config.substitutions.append(("%cuda_nvcc", nvcc))
 
 # Graph reader fuzzers (test/fuzz), built when clang's libFuzzer runtime links.
 fuzz_bin = os.path.join(config.decoupler_obj_root, "test", "fuzz")

@@ -267,6 +267,8 @@ public:
   /// Block-collective: thread 0 initializes the barriers, then
   /// __syncthreads(). `consumer_warps` is the number of warps that release.
   __device__ __forceinline__ void init(unsigned consumer_warps) {
+    static_assert(detail::device_arch_at_least<800, std::integral_constant<unsigned, Depth>>,
+                  "dd::StageRing (dd::AffineQueue) needs sm_80 or newer (mbarrier, cp.async)");
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
       for (unsigned i = 0; i < Depth; ++i) {
         detail::mbarrier_init(&s_.full[i], kFullArrivals);

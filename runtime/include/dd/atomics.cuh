@@ -70,6 +70,12 @@
 // All three issue exactly one atomic instruction per call and warp (the
 // leaders' and the plain lanes' atomics together), never one per group.
 //
+// Architectures: sr, atomic_inc_sr/_uniform and DD_ATOMICS_CHECK_UNIFORM need
+// sm_70 (__match_any_sync, __match_all_sync; a static_assert says so where
+// they are compiled for an older GPU). vr works below: there a warp whose
+// vote finds a group that is not every lane issues plain atomics.
+// __reduce_*_sync is used from sm_80 on, shuffles below.
+//
 //===----------------------------------------------------------------------===//
 #ifndef DD_ATOMICS_CUH
 #define DD_ATOMICS_CUH
@@ -130,6 +136,35 @@ __device__ __forceinline__ unsigned long long address_key(const void *address) {
   return reinterpret_cast<unsigned long long>(address);
 }
 
+/// __match_any_sync(active, value) (sm_70+). Caller is the calling
+/// template's type parameter, so that the check fires only where that
+/// template is instantiated for an older GPU.
+template <class Caller, class V>
+__device__ __forceinline__ unsigned match_any(unsigned active, V value) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+  return __match_any_sync(active, value);
+#else
+  static_assert(device_arch_at_least<700, Caller>,
+                "dd::atomic_*_sr and dd::atomic_inc_sr/_uniform need sm_70 or newer for "
+                "__match_any_sync (dd::atomic_*_vr and _uniform work on older GPUs)");
+  return 0;
+#endif
+}
+
+/// Whether every lane of `active` passes the same value (__match_all_sync,
+/// sm_70+), for DD_ATOMICS_CHECK_UNIFORM.
+template <class Caller> __device__ __forceinline__ bool match_all(unsigned active, unsigned long long value) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+  int same = 0;
+  __match_all_sync(active, value, &same);
+  return same != 0;
+#else
+  static_assert(device_arch_at_least<700, Caller>,
+                "DD_ATOMICS_CHECK_UNIFORM needs sm_70 or newer for __match_all_sync");
+  return true;
+#endif
+}
+
 /// The lanes of `active` that pass the caller's address (every lane of
 /// `active` calls this). When the high 32 bits of the addresses agree
 /// across `active` (one 4 GiB window: always for shared memory, nearly
@@ -137,13 +172,14 @@ __device__ __forceinline__ unsigned long long address_key(const void *address) {
 /// faster than matching the 64-bit addresses (0.43 against 0.56 ms on the
 /// 65536-bin histogram): one shuffle and one vote buy a narrower match.
 /// Define DD_ATOMICS_NO_MATCH32 to always match 64 bits.
+template <class Caller>
 __device__ __forceinline__ unsigned match_address(unsigned active, unsigned long long key) {
 #if !defined(DD_ATOMICS_NO_MATCH32)
   const unsigned hi = static_cast<unsigned>(key >> 32);
   if (__all_sync(active, hi == __shfl_sync(active, hi, __ffs(active) - 1)))
-    return __match_any_sync(active, static_cast<unsigned>(key));
+    return match_any<Caller>(active, static_cast<unsigned>(key));
 #endif
-  return __match_any_sync(active, key);
+  return match_any<Caller>(active, key);
 }
 
 /// Match and reduce (atomicSR, with __match_any_sync instead of the paper's
@@ -154,7 +190,7 @@ template <class Op, class T>
 __device__ __forceinline__ void atomic_sr(T *address, T value) {
   static_assert(Op::template supports<T>, "no CUDA atomic for this operation and type");
   const unsigned active = __activemask();
-  const unsigned group = match_address(active, address_key(address));
+  const unsigned group = match_address<T>(active, address_key(address));
   const T total = group_reduce<Op>(active, group, value);
   if (is_lowest_lane_of(group))
     Op::atomic(address, total);
@@ -212,7 +248,8 @@ __device__ __forceinline__ unsigned vote(unsigned active, unsigned long long key
 ///   the voted group is every active lane   -> one reduction (no match);
 ///   otherwise                              -> match and reduce all lanes
 ///       (the paper's fallback to SR): the voted group proves contention,
-///       and the match also catches the groups no sample hit.
+///       and the match also catches the groups no sample hit; below sm_70
+///       (no __match_any_sync) every lane issues its own atomic instead.
 /// Whichever way, the lanes leave the decision together and issue one
 /// atomic instruction (leaders with totals, or every lane with its own
 /// value): one L2 transaction per cache line, as plain atomics would.
@@ -230,9 +267,11 @@ __device__ __forceinline__ void atomic_vr(T *address, T value) {
     total = mask_reduce<Op>(active, value);
     issue = is_lowest_lane_of(active);
   } else if (voted) {
-    const unsigned group = match_address(active, key);
-    total = group_reduce<Op>(active, group, value);
-    issue = is_lowest_lane_of(group);
+    if constexpr (device_arch_at_least<700, T>) {
+      const unsigned group = match_address<T>(active, key);
+      total = group_reduce<Op>(active, group, value);
+      issue = is_lowest_lane_of(group);
+    }
   }
   if (issue)
     Op::atomic(address, total);
@@ -244,9 +283,7 @@ __device__ __forceinline__ void atomic_uniform(T *address, T value) {
   static_assert(Op::template supports<T>, "no CUDA atomic for this operation and type");
   const unsigned active = __activemask();
 #if defined(DD_ATOMICS_CHECK_UNIFORM)
-  int same = 0;
-  __match_all_sync(active, address_key(address), &same);
-  if (!same)
+  if (!match_all<T>(active, address_key(address)))
     __trap();
 #endif
   const T total = mask_reduce<Op>(active, value);
@@ -352,38 +389,45 @@ template <class T> __device__ __forceinline__ void atomic_xor_uniform(T *address
 // other, which is one of the orders per-lane atomics could have taken.
 // ---------------------------------------------------------------------------
 
+// @tparam T  unsigned (atomicInc's only type), deduced from `address`.
+
 /// Groups by (address, limit) with two __match_any_sync.
-__device__ __forceinline__ void atomic_inc_sr(unsigned *address, unsigned limit) {
+template <class T> __device__ __forceinline__ void atomic_inc_sr(T *address, identity_t<T> limit) {
+  static_assert(std::is_same_v<T, unsigned>, "atomicInc exists for unsigned int only");
   const unsigned active = __activemask();
-  const unsigned group = detail::match_address(active, detail::address_key(address)) &
-                         __match_any_sync(active, limit);
+  const unsigned group = detail::match_address<T>(active, detail::address_key(address)) &
+                         detail::match_any<T>(active, limit);
   detail::inc_groups(active, group, address, limit);
 }
 
 /// Votes on addresses as atomic_OP_vr; when the vote finds a group, groups
-/// by (address, limit) as atomic_inc_sr, else every lane uses atomicInc.
-__device__ __forceinline__ void atomic_inc_vr(unsigned *address, unsigned limit) {
+/// by (address, limit) as atomic_inc_sr, else every lane uses atomicInc (as
+/// every lane does below sm_70, which cannot group).
+template <class T> __device__ __forceinline__ void atomic_inc_vr(T *address, identity_t<T> limit) {
+  static_assert(std::is_same_v<T, unsigned>, "atomicInc exists for unsigned int only");
   const unsigned active = __activemask();
   const unsigned long long key = detail::address_key(address);
-  if (!detail::vote<DD_VR_SAMPLES>(active, key)) {
-    atomicInc(address, limit);
-    return;
+  if constexpr (detail::device_arch_at_least<700, T>) {
+    if (detail::vote<DD_VR_SAMPLES>(active, key)) {
+      const unsigned group =
+          detail::match_address<T>(active, key) & detail::match_any<T>(active, limit);
+      detail::inc_groups(active, group, address, limit);
+      return;
+    }
   }
-  const unsigned group = detail::match_address(active, key) & __match_any_sync(active, limit);
-  detail::inc_groups(active, group, address, limit);
+  atomicInc(address, limit);
 }
 
 /// Precondition: every active lane passes the same address (the limits may
 /// differ: lanes are grouped by limit).
-__device__ __forceinline__ void atomic_inc_uniform(unsigned *address, unsigned limit) {
+template <class T> __device__ __forceinline__ void atomic_inc_uniform(T *address, identity_t<T> limit) {
+  static_assert(std::is_same_v<T, unsigned>, "atomicInc exists for unsigned int only");
   const unsigned active = __activemask();
 #if defined(DD_ATOMICS_CHECK_UNIFORM)
-  int same = 0;
-  __match_all_sync(active, detail::address_key(address), &same);
-  if (!same)
+  if (!detail::match_all<T>(active, detail::address_key(address)))
     __trap();
 #endif
-  detail::inc_groups(active, __match_any_sync(active, limit), address, limit);
+  detail::inc_groups(active, detail::match_any<T>(active, limit), address, limit);
 }
 
 // ---------------------------------------------------------------------------

@@ -57,6 +57,15 @@
 #include <cuda_runtime.h>
 
 #include "dd/warp.cuh"
+#include "dd/warp_reduce.cuh"
+
+// The manager and the workers wait for each other in spin loops that back off
+// with __nanosleep.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+static_assert(__CUDA_ARCH__ >= 700,
+              "<dd/bucket_worklist.cuh> needs sm_70 or newer for __nanosleep, the back-off of "
+              "its spin loops");
+#endif
 
 namespace dd::buckets {
 
@@ -180,8 +189,9 @@ __device__ __forceinline__ unsigned &table_entry(const Storage &s, unsigned buck
   return s.table[bucket * kTableSlots + static_cast<unsigned>(slot & (kTableSlots - 1))];
 }
 
+/// The sum over the full warp: __reduce_add_sync from sm_80 on, shuffles below.
 __device__ __forceinline__ unsigned warp_sum(unsigned v) {
-  return __reduce_add_sync(full_warp_mask, v);
+  return dd::detail::mask_reduce<dd::ops::add>(full_warp_mask, v);
 }
 
 /// Lane 0's value in every lane: loads of words that other warps change may
@@ -858,8 +868,8 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
             .load(cuda::memory_order_relaxed);
     const unsigned long long pushed = r - last_resv;
     last_resv = r;
-    const unsigned long long pushed_all = __reduce_add_sync(
-        full_warp_mask, static_cast<unsigned>(pushed < 0xffffffffull ? pushed : 0xffffffffull));
+    const unsigned long long pushed_all = detail::warp_sum(
+        static_cast<unsigned>(pushed < 0xffffffffull ? pushed : 0xffffffffull));
     const unsigned long long pushed_tail =
         __shfl_sync(full_warp_mask, pushed, (head + kBuckets - 1) % kBuckets);
     unsigned long long done_all = d;

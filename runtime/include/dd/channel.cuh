@@ -67,6 +67,15 @@
 
 #include "dd/warp.cuh"
 
+// Senders and servers wait for each other in spin loops that back off with
+// __nanosleep; so do dd::Context's and <dd/delegate.cuh>'s, which build on
+// this.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+static_assert(__CUDA_ARCH__ >= 700,
+              "<dd/channel.cuh> (dd::Channel, dd::Context, dd::DelegateServer) needs sm_70 or "
+              "newer for __nanosleep, the back-off of its spin loops");
+#endif
+
 namespace dd {
 
 /// The metadata of one server's ring (the payload slots live in a separate

@@ -48,6 +48,7 @@
 #include "dd/channel.cuh"
 #include "dd/context.cuh"
 #include "dd/launch_choice.h"
+#include "dd/warp_reduce.cuh"
 
 namespace dd {
 
@@ -487,7 +488,7 @@ private:
               ++granted;
             }
           }
-          queued -= __reduce_add_sync(full_warp_mask, granted);
+          queued -= detail::mask_reduce<ops::add>(full_warp_mask, granted);
           __syncwarp();
         },
         [&] { return queued == 0; });

@@ -11,14 +11,44 @@
 // warp_reduce.cuh and always take an explicit member mask (Volta's
 // independent thread scheduling means lanes are never assumed converged).
 //
+// Architectures: what a header needs beyond what every CUDA GPU has is said
+// by a static_assert naming the feature, in device code compiled for an older
+// GPU (docs/cmake.md lists them):
+//   sm_70  __match_any_sync / __match_all_sync: dd::atomic_*_sr,
+//          dd::atomic_inc_sr/_uniform, DD_ATOMICS_CHECK_UNIFORM, dd::Queue::push;
+//          __nanosleep: <dd/channel.cuh> (so context, delegate) and
+//          <dd/bucket_worklist.cuh>
+//   sm_80  mbarrier and cp.async: dd::AffineQueue (so the split pass's
+//          kernels); __reduce_*_sync is used where present, shuffles below
+//   sm_90  cp.async.bulk where present, 16-byte cp.async below
+// dd::atomic_*_vr and _uniform, dd::monotonic_*, the scatter helpers and the
+// host headers work on any GPU CUDA's own headers accept.
+//
 //===----------------------------------------------------------------------===//
 #ifndef DD_WARP_CUH
 #define DD_WARP_CUH
 
 namespace dd {
 
-/// Threads per warp on every NVIDIA GPU the runtime targets (sm_70+).
+/// Threads per warp on every NVIDIA GPU.
 inline constexpr unsigned warp_size = 32;
+
+namespace detail {
+
+/// Whether this compilation pass makes device code for sm_<Arch> or newer
+/// (true in host passes). The Dependent types only make the value depend on
+/// a template's parameters, so that a static_assert on it fires where the
+/// template is instantiated in device code for an older GPU, not where it is
+/// defined (a program may include a header it uses only on newer GPUs).
+template <unsigned Arch, class... Dependent>
+inline constexpr bool device_arch_at_least =
+#if defined(__CUDA_ARCH__)
+    __CUDA_ARCH__ >= Arch;
+#else
+    true;
+#endif
+
+} // namespace detail
 
 /// All 32 lanes.
 inline constexpr unsigned full_warp_mask = 0xffffffffu;

@@ -74,6 +74,10 @@ public:
   /// warp that push to this queue together reserve their slots with one
   /// atomic (see the file comment). Safe in divergent code.
   __device__ __forceinline__ void push(const T &item) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+    static_assert(detail::device_arch_at_least<700, T>,
+                  "dd::Queue::push needs sm_70 or newer for __match_any_sync");
+#else
     const unsigned active = __activemask();
     const unsigned group =
         __match_any_sync(active, reinterpret_cast<unsigned long long>(tail_));
@@ -86,6 +90,7 @@ public:
     const SizeT slot = base + rank_in(group);
     if (slot < capacity_)
       items_[slot] = item;
+#endif
   }
 
   __host__ __device__ T *items() const { return items_; }

@@ -1,0 +1,1 @@
+#define DEP_H 1

@@ -1,0 +1,1 @@
+#error "deps/util.h: the source's own folder must come first"

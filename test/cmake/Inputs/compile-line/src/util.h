@@ -1,0 +1,1 @@
+#define UTIL_FROM_SOURCE_FOLDER 1
