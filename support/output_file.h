@@ -1,7 +1,7 @@
 // Writing an output file without damaging what its path names.
 //
 // Shared by decoupler (tool/OutputWriter.cpp) and the graph tools
-// (runtime/apps/graph/file.cpp), so it is plain C++17 and POSIX: no LLVM, no
+// (apps/graph/file.cpp), so it is plain C++17 and POSIX: no LLVM, no
 // exceptions. What the path names decides how it is written (docs/usage.md,
 // "Output files"):
 //

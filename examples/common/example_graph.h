@@ -1,5 +1,5 @@
 // Reading the GRAPH argument of the graph examples with the project's graph
-// library (runtime/apps/graph): --format, --base and --symmetrize as dd-graph
+// library (apps/graph): --format, --base and --symmetrize as dd-graph
 // takes them. Errors name the file and line or offset and end the program.
 #ifndef DD_EXAMPLES_EXAMPLE_GRAPH_H
 #define DD_EXAMPLES_EXAMPLE_GRAPH_H

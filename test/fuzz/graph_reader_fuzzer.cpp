@@ -1,4 +1,4 @@
-// libFuzzer harness for the graph readers (runtime/apps/graph). Built once per
+// libFuzzer harness for the graph readers (apps/graph). Built once per
 // reader with DD_FUZZ_FORMAT naming the dd::graph::Format it forces (kAuto
 // fuzzes format detection and every reader behind it).
 //
