@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${DECOUPLER_BUILD_DIR:-$root/build}"
 
-packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools cmake ninja-build
+packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-format-22 cmake ninja-build
           libgtest-dev libclang-rt-22-dev python3 zlib1g-dev libzstd-dev libedit-dev libcurl4-openssl-dev
           python3-yaml python3-pygments)  # the last two: LLVM's opt-viewer (test/report)
 

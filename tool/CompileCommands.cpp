@@ -4,8 +4,8 @@
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -98,26 +98,38 @@ std::string findJSONDatabase(StringRef Path) {
 /// Options that would make clang do something else than parse the file once
 /// host side, and that the tool sets itself.
 bool isDroppedFlag(StringRef Arg) {
-  static constexpr StringRef Exact[] = {
-      "-c", "-S", "-E", "-fsyntax-only", "-emit-llvm", "--cuda-host-only",
-      "--cuda-device-only", "--cuda-compile-host-device",
-      "--offload-host-only", "--offload-device-only", "--offload-host-device"};
+  static constexpr StringRef Exact[] = {"-c",
+                                        "-S",
+                                        "-E",
+                                        "-fsyntax-only",
+                                        "-emit-llvm",
+                                        "--cuda-host-only",
+                                        "--cuda-device-only",
+                                        "--cuda-compile-host-device",
+                                        "--offload-host-only",
+                                        "--offload-device-only",
+                                        "--offload-host-device"};
   static constexpr StringRef Prefixes[] = {
-      "-o",  // -o<file> (and -o with a separate value, handled by the caller)
-      "-x",  // -x<language>
-      "-M",  // dependency files: -MD, -MMD, -MF<file>, ...
-      "--cuda-path=", "--cuda-gpu-arch=", "--no-cuda-gpu-arch=",
-      "--offload-arch=", "--no-offload-arch=", "-resource-dir=",
-      "-save-temps", "--save-temps"};
+      "-o", // -o<file> (and -o with a separate value, handled by the caller)
+      "-x", // -x<language>
+      "-M", // dependency files: -MD, -MMD, -MF<file>, ...
+      "--cuda-path=",
+      "--cuda-gpu-arch=",
+      "--no-cuda-gpu-arch=",
+      "--offload-arch=",
+      "--no-offload-arch=",
+      "-resource-dir=",
+      "-save-temps",
+      "--save-temps"};
   return is_contained(Exact, Arg) ||
          any_of(Prefixes, [&](StringRef P) { return Arg.starts_with(P); });
 }
 
 /// Dropped options whose value is the next argument.
 bool isDroppedWithValue(StringRef Arg) {
-  static constexpr StringRef Names[] = {"-o",  "-x",  "-MF", "-MT",
-                                        "-MQ", "-MJ", "-resource-dir",
-                                        "--serialize-diagnostics"};
+  static constexpr StringRef Names[] = {
+      "-o",  "-x",  "-MF",           "-MT",
+      "-MQ", "-MJ", "-resource-dir", "--serialize-diagnostics"};
   return is_contained(Names, Arg);
 }
 
@@ -169,11 +181,10 @@ Expected<CompileCommands> CompileCommands::fromBuildPath(StringRef BuildPath) {
                                "-p: cannot load '" + JSON + "': " + Error);
     // The layers clang's own JSON plugin adds, with nvcc translation below
     // the interpolation of missing files.
-    Database = clang::tooling::expandResponseFiles(
-        std::move(Database), vfs::getRealFileSystem());
+    Database = clang::tooling::expandResponseFiles(std::move(Database),
+                                                   vfs::getRealFileSystem());
     Database = std::make_unique<HostCommandDatabase>(std::move(Database));
-    Database =
-        clang::tooling::inferMissingCompileCommands(std::move(Database));
+    Database = clang::tooling::inferMissingCompileCommands(std::move(Database));
     Database = clang::tooling::inferTargetAndDriverMode(std::move(Database));
   } else {
     // Other formats (compile_flags.txt, plugins); these come with inference.
@@ -209,12 +220,14 @@ std::vector<std::string> CompileCommands::cudaFiles() const {
 bool CompileCommands::lists(StringRef File) const {
   if (!IsBuildDatabase || !Database)
     return false;
-  std::vector<CompileCommand> Commands = Database->getCompileCommands(absolutePath(File));
+  std::vector<CompileCommand> Commands =
+      Database->getCompileCommands(absolutePath(File));
   return !Commands.empty() && Commands.front().Heuristic.empty();
 }
 
-CompileCommand CompileCommands::commandFor(StringRef File,
-                                           const ParseSettings &Settings) const {
+CompileCommand
+CompileCommands::commandFor(StringRef File,
+                            const ParseSettings &Settings) const {
   // A build database matches absolute paths; other commands keep the
   // spelling the user gave, which clang's diagnostics then show.
   std::string Lookup = IsBuildDatabase ? absolutePath(File) : File.str();
@@ -267,8 +280,8 @@ std::vector<std::string> adjustForParsing(std::vector<std::string> Command,
   Result.insert(Result.end(),
                 {"--cuda-host-only", "-Wno-unknown-cuda-version",
                  "--cuda-path=" + Settings.CudaPath,
-                 "--cuda-gpu-arch=" + Settings.CudaGpuArch,
-                 "-D__DECOUPLER__=1", "-resource-dir=" + Settings.ResourceDir});
+                 "--cuda-gpu-arch=" + Settings.CudaGpuArch, "-D__DECOUPLER__=1",
+                 "-resource-dir=" + Settings.ResourceDir});
   if (Settings.RuntimeIncludeDir)
     Result.push_back("-I" + *Settings.RuntimeIncludeDir);
   // CUDA 13 keeps CCCL (<cuda/atomic>, <cub/...>, <thrust/...>) under

@@ -48,7 +48,8 @@ public:
   /// clang database formats such as compile_flags.txt are accepted too) or a
   /// JSON file. nvcc commands are translated (NvccCommand.h) and files
   /// missing from the database get a command inferred from similar files.
-  static llvm::Expected<CompileCommands> fromBuildPath(llvm::StringRef BuildPath);
+  static llvm::Expected<CompileCommands>
+  fromBuildPath(llvm::StringRef BuildPath);
 
   /// The absolute paths of the database's .cu files, in database order, each
   /// once. Empty without a build database.
@@ -63,8 +64,8 @@ public:
   ///    --cuda-gpu-arch=<A> -D__DECOUPLER__=1 -resource-dir=<R>
   ///    -I<runtime include> -fsyntax-only`, then --extra-arg appended,
   ///  - the file last, as `-x cuda -- <file>`.
-  clang::tooling::CompileCommand commandFor(llvm::StringRef File,
-                                            const ParseSettings &Settings) const;
+  clang::tooling::CompileCommand
+  commandFor(llvm::StringRef File, const ParseSettings &Settings) const;
 
   /// Whether these come from a -p build database.
   bool isBuildDatabase() const { return IsBuildDatabase; }

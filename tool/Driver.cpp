@@ -22,9 +22,9 @@
 #include "UnifiedDiff.h"
 
 #include "affine/Report.h"
-#include "llvm/ADT/StringSet.h"
 #include "report/HtmlReport.h"
 #include "report/OptRecord.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -187,7 +187,8 @@ void OutcomeHandler::handle(size_t I, FileOutcome &Outcome) {
   }
   if (Opts.Check && Outcome.Result.Changed) {
     WouldChange = true;
-    WithColor::note(errs(), "decoupler") << "'" << Input << "' would be rewritten\n";
+    WithColor::note(errs(), "decoupler")
+        << "'" << Input << "' would be rewritten\n";
   }
   AnySucceeded = true;
   if (!Opts.RemarksOutput.empty())
@@ -205,7 +206,8 @@ void OutcomeHandler::count(const FileResult &Result) {
   Refusals += Result.Refusals;
   Declines += Result.Declines;
   FilesChanged += Result.Changed;
-  for (const std::pair<std::string, unsigned> &PassCount : Result.RewritesByPass) {
+  for (const std::pair<std::string, unsigned> &PassCount :
+       Result.RewritesByPass) {
     auto It = llvm::find_if(
         Rewrites, [&](const auto &P) { return P.first == PassCount.first; });
     if (It == Rewrites.end())
@@ -258,7 +260,8 @@ void OutcomeHandler::write(size_t I, const FileResult &Result) {
         MemoryBuffer::getFile(Inputs[I], /*IsText=*/false,
                               /*RequiresNullTerminator=*/false);
     if (!Original) {
-      printError("cannot read '" + Inputs[I] + "': " + Original.getError().message());
+      printError("cannot read '" + Inputs[I] +
+                 "': " + Original.getError().message());
       Failed = true;
       return;
     }
@@ -268,7 +271,8 @@ void OutcomeHandler::write(size_t I, const FileResult &Result) {
       OutputPath = Outputs[I];
       sys::fs::make_absolute(OutputPath);
     }
-    Text = addLineDirectives((*Original)->getBuffer(), Text, InputPath, OutputPath);
+    Text = addLineDirectives((*Original)->getBuffer(), Text, InputPath,
+                             OutputPath);
   }
   // An existing file keeps its mode, owner, group and links.
   if (Error E = writeOutputFile(Outputs[I], Text)) {
@@ -333,7 +337,8 @@ void OutcomeHandler::finish() {
       if (Rewrites.empty())
         OS << " none";
       for (size_t K = 0; K < Rewrites.size(); ++K)
-        OS << (K ? ", " : " ") << Rewrites[K].first << " " << Rewrites[K].second;
+        OS << (K ? ", " : " ") << Rewrites[K].first << " "
+           << Rewrites[K].second;
       OS << "; refusals: " << Refusals << ", declined: " << Declines;
     }
     errs() << Line << "\n";
@@ -397,11 +402,13 @@ int main(int Argc, const char **Argv) {
   const ToolOptions &Opts = *ParsedOpts;
   // One answer for the driver's messages and clang's diagnostics.
   // (NO_COLOR: https://no-color.org, for `auto` only.)
-  static bool UseColor = Opts.Color == ToolOptions::ColorMode::Always ||
-                         (Opts.Color == ToolOptions::ColorMode::Auto &&
-                          sys::Process::StandardErrHasColors() &&
-                          !sys::Process::GetEnv("NO_COLOR").value_or("").size());
-  WithColor::setAutoDetectFunction([](const raw_ostream &) { return UseColor; });
+  static bool UseColor =
+      Opts.Color == ToolOptions::ColorMode::Always ||
+      (Opts.Color == ToolOptions::ColorMode::Auto &&
+       sys::Process::StandardErrHasColors() &&
+       !sys::Process::GetEnv("NO_COLOR").value_or("").size());
+  WithColor::setAutoDetectFunction(
+      [](const raw_ostream &) { return UseColor; });
   if (!FixedCommands) {
     printError(FixedCommands.takeError());
     return 1;
@@ -430,7 +437,8 @@ int main(int Argc, const char **Argv) {
       if (StringRef(File).ends_with(".dd.cu"))
         continue;
       if (!OutDir.empty() && StringRef(File).starts_with(OutDir) &&
-          File.size() > OutDir.size() && sys::path::is_separator(File[OutDir.size()]))
+          File.size() > OutDir.size() &&
+          sys::path::is_separator(File[OutDir.size()]))
         continue;
       Inputs.push_back(std::move(File));
     }
@@ -442,8 +450,8 @@ int main(int Argc, const char **Argv) {
   }
   const bool Rewriting = !Opts.Run.Analyze && !Opts.Diff && !Opts.Check;
   if (!Opts.DepFile.empty() && Inputs.size() != 1) {
-    printError("--depfile describes one output but there are " + Twine(Inputs.size()) +
-               " input files");
+    printError("--depfile describes one output but there are " +
+               Twine(Inputs.size()) + " input files");
     return 1;
   }
   if (Rewriting && !Opts.OutputFile.empty() && Inputs.size() > 1) {
@@ -467,7 +475,8 @@ int main(int Argc, const char **Argv) {
     std::vector<std::string> Others = Outputs;
     if (!Rewriting && !Opts.OutputFile.empty())
       Others.push_back(Opts.OutputFile);
-    if (Error E = checkSeparateOutput("--remarks-output", Opts.RemarksOutput, Inputs, Others)) {
+    if (Error E = checkSeparateOutput("--remarks-output", Opts.RemarksOutput,
+                                      Inputs, Others)) {
       printError(std::move(E));
       return 1;
     }
@@ -486,7 +495,8 @@ int main(int Argc, const char **Argv) {
     // should know its command is a guess.
     if (Commands->isBuildDatabase() && !Commands->lists(Input))
       WithColor::warning(errs(), "decoupler")
-          << "'" << Input << "' is not in the compilation database; parsing it with "
+          << "'" << Input
+          << "' is not in the compilation database; parsing it with "
           << (FileCommands.back().Heuristic.empty()
                   ? std::string("no arguments of its own")
                   : "a command " + FileCommands.back().Heuristic)
@@ -494,10 +504,9 @@ int main(int Argc, const char **Argv) {
   }
 
   OutcomeHandler Handler(Opts, Inputs, Outputs, FileCommands);
-  runOnFiles(FileCommands, Opts.Run, Opts.Jobs, UseColor,
-             [&](size_t I, FileOutcome &Outcome) {
-               Handler.handle(I, Outcome);
-             });
+  runOnFiles(
+      FileCommands, Opts.Run, Opts.Jobs, UseColor,
+      [&](size_t I, FileOutcome &Outcome) { Handler.handle(I, Outcome); });
   Handler.finish();
   return Handler.failed() || Handler.wouldChange() ? 1 : 0;
 }

@@ -164,8 +164,8 @@ void runOnFile(const clang::tooling::CompileCommand &Command,
   Invocation.setDiagnosticConsumer(&Printer);
   Invocation.setDiagnosticOptions(DiagOpts.get());
   bool Compiled = Invocation.run();
-  Outcome.Succeeded = Compiled && Outcome.Result.Success &&
-                      Printer.getNumErrors() == 0;
+  Outcome.Succeeded =
+      Compiled && Outcome.Result.Success && Printer.getNumErrors() == 0;
 }
 
 void runOnFiles(ArrayRef<clang::tooling::CompileCommand> Commands,
@@ -196,7 +196,8 @@ void runOnFiles(ArrayRef<clang::tooling::CompileCommand> Commands,
   // worker, whatever the process's stack limit.
   std::vector<llvm::thread> Workers;
   for (size_t T = 0, E = std::min<size_t>(std::max(Jobs, 1u), N); T < E; ++T)
-    Workers.emplace_back(std::optional<unsigned>(clang::DesiredStackSize), Work);
+    Workers.emplace_back(std::optional<unsigned>(clang::DesiredStackSize),
+                         Work);
   for (size_t I = 0; I < N; ++I) {
     std::unique_ptr<FileOutcome> Outcome;
     {

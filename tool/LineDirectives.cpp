@@ -16,14 +16,23 @@ namespace {
 /// backslash (a macro definition, a // comment, a string).
 std::vector<bool> directiveAllowed(StringRef Text) {
   std::vector<bool> Allowed{true};
-  enum { Code, BlockComment, LineComment, String, Char, RawString } State = Code;
+  enum {
+    Code,
+    BlockComment,
+    LineComment,
+    String,
+    Char,
+    RawString
+  } State = Code;
   std::string RawEnd; // `)delim"` that closes the current raw string
   for (size_t I = 0; I < Text.size(); ++I) {
     char C = Text[I];
     if (C == '\n') {
-      bool Continued = I > 0 && (Text[I - 1] == '\\' ||
-                                 (Text[I - 1] == '\r' && I > 1 && Text[I - 2] == '\\'));
-      if (!Continued && (State == LineComment || State == String || State == Char))
+      bool Continued =
+          I > 0 && (Text[I - 1] == '\\' ||
+                    (Text[I - 1] == '\r' && I > 1 && Text[I - 2] == '\\'));
+      if (!Continued &&
+          (State == LineComment || State == String || State == Char))
         State = Code; // an unterminated literal ends at the line's end
       Allowed.push_back(State == Code && !Continued);
       continue;
@@ -49,8 +58,9 @@ std::vector<bool> directiveAllowed(StringRef Text) {
         } else {
           State = String;
         }
-      } else if (C == '\'' && !(I > 0 && isHexDigit(Text[I - 1]) && I + 1 < Text.size() &&
-                                isHexDigit(Text[I + 1]))) {
+      } else if (C == '\'' &&
+                 !(I > 0 && isHexDigit(Text[I - 1]) && I + 1 < Text.size() &&
+                   isHexDigit(Text[I + 1]))) {
         State = Char; // not a digit separator (1'000)
       }
       break;
@@ -96,9 +106,9 @@ std::string addLineDirectives(StringRef Original, StringRef Rewritten,
                               StringRef OriginalName, StringRef OutputName) {
   // A byte-order mark is not part of the first line's text.
   constexpr StringLiteral BOM = "\xEF\xBB\xBF";
-  std::vector<long> Match =
-      matchLines(Original.starts_with(BOM) ? Original.drop_front(3) : Original,
-                 Rewritten.starts_with(BOM) ? Rewritten.drop_front(3) : Rewritten);
+  std::vector<long> Match = matchLines(
+      Original.starts_with(BOM) ? Original.drop_front(3) : Original,
+      Rewritten.starts_with(BOM) ? Rewritten.drop_front(3) : Rewritten);
   std::vector<bool> Allowed = directiveAllowed(Rewritten);
   size_t FirstNewline = Rewritten.find('\n');
   const char *Eol = FirstNewline != StringRef::npos && FirstNewline > 0 &&
@@ -125,8 +135,9 @@ std::string addLineDirectives(StringRef Original, StringRef Rewritten,
     bool WantOriginal = J < Match.size() && Match[J] >= 0;
     bool Care = WantOriginal || !OutputName.empty();
     long WantLine = WantOriginal ? Match[J] + 1 : OutLine + 1;
-    bool InSync = PresumedOriginal == WantOriginal &&
-                  (WantOriginal ? PresumedLine == WantLine : PresumedLine == OutLine);
+    bool InSync =
+        PresumedOriginal == WantOriginal &&
+        (WantOriginal ? PresumedLine == WantLine : PresumedLine == OutLine);
     if (Care && !InSync && J < Allowed.size() && Allowed[J]) {
       Out += "#line " + std::to_string(WantLine) + " " +
              quoted(WantOriginal ? OriginalName : OutputName) + Eol;

@@ -1,4 +1,5 @@
-//===- LineDirectives.h - #line in rewritten files ---------------*- C++ -*-===//
+//===- LineDirectives.h - #line in rewritten files ---------------*- C++
+//-*-===//
 //
 // A rewritten file is compiled in place of its input, so nvcc's diagnostics,
 // cuda-gdb and compute-sanitizer would point at the generated file. `#line`
@@ -24,7 +25,8 @@ namespace decoupler::tool {
 /// comment, a raw string or a backslash continuation; otherwise at the next
 /// such line. Directives end as the file's lines do (LF or CRLF) and follow
 /// a UTF-8 byte-order mark.
-std::string addLineDirectives(llvm::StringRef Original, llvm::StringRef Rewritten,
+std::string addLineDirectives(llvm::StringRef Original,
+                              llvm::StringRef Rewritten,
                               llvm::StringRef OriginalName,
                               llvm::StringRef OutputName);
 

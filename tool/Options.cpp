@@ -10,9 +10,9 @@
 
 #include "clang/Basic/OffloadArch.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,13 +44,13 @@ const char Overview[] =
 cl::list<std::string> InputFiles(cl::Positional,
                                  cl::desc("<file.cu>... [-- <compiler args>]"));
 
-cl::opt<bool> Analyze(
-    "analyze",
-    cl::desc("Print the classification report (scalar, affine\n"
-             "or nonaffine for each access, branch and variable\n"
-             "of each kernel) instead of rewriting; writes no\n"
-             "source. Format: docs/analysis.md"),
-    cl::cat(ModeCategory));
+cl::opt<bool>
+    Analyze("analyze",
+            cl::desc("Print the classification report (scalar, affine\n"
+                     "or nonaffine for each access, branch and variable\n"
+                     "of each kernel) instead of rewriting; writes no\n"
+                     "source. Format: docs/analysis.md"),
+            cl::cat(ModeCategory));
 
 cl::opt<ReportFormat> Report(
     "report", cl::desc("Format of the --analyze report"),
@@ -64,85 +64,88 @@ cl::opt<ReportFormat> Report(
                           "coloured source, every pass decision")),
     cl::init(ReportFormat::Text), cl::cat(ModeCategory));
 
-cl::opt<bool> Diff(
-    "diff",
-    cl::desc("Print a unified diff (--- a/<file>, +++ b/<file>,\n"
-             "3 lines of context) of what the rewrite changes\n"
-             "instead of writing; nothing for unchanged files"),
-    cl::cat(ModeCategory));
+cl::opt<bool>
+    Diff("diff",
+         cl::desc("Print a unified diff (--- a/<file>, +++ b/<file>,\n"
+                  "3 lines of context) of what the rewrite changes\n"
+                  "instead of writing; nothing for unchanged files"),
+         cl::cat(ModeCategory));
 
-cl::opt<bool> Check(
-    "check",
-    cl::desc("Write nothing; exit 1 when the rewrite would change\n"
-             "a file (naming each on stderr), 0 otherwise: for\n"
-             "CI gates. With --diff, also print the diff"),
-    cl::cat(ModeCategory));
+cl::opt<bool>
+    Check("check",
+          cl::desc("Write nothing; exit 1 when the rewrite would change\n"
+                   "a file (naming each on stderr), 0 otherwise: for\n"
+                   "CI gates. With --diff, also print the diff"),
+          cl::cat(ModeCategory));
 
-cl::list<std::string> Passes(
-    "passes",
-    cl::desc("Run only these rewrite passes (comma-separated,\n"
-             "may be repeated; default: every pass that\n"
-             "applies): split, delegate, atomics. split\n"
-             "rewrites accepted annotated loops (restrict/hoist\n"
-             "or a producer/consumer split) and explains the rest"),
-    cl::value_desc("pass,..."), cl::CommaSeparated, cl::cat(ModeCategory));
+cl::list<std::string>
+    Passes("passes",
+           cl::desc("Run only these rewrite passes (comma-separated,\n"
+                    "may be repeated; default: every pass that\n"
+                    "applies): split, delegate, atomics. split\n"
+                    "rewrites accepted annotated loops (restrict/hoist\n"
+                    "or a producer/consumer split) and explains the rest"),
+           cl::value_desc("pass,..."), cl::CommaSeparated,
+           cl::cat(ModeCategory));
 
-cl::opt<unsigned> Jobs(
-    "j",
-    cl::desc("Process N files in parallel (default 1; 0: one\n"
-             "per hardware thread); output stays in input order"),
-    cl::value_desc("N"), cl::init(1), cl::Prefix, cl::cat(ModeCategory));
+cl::opt<unsigned>
+    Jobs("j",
+         cl::desc("Process N files in parallel (default 1; 0: one\n"
+                  "per hardware thread); output stays in input order"),
+         cl::value_desc("N"), cl::init(1), cl::Prefix, cl::cat(ModeCategory));
 
 // Spelled with one dash like clang's -R remark flags; llvm::cl would list
 // them with two, so they are described in the REMARKS section instead.
-cl::opt<bool> RemarkAll("Rdecoupler", cl::desc("See REMARKS below"),
-                        cl::Hidden, cl::cat(ModeCategory));
-cl::opt<bool> RemarkAffine("Rdecoupler-affine",
-                           cl::desc("See REMARKS below"), cl::Hidden,
-                           cl::cat(ModeCategory));
+cl::opt<bool> RemarkAll("Rdecoupler", cl::desc("See REMARKS below"), cl::Hidden,
+                        cl::cat(ModeCategory));
+cl::opt<bool> RemarkAffine("Rdecoupler-affine", cl::desc("See REMARKS below"),
+                           cl::Hidden, cl::cat(ModeCategory));
 
 // -W<group>, -Wno-<group>, -Werror=<group>, -Wno-error=<group>, as clang
 // spells them; the only group is decoupler-declined (support/PassDiagnostics).
 // Described in the WARNINGS section.
-cl::opt<bool> WarnDeclined("Wdecoupler-declined", cl::desc("See WARNINGS below"),
-                           cl::Hidden, cl::cat(ModeCategory));
-cl::opt<bool> NoWarnDeclined("Wno-decoupler-declined", cl::desc("See WARNINGS below"),
-                             cl::Hidden, cl::cat(ModeCategory));
+cl::opt<bool> WarnDeclined("Wdecoupler-declined",
+                           cl::desc("See WARNINGS below"), cl::Hidden,
+                           cl::cat(ModeCategory));
+cl::opt<bool> NoWarnDeclined("Wno-decoupler-declined",
+                             cl::desc("See WARNINGS below"), cl::Hidden,
+                             cl::cat(ModeCategory));
 cl::list<std::string> WarningsAsErrors("Werror", cl::desc("See WARNINGS below"),
                                        cl::value_desc("group"), cl::Hidden,
                                        cl::cat(ModeCategory));
-cl::list<std::string> NoWarningsAsErrors("Wno-error", cl::desc("See WARNINGS below"),
+cl::list<std::string> NoWarningsAsErrors("Wno-error",
+                                         cl::desc("See WARNINGS below"),
                                          cl::value_desc("group"), cl::Hidden,
                                          cl::cat(ModeCategory));
 
-cl::opt<std::string> OutputFile(
-    "o",
-    cl::desc("Write the rewritten source (with --analyze: the\n"
-             "report) to <file>; '-' is standard output. One\n"
-             "input when rewriting; never the input itself"),
-    cl::value_desc("file"), cl::cat(OutputCategory));
+cl::opt<std::string>
+    OutputFile("o",
+               cl::desc("Write the rewritten source (with --analyze: the\n"
+                        "report) to <file>; '-' is standard output. One\n"
+                        "input when rewriting; never the input itself"),
+               cl::value_desc("file"), cl::cat(OutputCategory));
 
-cl::opt<std::string> RemarksOutput(
-    "remarks-output",
-    cl::desc("Also write every pass decision to <file> as LLVM\n"
-             "optimization records (YAML, as clang's\n"
-             "-fsave-optimization-record) for opt-viewer.py;\n"
-             "with -Rdecoupler-affine the classes too"),
-    cl::value_desc("file"), cl::cat(OutputCategory));
+cl::opt<std::string>
+    RemarksOutput("remarks-output",
+                  cl::desc("Also write every pass decision to <file> as LLVM\n"
+                           "optimization records (YAML, as clang's\n"
+                           "-fsave-optimization-record) for opt-viewer.py;\n"
+                           "with -Rdecoupler-affine the classes too"),
+                  cl::value_desc("file"), cl::cat(OutputCategory));
 
-cl::opt<std::string> OutDir(
-    "out-dir",
-    cl::desc("Write <dir>/<stem>.dd.cu instead of <stem>.dd.cu\n"
-             "next to each input; <dir> is created if missing"),
-    cl::value_desc("dir"), cl::cat(OutputCategory));
+cl::opt<std::string>
+    OutDir("out-dir",
+           cl::desc("Write <dir>/<stem>.dd.cu instead of <stem>.dd.cu\n"
+                    "next to each input; <dir> is created if missing"),
+           cl::value_desc("dir"), cl::cat(OutputCategory));
 
-cl::opt<std::string> DepFile(
-    "depfile",
-    cl::desc("Also write a Make-style depfile '<output>: <input>\n"
-             "<headers>...' (the files the parse read, system\n"
-             "headers left out), for build systems (CMake\n"
-             "DEPFILE, ninja depfile). One input, rewriting"),
-    cl::value_desc("file"), cl::cat(OutputCategory));
+cl::opt<std::string>
+    DepFile("depfile",
+            cl::desc("Also write a Make-style depfile '<output>: <input>\n"
+                     "<headers>...' (the files the parse read, system\n"
+                     "headers left out), for build systems (CMake\n"
+                     "DEPFILE, ninja depfile). One input, rewriting"),
+            cl::value_desc("file"), cl::cat(OutputCategory));
 
 cl::opt<bool> NoLineDirectives(
     "no-line-directives",
@@ -152,86 +155,85 @@ cl::opt<bool> NoLineDirectives(
              "lines at the output's own)"),
     cl::cat(OutputCategory));
 
-cl::opt<bool> InPlace(
-    "in-place",
-    cl::desc("Overwrite each input with its rewritten source\n"
-             "(left untouched when no pass changed it)"),
-    cl::cat(OutputCategory));
+cl::opt<bool>
+    InPlace("in-place",
+            cl::desc("Overwrite each input with its rewritten source\n"
+                     "(left untouched when no pass changed it)"),
+            cl::cat(OutputCategory));
 
-cl::opt<std::string> BuildPath(
-    "p",
-    cl::desc("Build directory with compile_commands.json\n"
-             "(also searched in its parents), or that file.\n"
-             "nvcc commands are translated; files missing from\n"
-             "it get a command inferred from similar files.\n"
-             "No input files: every .cu file of the database"),
-    cl::value_desc("build-path"), cl::cat(CompileCategory));
+cl::opt<std::string>
+    BuildPath("p",
+              cl::desc("Build directory with compile_commands.json\n"
+                       "(also searched in its parents), or that file.\n"
+                       "nvcc commands are translated; files missing from\n"
+                       "it get a command inferred from similar files.\n"
+                       "No input files: every .cu file of the database"),
+              cl::value_desc("build-path"), cl::cat(CompileCategory));
 
-cl::list<std::string> ExtraArgs(
-    "extra-arg",
-    cl::desc("Compiler argument to append to each command"),
-    cl::value_desc("arg"), cl::cat(CompileCategory));
+cl::list<std::string>
+    ExtraArgs("extra-arg",
+              cl::desc("Compiler argument to append to each command"),
+              cl::value_desc("arg"), cl::cat(CompileCategory));
 
-cl::list<std::string> ExtraArgsBefore(
-    "extra-arg-before",
-    cl::desc("Compiler argument to prepend to each command"),
-    cl::value_desc("arg"), cl::cat(CompileCategory));
+cl::list<std::string>
+    ExtraArgsBefore("extra-arg-before",
+                    cl::desc("Compiler argument to prepend to each command"),
+                    cl::value_desc("arg"), cl::cat(CompileCategory));
 
-cl::opt<std::string> CudaPath(
-    "cuda-path",
-    cl::desc("CUDA installation to parse against (the one with\n"
-             "include/cuda_runtime.h). Default: $CUDA_PATH,\n"
-             "then /usr/local/cuda"),
-    cl::value_desc("dir"), cl::cat(CompileCategory));
+cl::opt<std::string>
+    CudaPath("cuda-path",
+             cl::desc("CUDA installation to parse against (the one with\n"
+                      "include/cuda_runtime.h). Default: $CUDA_PATH,\n"
+                      "then /usr/local/cuda"),
+             cl::value_desc("dir"), cl::cat(CompileCategory));
 
 cl::opt<std::string> CudaGpuArch(
-    "cuda-gpu-arch",
-    cl::desc("GPU architecture to parse for (default sm_90)"),
+    "cuda-gpu-arch", cl::desc("GPU architecture to parse for (default sm_90)"),
     cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(CompileCategory));
 
-cl::opt<bool> AtomicsFloat(
-    "atomics-float",
-    cl::desc("Let the atomics pass aggregate float and double\n"
-             "atomicAdd too (the warp reduction reorders the\n"
-             "additions: results may differ in the last bits)"),
-    cl::cat(ModeCategory));
+cl::opt<bool>
+    AtomicsFloat("atomics-float",
+                 cl::desc("Let the atomics pass aggregate float and double\n"
+                          "atomicAdd too (the warp reduction reorders the\n"
+                          "additions: results may differ in the last bits)"),
+                 cl::cat(ModeCategory));
 
 enum class DelegateMode { Annotated, Auto };
-cl::opt<DelegateMode> Delegate(
-    "delegate",
-    cl::desc("Which try-lock loops the delegate pass rewrites"),
-    cl::values(clEnumValN(DelegateMode::Annotated, "annotated",
-                          "those annotated '#pragma dd delegate'\n"
-                          "(default); what cannot be rewritten\n"
-                          "is an error"),
-               clEnumValN(DelegateMode::Auto, "auto",
-                          "also unannotated ones, each with a\n"
-                          "remark; a try-lock loop that cannot be\n"
-                          "rewritten is left alone with a warning\n"
-                          "that says why")),
-    cl::init(DelegateMode::Annotated), cl::cat(ModeCategory));
+cl::opt<DelegateMode>
+    Delegate("delegate",
+             cl::desc("Which try-lock loops the delegate pass rewrites"),
+             cl::values(clEnumValN(DelegateMode::Annotated, "annotated",
+                                   "those annotated '#pragma dd delegate'\n"
+                                   "(default); what cannot be rewritten\n"
+                                   "is an error"),
+                        clEnumValN(DelegateMode::Auto, "auto",
+                                   "also unannotated ones, each with a\n"
+                                   "remark; a try-lock loop that cannot be\n"
+                                   "rewritten is left alone with a warning\n"
+                                   "that says why")),
+             cl::init(DelegateMode::Annotated), cl::cat(ModeCategory));
 
 enum class SplitMode { Annotated, Auto };
-cl::opt<SplitMode> Split(
-    "split",
-    cl::desc("Which loops the split pass plans and, where\n"
-             "it accepts them, rewrites"),
-    cl::values(clEnumValN(SplitMode::Annotated, "annotated",
-                          "those annotated '#pragma dd decouple'\n"
-                          "(default); an illegal one is an error,\n"
-                          "a cost-model decline a warning"),
-               clEnumValN(SplitMode::Auto, "auto",
-                          "also every other loop with an affine\n"
-                          "load: each rewrite a remark, every other\n"
-                          "decision one under -Rdecoupler")),
-    cl::init(SplitMode::Annotated), cl::cat(ModeCategory));
+cl::opt<SplitMode>
+    Split("split",
+          cl::desc("Which loops the split pass plans and, where\n"
+                   "it accepts them, rewrites"),
+          cl::values(clEnumValN(SplitMode::Annotated, "annotated",
+                                "those annotated '#pragma dd decouple'\n"
+                                "(default); an illegal one is an error,\n"
+                                "a cost-model decline a warning"),
+                     clEnumValN(SplitMode::Auto, "auto",
+                                "also every other loop with an affine\n"
+                                "load: each rewrite a remark, every other\n"
+                                "decision one under -Rdecoupler")),
+          cl::init(SplitMode::Annotated), cl::cat(ModeCategory));
 
-cl::opt<bool> PrintCommands(
-    "print-commands",
-    cl::desc("Print each file's final compiler command line\n"
-             "(after nvcc translation and adjustments) to\n"
-             "stderr before its diagnostics"),
-    cl::cat(CompileCategory));
+cl::opt<bool>
+    PrintCommands("print-commands",
+                  cl::desc("Print each file's final compiler command line\n"
+                           "(after nvcc translation and adjustments) to\n"
+                           "stderr before its diagnostics"),
+                  cl::cat(CompileCategory));
 
 cl::extrahelp Examples(R"(
 REMARKS:
@@ -359,10 +361,12 @@ Error checkRemarksOutput(bool HaveOutputFile) {
   if (RemarksOutput.empty())
     return usageError("--remarks-output: empty file name");
   if (HaveOutputFile && RemarksOutput == OutputFile)
-    return usageError("--remarks-output and -o name the same file '" + OutputFile + "'");
+    return usageError("--remarks-output and -o name the same file '" +
+                      OutputFile + "'");
   if (RemarksOutput == "-" && (Diff || (Analyze && !HaveOutputFile)))
-    return usageError("--remarks-output=- would share standard output with the " +
-                      Twine(Diff ? "diff" : "report"));
+    return usageError(
+        "--remarks-output=- would share standard output with the " +
+        Twine(Diff ? "diff" : "report"));
   return Error::success();
 }
 
@@ -374,8 +378,8 @@ Error checkPasses() {
     return usageError("--passes: empty pass name");
   for (const std::string &Name : Passes) {
     if (!isKnownPass(Name)) {
-      return usageError("--passes: unknown pass '" + Name + "' (passes: " +
-                        join(availablePasses(), ", ") + ")");
+      return usageError("--passes: unknown pass '" + Name +
+                        "' (passes: " + join(availablePasses(), ", ") + ")");
     }
   }
   return Error::success();
@@ -393,12 +397,14 @@ Expected<DeclinedSeverity> declinedSeverity() {
     Given.push_back({NoWarnDeclined.getPosition(), Disable});
   for (auto [List, Flag, What] :
        {std::make_tuple(std::addressof(WarningsAsErrors), "-Werror=", AsError),
-        std::make_tuple(std::addressof(NoWarningsAsErrors), "-Wno-error=", NotAsError)})
+        std::make_tuple(std::addressof(NoWarningsAsErrors),
+                        "-Wno-error=", NotAsError)})
     for (unsigned I = 0; I < List->size(); ++I) {
       if ((*List)[I] != DeclinedGroup)
         return usageError(Twine(Flag) + (*List)[I] +
                           ": unknown warning group (decoupler's is " +
-                          DeclinedGroup + "; compiler warning flags go after '--')");
+                          DeclinedGroup +
+                          "; compiler warning flags go after '--')");
       Given.push_back({List->getPosition(I), What});
     }
   llvm::sort(Given);
@@ -420,8 +426,7 @@ Expected<DeclinedSeverity> declinedSeverity() {
 
 Error checkGpuArch() {
   clang::OffloadArch Arch = clang::StringToOffloadArch(CudaGpuArch);
-  if (Arch == clang::OffloadArch::UNKNOWN ||
-      !clang::IsNVIDIAOffloadArch(Arch))
+  if (Arch == clang::OffloadArch::UNKNOWN || !clang::IsNVIDIAOffloadArch(Arch))
     return usageError("--cuda-gpu-arch: '" + CudaGpuArch +
                       "' is not an NVIDIA GPU architecture (e.g. sm_90)");
   return Error::success();
@@ -463,7 +468,8 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
     }
     Args.push_back(Argv[I]);
   }
-  if (!cl::ParseCommandLineOptions(int(Args.size()), Args.data(), Overview, &errs()))
+  if (!cl::ParseCommandLineOptions(int(Args.size()), Args.data(), Overview,
+                                   &errs()))
     return usageError(""); // llvm::cl printed why.
 
   // cl::opt<std::string> cannot tell `-o ''` from no -o.
@@ -524,7 +530,8 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   Opts.Run.AtomicsFloat = AtomicsFloat;
   Opts.Run.DelegateAuto = Delegate == DelegateMode::Auto;
   Opts.Run.SplitAuto = Split == SplitMode::Auto;
-  Opts.Run.RecordDecisions = Report == ReportFormat::HTML || !RemarksOutput.empty();
+  Opts.Run.RecordDecisions =
+      Report == ReportFormat::HTML || !RemarksOutput.empty();
   Opts.Run.KeepSources = Report == ReportFormat::HTML;
   // Keep the user's order but drop repeats: each pass runs at most once.
   StringSet<> Seen;

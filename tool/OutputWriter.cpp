@@ -37,8 +37,8 @@ Expected<std::vector<std::string>> planOutputs(ArrayRef<std::string> Inputs,
     std::string Output;
     if (Choice.InPlace) {
       SmallString<256> Real;
-      Output = sys::fs::real_path(Inputs[I], Real) ? Inputs[I]
-                                                   : std::string(Real);
+      Output =
+          sys::fs::real_path(Inputs[I], Real) ? Inputs[I] : std::string(Real);
     } else if (!Choice.OutputFile.empty()) {
       Output = Choice.OutputFile;
     } else {
@@ -48,31 +48,32 @@ Expected<std::vector<std::string>> planOutputs(ArrayRef<std::string> Inputs,
       sys::fs::UniqueID ID;
       if (!sys::fs::getUniqueID(Output, ID))
         if (auto It = InputIDs.find(ID); It != InputIDs.end())
-          return createStringError(
-              inconvertibleErrorCode(),
-              "refusing to write the output of '" + Inputs[I] +
-                  "' over the input '" + Inputs[It->second] +
-                  "' (use --in-place for that)");
+          return createStringError(inconvertibleErrorCode(),
+                                   "refusing to write the output of '" +
+                                       Inputs[I] + "' over the input '" +
+                                       Inputs[It->second] +
+                                       "' (use --in-place for that)");
       SmallString<256> Key(Output);
       sys::fs::make_absolute(Key);
       sys::path::remove_dots(Key, /*remove_dot_dot=*/true);
       auto [It, Inserted] = ByOutput.try_emplace(Key, I);
       if (!Inserted)
-        return createStringError(inconvertibleErrorCode(),
-                                 "'" + Inputs[It->second] + "' and '" +
-                                     Inputs[I] + "' would both be written to '" +
-                                     Output + "'");
+        return createStringError(
+            inconvertibleErrorCode(),
+            "'" + Inputs[It->second] + "' and '" + Inputs[I] +
+                "' would both be written to '" + Output + "'");
     }
     Outputs.push_back(std::move(Output));
   }
   if (!Choice.OutDir.empty())
     if (std::error_code EC = sys::fs::create_directories(Choice.OutDir))
-      return createStringError(EC, "cannot create --out-dir '" +
-                                       Choice.OutDir + "': " + EC.message());
+      return createStringError(EC, "cannot create --out-dir '" + Choice.OutDir +
+                                       "': " + EC.message());
   return Outputs;
 }
 
-Error checkSeparateOutput(StringRef Option, StringRef Path, ArrayRef<std::string> Inputs,
+Error checkSeparateOutput(StringRef Option, StringRef Path,
+                          ArrayRef<std::string> Inputs,
                           ArrayRef<std::string> Outputs) {
   if (Path == "-")
     return Error::success();
@@ -92,13 +93,15 @@ Error checkSeparateOutput(StringRef Option, StringRef Path, ArrayRef<std::string
   };
   for (const std::string &Input : Inputs)
     if (Same(Input))
-      return createStringError(inconvertibleErrorCode(), "refusing to write " + Option +
-                                                             " over the input '" + Input + "'");
+      return createStringError(inconvertibleErrorCode(),
+                               "refusing to write " + Option +
+                                   " over the input '" + Input + "'");
   for (const std::string &Output : Outputs)
     if (Output != "-" && Same(Output))
       return createStringError(inconvertibleErrorCode(),
-                               Option + " '" + Path + "' would overwrite the output '" +
-                                   Output + "'");
+                               Option + " '" + Path +
+                                   "' would overwrite the output '" + Output +
+                                   "'");
   return Error::success();
 }
 

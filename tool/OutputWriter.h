@@ -1,4 +1,5 @@
-//===- OutputWriter.h - Where outputs go and how they are written -*- C++ -*-===//
+//===- OutputWriter.h - Where outputs go and how they are written -*- C++
+//-*-===//
 //
 // decoupler never damages what an output path names: a regular file is
 // replaced atomically (a temporary file beside it, renamed over it) keeping

@@ -70,8 +70,8 @@ Expected<std::string> findResourceDir(StringRef ExeDir) {
     return createStringError(
         inconvertibleErrorCode(),
         "DECOUPLER_RESOURCE_DIR='" + *Env +
-            "' is not a clang resource directory (no include/" +
-            WrapperHeader + ")");
+            "' is not a clang resource directory (no include/" + WrapperHeader +
+            ")");
   }
 
   SmallVector<std::string, 4> Tried;
@@ -90,7 +90,8 @@ Expected<std::string> findResourceDir(StringRef ExeDir) {
     return *Dir;
   if (auto Dir = TryDir(DECOUPLER_CLANG_RESOURCE_DIR))
     return *Dir;
-  for (const std::string &Clang : {"clang-" + llvmMajor(), std::string("clang")}) {
+  for (const std::string &Clang :
+       {"clang-" + llvmMajor(), std::string("clang")}) {
     std::optional<std::string> Reported = askClang(Clang);
     if (!Reported || !isOurVersion(*Reported))
       continue;
@@ -100,8 +101,7 @@ Expected<std::string> findResourceDir(StringRef ExeDir) {
 
   std::string Message =
       "cannot find clang's resource directory (the one of clang " +
-      llvmMajor() + ", with include/" +
-      WrapperHeader + "); looked in";
+      llvmMajor() + ", with include/" + WrapperHeader + "); looked in";
   for (const std::string &Dir : Tried)
     Message += " '" + Dir + "'";
   Message += "; set DECOUPLER_RESOURCE_DIR to the output of `clang-" +

@@ -111,10 +111,10 @@ LineDiff::middleSnake(size_t A0, size_t A1, size_t B0, size_t B1) {
   for (Index D = 0; D < MaxD; ++D) {
     for (Index K1 = -D + K1Start; K1 <= D - K1End; K1 += 2) {
       Index K1Off = Offset + K1;
-      Index X1 = (K1 == -D || (K1 != D && Forward[K1Off - 1] <
-                                              Forward[K1Off + 1]))
-                     ? Forward[K1Off + 1]
-                     : Forward[K1Off - 1] + 1;
+      Index X1 =
+          (K1 == -D || (K1 != D && Forward[K1Off - 1] < Forward[K1Off + 1]))
+              ? Forward[K1Off + 1]
+              : Forward[K1Off - 1] + 1;
       Index Y1 = X1 - K1;
       while (X1 < N && Y1 < M && A[A0 + X1] == B[B0 + Y1]) {
         ++X1;
@@ -134,10 +134,10 @@ LineDiff::middleSnake(size_t A0, size_t A1, size_t B0, size_t B1) {
     }
     for (Index K2 = -D + K2Start; K2 <= D - K2End; K2 += 2) {
       Index K2Off = Offset + K2;
-      Index X2 = (K2 == -D || (K2 != D && Backward[K2Off - 1] <
-                                              Backward[K2Off + 1]))
-                     ? Backward[K2Off + 1]
-                     : Backward[K2Off - 1] + 1;
+      Index X2 =
+          (K2 == -D || (K2 != D && Backward[K2Off - 1] < Backward[K2Off + 1]))
+              ? Backward[K2Off + 1]
+              : Backward[K2Off - 1] + 1;
       Index Y2 = X2 - K2;
       while (X2 < N && Y2 < M && A[A1 - 1 - X2] == B[B1 - 1 - Y2]) {
         ++X2;
@@ -267,7 +267,7 @@ std::vector<long> matchLines(StringRef Old, StringRef New) {
     for (; End < Edits.size() && Edits[End].Kind != EditKind::Equal; ++End)
       (Edits[End].Kind == EditKind::Delete ? Deleted : Inserted)
           .push_back(Edits[End].Kind == EditKind::Delete ? Edits[End].Old
-                                                          : Edits[End].New);
+                                                         : Edits[End].New);
     if (Deleted.size() == Inserted.size())
       for (size_t K = 0; K < Deleted.size(); ++K)
         Match[Inserted[K]] = long(Deleted[K]);

@@ -14,10 +14,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "affine/AffineAnalysis.h"
+#include "affine/JoinBlocks.h"
 #include "support/CudaFacts.h"
 #include "support/PassDiagnostics.h"
 #include "support/SourceText.h"
-#include "affine/JoinBlocks.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -143,8 +143,8 @@ struct KernelContext {
   std::set<std::string> Recorded;
   std::set<std::string> InProgress;
 
-  KernelContext(ASTContext &Ctx, const FunctionDecl *Kernel, KernelAnalysis &Out,
-                const OpenFunctions &Open)
+  KernelContext(ASTContext &Ctx, const FunctionDecl *Kernel,
+                KernelAnalysis &Out, const OpenFunctions &Open)
       : Ctx(Ctx), Kernel(Kernel), Out(Out), Open(Open) {}
 
   void noteWrite(const AffineValue &Address) {
@@ -247,7 +247,7 @@ private:
   std::vector<bool> ExitsDivergentLoop;
   std::vector<BitVector> ExitedLoopSets; // per block: union of exited loops
 
-  bool Recording = false;     // inside the final pass
+  bool Recording = false; // inside the final pass
   unsigned CurrentBlock = 0;
 
   // Setup.
@@ -724,8 +724,8 @@ void FunctionAnalyzer::processElement(const Stmt *St, State &S) {
     return;
   }
   if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
-    AffineValue V = RS->getRetValue() ? eval(RS->getRetValue(), S)
-                                      : AffineValue::scalar();
+    AffineValue V =
+        RS->getRetValue() ? eval(RS->getRetValue(), S) : AffineValue::scalar();
     define(FD, V, RS, S);
     return;
   }
@@ -753,7 +753,8 @@ const Stmt *FunctionAnalyzer::conditionTag(const CFGBlock *B) {
     // A short-circuit inside a condition: the whole condition decides, so
     // `if (a && b)` counts as one divergent condition, not two.
     const Stmt *Outer = T;
-    for (const Stmt *P = Parents->getParent(Outer); P; P = Parents->getParent(P)) {
+    for (const Stmt *P = Parents->getParent(Outer); P;
+         P = Parents->getParent(P)) {
       const auto *BO = dyn_cast<BinaryOperator>(P);
       const auto *UO = dyn_cast<UnaryOperator>(P);
       if (!isa<ParenExpr, ImplicitCastExpr>(P) && !(BO && BO->isLogicalOp()) &&
@@ -894,7 +895,8 @@ AffineValue FunctionAnalyzer::readVar(const VarDecl *VD, State &S) {
   return V;
 }
 
-void FunctionAnalyzer::merge(State &Into, const State &Other, const Stmt *Cond) {
+void FunctionAnalyzer::merge(State &Into, const State &Other,
+                             const Stmt *Cond) {
   for (const auto &[Key, VS] : Other) {
     auto [It, New] = Into.try_emplace(Key, VS);
     if (New) {
@@ -962,7 +964,8 @@ void FunctionAnalyzer::recordAccess(const Expr *E, AccessKind Kind,
 void FunctionAnalyzer::recordBranch(const Expr *Cond, const AffineValue &V) {
   if (!Recording)
     return;
-  auto [It, New] = K.Branches.try_emplace(Cond, ClassRecord{V, reportedFunction()});
+  auto [It, New] =
+      K.Branches.try_emplace(Cond, ClassRecord{V, reportedFunction()});
   if (!New)
     It->second.Value = AffineValue::join(It->second.Value, V);
   AffineValue &C = K.Out.Conditions[Cond];
@@ -972,7 +975,8 @@ void FunctionAnalyzer::recordBranch(const Expr *Cond, const AffineValue &V) {
 void FunctionAnalyzer::recordVariable(const VarDecl *VD, const AffineValue &V) {
   if (!Recording)
     return;
-  auto [It, New] = K.Variables.try_emplace(VD, ClassRecord{V, reportedFunction()});
+  auto [It, New] =
+      K.Variables.try_emplace(VD, ClassRecord{V, reportedFunction()});
   if (!New)
     It->second.Value = AffineValue::join(It->second.Value, V);
 }
@@ -1096,7 +1100,8 @@ AffineValue FunctionAnalyzer::evalUncached(const Expr *E, State &S) {
   case Stmt::CXXConstructExprClass:
   case Stmt::CXXTemporaryObjectExprClass: {
     const auto *CE = cast<CXXConstructExpr>(E);
-    if (CE->getConstructor()->isCopyOrMoveConstructor() && CE->getNumArgs() == 1)
+    if (CE->getConstructor()->isCopyOrMoveConstructor() &&
+        CE->getNumArgs() == 1)
       return evalRead(CE->getArg(0), S);
     // Field-insensitive: an object built from these values.
     AffineValue V = AffineValue::scalar();
@@ -1270,7 +1275,8 @@ AffineValue FunctionAnalyzer::evalBinary(const BinaryOperator *E, State &S) {
         return AffineValue::pointerAdd(L, R, sizeOfPointee(LT), K == BO_Sub);
       if (RP)
         return AffineValue::pointerAdd(R, L, sizeOfPointee(RT), false);
-      AffineValue V = K == BO_Add ? AffineValue::add(L, R) : AffineValue::sub(L, R);
+      AffineValue V =
+          K == BO_Add ? AffineValue::add(L, R) : AffineValue::sub(L, R);
       return V;
     }
     case BO_Mul:
@@ -1290,26 +1296,36 @@ AffineValue FunctionAnalyzer::evalBinary(const BinaryOperator *E, State &S) {
     case BO_Shr:
       return AffineValue::scalarOnly(
           L, R, Fold([](int64_t X, int64_t Y) -> std::optional<int64_t> {
-            return Y >= 0 && Y < 63 ? std::optional<int64_t>(X >> Y) : std::nullopt;
+            return Y >= 0 && Y < 63 ? std::optional<int64_t>(X >> Y)
+                                    : std::nullopt;
           }));
     case BO_And:
-      return AffineValue::scalarOnly(L, R, Fold([](int64_t X, int64_t Y) { return X & Y; }));
+      return AffineValue::scalarOnly(
+          L, R, Fold([](int64_t X, int64_t Y) { return X & Y; }));
     case BO_Or:
-      return AffineValue::scalarOnly(L, R, Fold([](int64_t X, int64_t Y) { return X | Y; }));
+      return AffineValue::scalarOnly(
+          L, R, Fold([](int64_t X, int64_t Y) { return X | Y; }));
     case BO_Xor:
-      return AffineValue::scalarOnly(L, R, Fold([](int64_t X, int64_t Y) { return X ^ Y; }));
+      return AffineValue::scalarOnly(
+          L, R, Fold([](int64_t X, int64_t Y) { return X ^ Y; }));
     case BO_LT:
-      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X < Y); }));
+      return AffineValue::predicate(
+          L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X < Y); }));
     case BO_GT:
-      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X > Y); }));
+      return AffineValue::predicate(
+          L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X > Y); }));
     case BO_LE:
-      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X <= Y); }));
+      return AffineValue::predicate(
+          L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X <= Y); }));
     case BO_GE:
-      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X >= Y); }));
+      return AffineValue::predicate(
+          L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X >= Y); }));
     case BO_EQ:
-      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X == Y); }));
+      return AffineValue::predicate(
+          L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X == Y); }));
     case BO_NE:
-      return AffineValue::predicate(L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X != Y); }));
+      return AffineValue::predicate(
+          L, R, Fold([](int64_t X, int64_t Y) { return int64_t(X != Y); }));
     case BO_Cmp:
       return AffineValue::predicate(L, R, std::nullopt);
     default:
@@ -1410,7 +1426,8 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
   }
 
   auto AllUniform = [&] {
-    return llvm::all_of(Args, [](const AffineValue &V) { return V.isUniform(); });
+    return llvm::all_of(Args,
+                        [](const AffineValue &V) { return V.isUniform(); });
   };
   switch (cudaCallKind(E)) {
   case CudaCallKind::Void:
@@ -1428,7 +1445,8 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
       std::optional<int64_t> A = Args[0].constant(), B = Args[1].constant();
       std::optional<int64_t> Fold;
       if (A && B && E->getType()->isIntegerType())
-        Fold = Callee->getName().contains("min") ? std::min(*A, *B) : std::max(*A, *B);
+        Fold = Callee->getName().contains("min") ? std::min(*A, *B)
+                                                 : std::max(*A, *B);
       return AffineValue::scalar(Fold);
     }
     // min(a, b) is a < b ? a : b: a tuple chosen by the comparison.
@@ -1583,25 +1601,26 @@ AffineValue FunctionAnalyzer::evalAddress(const Expr *LValue, State &S) {
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(L)) {
     AffineValue Base = eval(ASE->getBase(), S);
     AffineValue Index = eval(ASE->getIdx(), S);
-    return AffineValue::pointerAdd(Base, Index,
-                                   sizeOfPointee(ASE->getBase()->getType()),
-                                   false);
+    return AffineValue::pointerAdd(
+        Base, Index, sizeOfPointee(ASE->getBase()->getType()), false);
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(L)) {
     if (UO->getOpcode() == UO_Deref)
       return eval(UO->getSubExpr(), S);
   }
   if (const auto *ME = dyn_cast<MemberExpr>(L)) {
-    AffineValue Base = ME->isArrow() ? eval(ME->getBase(), S)
-                                     : evalAddress(ME->getBase(), S);
+    AffineValue Base =
+        ME->isArrow() ? eval(ME->getBase(), S) : evalAddress(ME->getBase(), S);
     std::optional<int64_t> Offset;
     if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
       if (!Field->isBitField() && !Field->getParent()->isDependentType())
-        Offset = Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Field)).getQuantity();
+        Offset =
+            Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Field)).getQuantity();
     return AffineValue::pointerAdd(Base, AffineValue::scalar(Offset), 1, false);
   }
   if (const auto *ICE = dyn_cast<ImplicitCastExpr>(L))
-    if (ICE->getCastKind() == CK_NoOp || ICE->getCastKind() == CK_DerivedToBase ||
+    if (ICE->getCastKind() == CK_NoOp ||
+        ICE->getCastKind() == CK_DerivedToBase ||
         ICE->getCastKind() == CK_UncheckedDerivedToBase)
       return evalAddress(ICE->getSubExpr(), S);
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(L))
@@ -1645,7 +1664,8 @@ std::string sourceText(const SourceManager &SM, const LangOptions &LO,
 Position endPosition(const ASTContext &Ctx, const Expr *E) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation End = SM.getExpansionRange(E->getEndLoc()).getEnd();
-  return toPosition(SM, Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts()));
+  return toPosition(SM,
+                    Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts()));
 }
 
 /// The size of what an access reads or writes (an atomic: its value type);
@@ -1653,8 +1673,9 @@ Position endPosition(const ASTContext &Ctx, const Expr *E) {
 unsigned accessBytes(const ASTContext &Ctx, const Expr *E) {
   QualType T = E->getType();
   // A member function's callee has a placeholder type and no size.
-  if (T.isNull() || T->isPlaceholderType() || T->isFunctionType() || T->isDependentType() ||
-      T->isIncompleteType() || T->isSizelessType() || !T->isConstantSizeType())
+  if (T.isNull() || T->isPlaceholderType() || T->isFunctionType() ||
+      T->isDependentType() || T->isIncompleteType() || T->isSizelessType() ||
+      !T->isConstantSizeType())
     return 0;
   return Ctx.getTypeSizeInChars(T).getQuantity();
 }
@@ -1699,7 +1720,8 @@ void buildReport(KernelContext &K, PassDiagnostics *Remarks,
     if (V.valueClass() != ValueClass::Affine)
       return S;
     if (!V.conditions().empty())
-      return S + " (a divergent tuple on " + std::to_string(V.conditions().size()) +
+      return S + " (a divergent tuple on " +
+             std::to_string(V.conditions().size()) +
              (V.conditions().size() == 1 ? " condition)" : " conditions)");
     if (StrideUnit.empty() || V.isPredicate())
       return S;
@@ -1758,8 +1780,9 @@ void buildReport(KernelContext &K, PassDiagnostics *Remarks,
   // under clang 22): position, then what tells entries at one position apart.
   // The main file's entries first (File empty), then each other file's.
   llvm::sort(R.Accesses, [](const AccessEntry &X, const AccessEntry &Y) {
-    return std::tie(X.File, X.Pos.Line, X.Pos.Column, X.Kind, X.Text, X.Function) <
-           std::tie(Y.File, Y.Pos.Line, Y.Pos.Column, Y.Kind, Y.Text, Y.Function);
+    return std::tie(X.File, X.Pos.Line, X.Pos.Column, X.Kind, X.Text,
+                    X.Function) < std::tie(Y.File, Y.Pos.Line, Y.Pos.Column,
+                                           Y.Kind, Y.Text, Y.Function);
   });
   llvm::sort(R.Branches, [](const BranchEntry &X, const BranchEntry &Y) {
     return std::tie(X.File, X.Pos.Line, X.Pos.Column, X.Text, X.Function) <
@@ -1772,7 +1795,8 @@ void buildReport(KernelContext &K, PassDiagnostics *Remarks,
 
   if (Remarks) {
     llvm::sort(Pending, [&](const PendingRemark &X, const PendingRemark &Y) {
-      SourceLocation A = SM.getExpansionLoc(X.Loc), B = SM.getExpansionLoc(Y.Loc);
+      SourceLocation A = SM.getExpansionLoc(X.Loc),
+                     B = SM.getExpansionLoc(Y.Loc);
       if (A != B)
         return SM.isBeforeInTranslationUnit(A, B);
       return X.Text < Y.Text;
@@ -1812,8 +1836,8 @@ OpenFunctions findOpenFunctions(ASTContext &Ctx) {
       return true;
     }
     bool VisitFunctionDecl(FunctionDecl *FD) {
-      if (RDC && FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAGlobalAttr>() &&
-          FD->isExternallyVisible())
+      if (RDC && FD->hasAttr<CUDADeviceAttr>() &&
+          !FD->hasAttr<CUDAGlobalAttr>() && FD->isExternallyVisible())
         Open.insert(FD->getCanonicalDecl());
       return true;
     }
@@ -1866,7 +1890,8 @@ void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
       QualType T = D->getType();
       bool Constant = D->hasAttr<CUDAConstantAttr>();
       bool Restrict = T.isRestrictQualified();
-      bool ConstPointee = T->isPointerType() && T->getPointeeType().isConstQualified();
+      bool ConstPointee =
+          T->isPointerType() && T->getPointeeType().isConstQualified();
       // A __device__ variable written by no one in the kernel is reached by
       // a pointer only through cudaGetSymbolAddress: taken as read-only.
       const auto *VD = dyn_cast<VarDecl>(D);
@@ -1960,7 +1985,8 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
              "kernel '" +
              Kernel->getNameAsString() +
              "' (a call of a lambda or member function, calls nested deeper "
-             "than " + std::to_string(MaxCallDepth) + ", or recursion)";
+             "than " +
+             std::to_string(MaxCallDepth) + ", or recursion)";
     return "only kernels outside the main file reach it (kernel '" +
            Kernel->getNameAsString() + "' in " +
            std::string(SM.getFilename(Loc)) +

@@ -32,7 +32,8 @@ Stride mulStride(Stride A, std::optional<int64_t> Factor) {
   return std::nullopt;
 }
 
-std::optional<int64_t> foldAdd(std::optional<int64_t> A, std::optional<int64_t> B) {
+std::optional<int64_t> foldAdd(std::optional<int64_t> A,
+                               std::optional<int64_t> B) {
   if (A && B)
     return *A + *B;
   return std::nullopt;
@@ -230,7 +231,8 @@ AffineValue AffineValue::shl(const AffineValue &A, const AffineValue &B) {
   else if (B.isUniform())
     Factor = scalar();
   AffineValue R = mul(A, Factor);
-  if (R.K == Kind::Scalar && A.constant() && Amount && *Amount >= 0 && *Amount < 62)
+  if (R.K == Kind::Scalar && A.constant() && Amount && *Amount >= 0 &&
+      *Amount < 62)
     R.Const = *A.constant() << *Amount;
   return R;
 }
@@ -250,7 +252,8 @@ AffineValue AffineValue::pointerAdd(const AffineValue &P, const AffineValue &I,
 AffineValue AffineValue::exactDivide(const AffineValue &A, int64_t Divisor) {
   if (A.K == Kind::Bottom || A.isUniform())
     return A.K == Kind::Bottom ? A : scalar();
-  if (A.K == Kind::NonAffine || A.Predicate || !A.Conditions.empty() || Divisor == 0)
+  if (A.K == Kind::NonAffine || A.Predicate || !A.Conditions.empty() ||
+      Divisor == 0)
     return nonAffine();
   AffineValue R = A;
   for (Stride &X : R.S) {

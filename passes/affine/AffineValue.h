@@ -1,4 +1,5 @@
-//===- affine/AffineValue.h - The lattice of the affine analysis -*- C++ -*-===//
+//===- affine/AffineValue.h - The lattice of the affine analysis -*- C++
+//-*-===//
 //
 // An AffineValue describes what all threads of a thread block hold for one
 // value at one program point (docs/analysis.md):
@@ -132,9 +133,8 @@ private:
   /// The start of +, -, *: sets \p R to combine(A, B) and returns the final
   /// result when that is already decided (bottom, nonaffine, a predicate
   /// operand), nothing when the operator must compute strides.
-  static std::optional<AffineValue> arithmetic(const AffineValue &A,
-                                               const AffineValue &B,
-                                               AffineValue &R);
+  static std::optional<AffineValue>
+  arithmetic(const AffineValue &A, const AffineValue &B, AffineValue &R);
   void normalize();
 };
 

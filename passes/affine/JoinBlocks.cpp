@@ -177,7 +177,9 @@ void ControlStructure::computeLoops() {
     bool Cycle = Component.count() > 1;
     if (!Cycle)
       forEachSucc(B, [&](const CFGBlock *S) { Cycle |= S == B; });
-    if (Cycle && llvm::none_of(Loops, [&](const BitVector &L) { return L == Component; })) {
+    if (Cycle && llvm::none_of(Loops, [&](const BitVector &L) {
+          return L == Component;
+        })) {
       // Its headers are its entries: blocks with a predecessor outside.
       BitVector Entries(N);
       for (const CFGBlock *X : RPO)
@@ -273,7 +275,8 @@ const BitVector &ControlStructure::joinBlocks(const CFGBlock *Branch) {
   // rule): threads that went around leave through some exit later than the
   // threads that left directly, so the exits are on different sides.
   BitVector StopAt(N);
-  std::vector<std::pair<const BitVector *, const BitVector *>> ExitsOf; // header set, exits
+  std::vector<std::pair<const BitVector *, const BitVector *>>
+      ExitsOf; // header set, exits
   // (Irreducible cycles have no such header: labels move freely in them.)
   for (unsigned L = 0; L < Loops.size(); ++L) {
     if (!Loops[L].test(BranchID) || !Natural[L])
@@ -297,7 +300,8 @@ const BitVector &ControlStructure::joinBlocks(const CFGBlock *Branch) {
     unsigned P = Position[ID];
     (P > Pos ? Now : Later).set(P);
   };
-  forEachSucc(Branch, [&](const CFGBlock *S) { Now.set(Position[S->getBlockID()]); });
+  forEachSucc(Branch,
+              [&](const CFGBlock *S) { Now.set(Position[S->getBlockID()]); });
 
   unsigned Rounds = 0;
   while (Now.any()) {

@@ -67,11 +67,13 @@ private:
   std::vector<llvm::BitVector> Loops;
   std::vector<llvm::BitVector> Headers; // per loop: its entry blocks
   std::vector<bool> Natural;            // per loop: one header dominates it
-  std::vector<llvm::BitVector> ExitSets; // per loop: blocks outside it with a predecessor in it
+  std::vector<llvm::BitVector>
+      ExitSets; // per loop: blocks outside it with a predecessor in it
   /// Retreating edges whose target does not dominate their source.
   std::vector<std::pair<unsigned, unsigned>> IrreducibleEdges;
   std::vector<bool> IrreducibleLoop; // per loop: holds such an edge
-  llvm::DenseMap<unsigned, llvm::BitVector> CycleReach; // per loop: reachable from it
+  llvm::DenseMap<unsigned, llvm::BitVector>
+      CycleReach; // per loop: reachable from it
   llvm::DenseMap<unsigned, llvm::BitVector> JoinCache;
   llvm::DenseMap<unsigned, llvm::BitVector> PathCache;
   llvm::DenseMap<unsigned, std::vector<unsigned>> ExitCache;

@@ -71,7 +71,9 @@ public:
     Out += quoted(Key) + ": " + Value.str();
     return *this;
   }
-  JSONLine &num(StringRef Key, int64_t V) { return raw(Key, std::to_string(V)); }
+  JSONLine &num(StringRef Key, int64_t V) {
+    return raw(Key, std::to_string(V));
+  }
   JSONLine &str(StringRef Key, StringRef V) { return raw(Key, quoted(V)); }
   JSONLine &optNum(StringRef Key, std::optional<int64_t> V) {
     return raw(Key, V ? std::to_string(*V) : "null");
@@ -86,7 +88,8 @@ private:
 std::string stridesJSON(const Strides &S) {
   std::string Out = "[";
   for (unsigned D = 0; D < 3; ++D)
-    Out += (D ? ", " : "") + (S[D] ? std::to_string(*S[D]) : std::string("null"));
+    Out +=
+        (D ? ", " : "") + (S[D] ? std::to_string(*S[D]) : std::string("null"));
   return Out + "]";
 }
 
@@ -98,8 +101,9 @@ void addExtras(JSONLine &J, const Classified &C, StringRef StridesKey) {
   if (!C.DivergentConditions.empty()) {
     std::string List = "[";
     for (size_t I = 0; I < C.DivergentConditions.size(); ++I)
-      List += (I ? ", [" : "[") + std::to_string(C.DivergentConditions[I].Line) +
-              ", " + std::to_string(C.DivergentConditions[I].Column) + "]";
+      List += (I ? ", [" : "[") +
+              std::to_string(C.DivergentConditions[I].Line) + ", " +
+              std::to_string(C.DivergentConditions[I].Column) + "]";
     J.raw("divergent_conditions", List + "]");
   }
   if (!C.Function.empty())
@@ -122,7 +126,9 @@ std::string accessJSON(const AccessEntry &A) {
 
 std::string branchJSON(const BranchEntry &B) {
   JSONLine J;
-  J.num("line", B.Pos.Line).num("column", B.Pos.Column).str("class", toString(B.Class));
+  J.num("line", B.Pos.Line)
+      .num("column", B.Pos.Column)
+      .str("class", toString(B.Class));
   // Predicates have no strides; only the tuple conditions and the function.
   addExtras(J, B, "");
   return J.done();
@@ -190,12 +196,14 @@ std::string criticalSectionJSON(const CriticalSectionEntry &C) {
 }
 
 std::string decoupleJSON(const DecoupleEntry &D) {
-  const auto Loads = [](const std::vector<DecoupleEntry::Load> &Items, StringRef NoteKey) {
+  const auto Loads = [](const std::vector<DecoupleEntry::Load> &Items,
+                        StringRef NoteKey) {
     std::string Out = "[";
     for (size_t I = 0; I < Items.size(); ++I) {
       JSONLine L;
-      L.str("load", Items[I].Text).num("line", Items[I].Pos.Line).num("column",
-                                                                      Items[I].Pos.Column);
+      L.str("load", Items[I].Text)
+          .num("line", Items[I].Pos.Line)
+          .num("column", Items[I].Pos.Column);
       if (!Items[I].Note.empty())
         L.str(NoteKey, Items[I].Note);
       Out += (I ? ", " : "") + L.done();
@@ -213,7 +221,8 @@ std::string decoupleJSON(const DecoupleEntry &D) {
         .num("reason_column", D.ReasonPos.Column);
   if (D.Status == "refused")
     return J.done();
-  J.raw("streams", Loads(D.Streams, "note")).raw("consumers", Loads(D.Consumers, "why"));
+  J.raw("streams", Loads(D.Streams, "note"))
+      .raw("consumers", Loads(D.Consumers, "why"));
   if (D.Shaped)
     J.num("block_threads", D.BlockThreads)
         .raw("block_known", D.BlockKnown ? "true" : "false")
@@ -276,8 +285,8 @@ void printOne(const FileReport &R, raw_ostream &OS, StringRef Indent) {
     OS << In1 << "],\n";
   }
   printList(OS, In1, "annotations", R.Annotations, annotationJSON, false);
-  printList(OS, In1, "critical_sections", R.CriticalSections, criticalSectionJSON,
-            R.Decouple.empty());
+  printList(OS, In1, "critical_sections", R.CriticalSections,
+            criticalSectionJSON, R.Decouple.empty());
   // Only when the file has a `#pragma dd decouple`: reports of other files
   // stay as they were.
   if (!R.Decouple.empty())
@@ -353,18 +362,19 @@ void printText(const FileReport &R, raw_ostream &OS) {
        << ": kernel '" << K.Name << "'\n";
     OS << "  variables:\n";
     for (const VariableEntry &V : K.Variables) {
-      std::string Name = V.Function.empty() ? V.Name : V.Function + "::" + V.Name;
+      std::string Name =
+          V.Function.empty() ? V.Name : V.Function + "::" + V.Name;
       std::string Line = std::to_string(V.Line);
       if (!V.File.empty())
         Line = V.File + ":" + Line;
       OS << "    " << left_justify(Name, 24) << " line "
-         << left_justify(Line, 5) << ' '
-         << classText(V, "") << "\n";
+         << left_justify(Line, 5) << ' ' << classText(V, "") << "\n";
     }
     OS << "  accesses:\n";
     for (const AccessEntry &A : K.Accesses) {
       OS << "    " << left_justify(posText(A.File, A.Pos), 8) << ' '
-         << left_justify(toString(A.Kind), 7) << left_justify(toString(A.Space), 8)
+         << left_justify(toString(A.Kind), 7)
+         << left_justify(toString(A.Space), 8)
          << left_justify(classText(A, "bytes"), 30) << ' ' << A.Text;
       if (!A.Function.empty())
         OS << "  [in " << A.Function << "]";
@@ -386,7 +396,8 @@ void printText(const FileReport &R, raw_ostream &OS) {
     for (const AnnotationEntry &A : R.Annotations) {
       OS << "  " << posText(A.Pos) << " #pragma dd " << A.Directive;
       for (const auto &[Name, Value] : A.Clauses)
-        OS << (Name == "variant" ? "(" + Value + ")" : " " + Name + "(" + Value + ")");
+        OS << (Name == "variant" ? "(" + Value + ")"
+                                 : " " + Name + "(" + Value + ")");
       OS << " -> " << A.Target << " at " << posText(A.TargetPos);
       if (!A.Function.empty())
         OS << " in '" << A.Function << "'";
@@ -404,16 +415,18 @@ void printText(const FileReport &R, raw_ostream &OS) {
         OS << "refused at " << posText(C.ReasonPos) << ": " << C.Reason << "\n";
         continue;
       }
-      OS << C.Shape << " lock" << (C.Locks.size() > 1 ? "s " : " ") << join(C.Locks, " then ")
-         << ", " << C.Statements << " statement" << (C.Statements == 1 ? "" : "s")
-         << "\n    message: " << List(C.Message) << "\n    server arguments: "
-         << List(C.Arguments) << "\n";
+      OS << C.Shape << " lock" << (C.Locks.size() > 1 ? "s " : " ")
+         << join(C.Locks, " then ") << ", " << C.Statements << " statement"
+         << (C.Statements == 1 ? "" : "s")
+         << "\n    message: " << List(C.Message)
+         << "\n    server arguments: " << List(C.Arguments) << "\n";
     }
   }
   if (!R.Decouple.empty()) {
     OS << R.File << ": decoupled loops (#pragma dd decouple):\n";
     for (const DecoupleEntry &D : R.Decouple) {
-      OS << "  " << posText(D.Pos) << " in '" << D.Function << "': " << D.Status;
+      OS << "  " << posText(D.Pos) << " in '" << D.Function
+         << "': " << D.Status;
       if (D.Status == "refused") {
         OS << " at " << posText(D.ReasonPos) << ": " << D.Reason << "\n";
         continue;
@@ -425,15 +438,18 @@ void printText(const FileReport &R, raw_ostream &OS) {
         OS << "    stream   " << posText(L.Pos) << " " << L.Text
            << (L.Note.empty() ? "" : " (" + L.Note + ")") << "\n";
       for (const DecoupleEntry::Load &L : D.Consumers)
-        OS << "    consumer " << posText(L.Pos) << " " << L.Text << " (" << L.Note << ")\n";
+        OS << "    consumer " << posText(L.Pos) << " " << L.Text << " ("
+           << L.Note << ")\n";
       if (D.Shaped)
-        OS << "    " << D.StageBytes << " B stages x depth " << D.Depth << ", U=" << D.U
-           << ", " << D.SharedBytes << " B shared, " << D.BlockThreads << " threads"
-           << (D.BlockKnown ? "" : " (assumed)") << "\n";
+        OS << "    " << D.StageBytes << " B stages x depth " << D.Depth
+           << ", U=" << D.U << ", " << D.SharedBytes << " B shared, "
+           << D.BlockThreads << " threads" << (D.BlockKnown ? "" : " (assumed)")
+           << "\n";
       if (D.Costed)
         OS << "    original: MLP " << D.MLP << ", " << D.InFlightBytes
-           << " B in flight per SM; predicted " << formatv("{0:f2}", D.Gain) << "x"
-           << (D.PreferHoist ? "; restrict/hoist rewrite preferred" : "") << "\n";
+           << " B in flight per SM; predicted " << formatv("{0:f2}", D.Gain)
+           << "x" << (D.PreferHoist ? "; restrict/hoist rewrite preferred" : "")
+           << "\n";
     }
   }
 }

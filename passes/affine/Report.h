@@ -99,8 +99,8 @@ struct KernelReport {
 struct AnnotationEntry {
   std::string Directive; // decouple, delegate, atomic, monotonic
   Position Pos;
-  std::string Function;  // enclosing function, empty at file scope
-  std::string Target;    // kernel, loop, statement
+  std::string Function; // enclosing function, empty at file scope
+  std::string Target;   // kernel, loop, statement
   Position TargetPos;
   /// Clause name -> value; integers for servers/locks/depth, a word for
   /// atomic's variant (stored under "variant").

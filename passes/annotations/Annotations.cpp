@@ -46,7 +46,8 @@ StringRef toString(AtomicVariant V) {
 
 namespace {
 
-constexpr StringRef Directives[] = {"decouple", "delegate", "atomic", "monotonic"};
+constexpr StringRef Directives[] = {"decouple", "delegate", "atomic",
+                                    "monotonic"};
 constexpr StringRef DecoupleClauses[] = {"depth"};
 constexpr StringRef DelegateClauses[] = {"servers", "locks"};
 
@@ -84,13 +85,12 @@ public:
       return fail(Tok, "expected a decoupler directive (decouple, delegate, "
                        "atomic or monotonic)");
     StringRef Name = Tok.getIdentifierInfo()->getName();
-    std::optional<Directive> Kind =
-        StringSwitch<std::optional<Directive>>(Name)
-            .Case("decouple", Directive::Decouple)
-            .Case("delegate", Directive::Delegate)
-            .Case("atomic", Directive::Atomic)
-            .Case("monotonic", Directive::Monotonic)
-            .Default(std::nullopt);
+    std::optional<Directive> Kind = StringSwitch<std::optional<Directive>>(Name)
+                                        .Case("decouple", Directive::Decouple)
+                                        .Case("delegate", Directive::Delegate)
+                                        .Case("atomic", Directive::Atomic)
+                                        .Case("monotonic", Directive::Monotonic)
+                                        .Default(std::nullopt);
     if (!Kind) {
       if (std::optional<StringRef> Near = nearest(Name, Directives)) {
         unsigned ID = Diags.getCustomDiagID(
@@ -102,8 +102,9 @@ public:
         skipToEnd(Tok);
         return std::nullopt;
       }
-      return fail(Tok, "unknown decoupler directive '%0'; expected decouple, "
-                       "delegate, atomic or monotonic",
+      return fail(Tok,
+                  "unknown decoupler directive '%0'; expected decouple, "
+                  "delegate, atomic or monotonic",
                   Name);
     }
     Annotation A;
@@ -203,10 +204,12 @@ private:
       else if (A.Kind == Directive::Delegate && Clause == "locks")
         Slot = &A.Locks;
       if (!Slot) {
-        if (std::optional<StringRef> Near = nearest(
-                Clause, A.Kind == Directive::Decouple   ? ArrayRef<StringRef>(DecoupleClauses)
-                        : A.Kind == Directive::Delegate ? ArrayRef<StringRef>(DelegateClauses)
-                                                        : ArrayRef<StringRef>())) {
+        if (std::optional<StringRef> Near =
+                nearest(Clause, A.Kind == Directive::Decouple
+                                    ? ArrayRef<StringRef>(DecoupleClauses)
+                                : A.Kind == Directive::Delegate
+                                    ? ArrayRef<StringRef>(DelegateClauses)
+                                    : ArrayRef<StringRef>())) {
           unsigned ID = Diags.getCustomDiagID(
               DiagnosticsEngine::Error,
               "unknown clause '%0' for '#pragma dd %1'; did you mean '%2'?");
@@ -216,11 +219,10 @@ private:
           skipToEnd(Tok);
           return false;
         }
-        StringRef Allowed =
-            StringSwitch<StringRef>(toString(A.Kind))
-                .Case("decouple", "depth(N)")
-                .Case("delegate", "servers(N) and locks(N)")
-                .Default("none");
+        StringRef Allowed = StringSwitch<StringRef>(toString(A.Kind))
+                                .Case("decouple", "depth(N)")
+                                .Case("delegate", "servers(N) and locks(N)")
+                                .Default("none");
         unsigned ID = Diags.getCustomDiagID(
             DiagnosticsEngine::Error,
             "unknown clause '%0' for '#pragma dd %1' (allowed: %2)");
@@ -247,7 +249,9 @@ private:
       }
       // Bounds a CUDA launch can honour: depth is a ring of shared-memory
       // stages; servers are blocks; locks live in one block's shared memory.
-      uint64_t Max = Clause == "depth" ? 64 : Clause == "servers" ? 65536 : (1u << 20);
+      uint64_t Max = Clause == "depth"     ? 64
+                     : Clause == "servers" ? 65536
+                                           : (1u << 20);
       if (Value == 0 || Value > Max) {
         unsigned ID = Diags.getCustomDiagID(
             DiagnosticsEngine::Error,
@@ -271,7 +275,8 @@ private:
 
 class DDPragmaHandler : public PragmaHandler {
 public:
-  explicit DDPragmaHandler(AnnotationSet &Set) : PragmaHandler("dd"), Set(Set) {}
+  explicit DDPragmaHandler(AnnotationSet &Set)
+      : PragmaHandler("dd"), Set(Set) {}
 
   void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
                     Token &FirstToken) override {
@@ -479,7 +484,8 @@ std::string describe(const Candidate &C) {
   if (C.Statement) {
     const Stmt *S = unwrap(C.Statement);
     if (isLoop(S))
-      return holdsAtomic(S) ? "a loop" : "a loop, which calls no CUDA atomic function";
+      return holdsAtomic(S) ? "a loop"
+                            : "a loop, which calls no CUDA atomic function";
     if (isa<DeclStmt>(S))
       return "a declaration statement";
     if (holdsAtomic(S))
@@ -488,9 +494,10 @@ std::string describe(const Candidate &C) {
   }
   if (const FunctionDecl *FD = C.function()) {
     std::string Name = "'" + FD->getNameAsString() + "'";
-    std::string What = isKernel(FD)                     ? "kernel " + Name
-                       : FD->hasAttr<CUDADeviceAttr>() ? "__device__ function " + Name
-                                                        : "host function " + Name;
+    std::string What = isKernel(FD) ? "kernel " + Name
+                       : FD->hasAttr<CUDADeviceAttr>()
+                           ? "__device__ function " + Name
+                           : "host function " + Name;
     if (!FD->doesThisDeclarationHaveABody())
       return "a declaration of " + What + " that is not its definition";
     return "the definition of " + What;
@@ -538,7 +545,8 @@ bool AnnotationSet::attach(ASTContext &Ctx) {
     FileID F = SM.getFileID(A.Loc);
     if (PerFile.count(F))
       continue;
-    CandidateCollector &C = PerFile.emplace(F, CandidateCollector(SM, F)).first->second;
+    CandidateCollector &C =
+        PerFile.emplace(F, CandidateCollector(SM, F)).first->second;
     C.TraverseDecl(Ctx.getTranslationUnitDecl());
     // Stable: earlier offset first; at equal offsets the outermost (visited
     // first in pre-order) first.
@@ -549,8 +557,8 @@ bool AnnotationSet::attach(ASTContext &Ctx) {
     });
   }
 
-  unsigned NoteID =
-      Diags.getCustomDiagID(DiagnosticsEngine::Note, "the annotation is followed by %0");
+  unsigned NoteID = Diags.getCustomDiagID(DiagnosticsEngine::Note,
+                                          "the annotation is followed by %0");
   unsigned EndID = Diags.getCustomDiagID(DiagnosticsEngine::Note, "%0");
 
   for (Annotation &A : Annotations) {
@@ -627,16 +635,18 @@ bool AnnotationSet::attach(ASTContext &Ctx) {
       Diags.Report(A.Loc, ID) << Message;
       Ok = false;
       if (Target)
-        Diags.Report(SM.getExpansionLoc(Target->Statement
-                                            ? Target->Statement->getBeginLoc()
-                                            : Target->Declaration->getBeginLoc()),
-                     NoteID)
+        Diags.Report(
+            SM.getExpansionLoc(Target->Statement
+                                   ? Target->Statement->getBeginLoc()
+                                   : Target->Declaration->getBeginLoc()),
+            NoteID)
             << describe(*Target);
       else if (InnermostEnd != ~0u)
         Diags.Report(SM.getComposedLoc(File, InnermostEnd), EndID)
             << "nothing follows the annotation before the end of its scope";
       else
-        Diags.Report(A.Loc, EndID) << "nothing follows the annotation in this file";
+        Diags.Report(A.Loc, EndID)
+            << "nothing follows the annotation in this file";
       continue;
     }
     A.TargetFunction = Target->Statement ? nullptr : Definition;
@@ -648,7 +658,8 @@ bool AnnotationSet::attach(ASTContext &Ctx) {
     for (size_t J = 0; J < I; ++J) {
       const Annotation &X = Annotations[I], &Y = Annotations[J];
       if (X.Kind == Y.Kind && (X.TargetStmt || X.TargetFunction) &&
-          X.TargetStmt == Y.TargetStmt && X.TargetFunction == Y.TargetFunction) {
+          X.TargetStmt == Y.TargetStmt &&
+          X.TargetFunction == Y.TargetFunction) {
         unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
         Diags.Report(X.Loc, ID) << ("'#pragma dd " + toString(X.Kind) +
                                     "' given twice for the same target")

@@ -141,7 +141,8 @@ std::vector<const CallExpr *> atomicCallsInMainFile(ASTContext &Ctx) {
     explicit Collector(SourceManager &SM) : SM(SM) {}
     bool shouldVisitTemplateInstantiations() const { return false; }
     bool VisitCallExpr(CallExpr *C) {
-      if (cudaAtomic(C) && SM.isInMainFile(SM.getExpansionLoc(C->getBeginLoc())))
+      if (cudaAtomic(C) &&
+          SM.isInMainFile(SM.getExpansionLoc(C->getBeginLoc())))
         Out.push_back(C);
       return true;
     }
@@ -192,8 +193,9 @@ atomicCallsOnlyInInstantiations(ASTContext &Ctx,
     }
   } Collect(Ctx.getSourceManager());
   for (const CallExpr *C : Seen)
-    Collect.Positions.insert(
-        Ctx.getSourceManager().getExpansionLoc(C->getBeginLoc()).getRawEncoding());
+    Collect.Positions.insert(Ctx.getSourceManager()
+                                 .getExpansionLoc(C->getBeginLoc())
+                                 .getRawEncoding());
   Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
   return Collect.Out;
 }
@@ -232,7 +234,8 @@ bool runAtomicsPass(PassContext &P) {
     StringRef Op = toString(Atomic.Operation);
     SourceLocation Loc = Call->getBeginLoc();
     auto ForcedIt = Forced.find(Call);
-    const Annotation *Pragma = ForcedIt == Forced.end() ? nullptr : ForcedIt->second;
+    const Annotation *Pragma =
+        ForcedIt == Forced.end() ? nullptr : ForcedIt->second;
     // The min/max of a kernel annotated monotonic, which the user asked to
     // become a guarded plain write.
     const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
@@ -241,16 +244,20 @@ bool runAtomicsPass(PassContext &P) {
             ? Annotations.find(Directive::Monotonic, Fn)
             : nullptr;
     if (llvm::any_of(P.Claimed, [&](SourceRange S) {
-          return !Ctx.getSourceManager().isBeforeInTranslationUnit(Loc, S.getBegin()) &&
-                 !Ctx.getSourceManager().isBeforeInTranslationUnit(S.getEnd(), Loc);
+          return !Ctx.getSourceManager().isBeforeInTranslationUnit(
+                     Loc, S.getBegin()) &&
+                 !Ctx.getSourceManager().isBeforeInTranslationUnit(S.getEnd(),
+                                                                   Loc);
         })) {
       // An annotated atomic in code another pass replaced stays as written.
       bool MonotonicCovered = Monotonic && resultUnused(Ctx, Call);
       if (MonotonicCovered)
         MonotonicSeen.insert(Monotonic);
-      if ((Pragma && Pragma->Variant != AtomicVariant::None) || MonotonicCovered)
-        Diags.declined(Loc, Name + " left unchanged: it is in code the split or "
-                                   "delegate pass rewrote");
+      if ((Pragma && Pragma->Variant != AtomicVariant::None) ||
+          MonotonicCovered)
+        Diags.declined(Loc, Name +
+                                " left unchanged: it is in code the split or "
+                                "delegate pass rewrote");
       continue;
     }
 
@@ -269,7 +276,8 @@ bool runAtomicsPass(PassContext &P) {
       if (Monotonic && Covered) {
         MonotonicSeen.insert(Monotonic);
         Diags.declined(Loc, Name + " not made monotonic: " + Why);
-        Diags.note(Monotonic->Loc, "the kernel is annotated '#pragma dd monotonic' here");
+        Diags.note(Monotonic->Loc,
+                   "the kernel is annotated '#pragma dd monotonic' here");
         return;
       }
       Diags.remark(Loc, Name + " left unchanged: " + Why);
@@ -288,7 +296,8 @@ bool runAtomicsPass(PassContext &P) {
       continue;
     }
     if (Atomic.Extent != AtomicCall::Scope::Device) {
-      Refuse(Twine(Atomic.Extent == AtomicCall::Scope::Block ? "block" : "system") +
+      Refuse(Twine(Atomic.Extent == AtomicCall::Scope::Block ? "block"
+                                                             : "system") +
              "-scoped atomics are not rewritten");
       continue;
     }
@@ -305,8 +314,10 @@ bool runAtomicsPass(PassContext &P) {
       Refuse("no aggregated variant for " + Type.Spelling);
       continue;
     }
-    SourceRange CalleeRange = Call->getCallee()->IgnoreImpCasts()->getSourceRange();
-    if (CalleeRange.getBegin().isMacroID() || CalleeRange.getEnd().isMacroID()) {
+    SourceRange CalleeRange =
+        Call->getCallee()->IgnoreImpCasts()->getSourceRange();
+    if (CalleeRange.getBegin().isMacroID() ||
+        CalleeRange.getEnd().isMacroID()) {
       Refuse("it is written through a macro");
       continue;
     }
@@ -331,8 +342,8 @@ bool runAtomicsPass(PassContext &P) {
              "allows it)");
       continue;
     } else if (Pragma) {
-      Replacement = ("dd::atomic_" + Op + "_" +
-                     toString(Pragma->Variant)).str();
+      Replacement =
+          ("dd::atomic_" + Op + "_" + toString(Pragma->Variant)).str();
       Why = ("annotated atomic(" + toString(Pragma->Variant) + ")").str();
     } else if (Op == "inc") {
       // Combining increments that wrap needs a compare-and-swap, which other
@@ -370,18 +381,20 @@ bool runAtomicsPass(PassContext &P) {
     ++P.Rewrites;
   }
   for (const CallExpr *Call : atomicCallsOnlyInInstantiations(Ctx, Calls))
-    Diags.remark(Call->getBeginLoc(), cudaAtomic(Call)->Name +
-                                          " left unchanged: " +
-                                          whyNotAnalysed(Ctx, Call));
+    Diags.remark(Call->getBeginLoc(),
+                 cudaAtomic(Call)->Name +
+                     " left unchanged: " + whyNotAnalysed(Ctx, Call));
   for (const CallExpr *Call : atomicCallsInIncludedSources(Ctx)) {
     const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
-    std::string Where = Fn ? (Fn->hasAttr<CUDAGlobalAttr>() ? "kernel '" : "function '") +
-                                 Fn->getNameAsString() + "'"
-                           : "file scope";
+    std::string Where =
+        Fn ? (Fn->hasAttr<CUDAGlobalAttr>() ? "kernel '" : "function '") +
+                 Fn->getNameAsString() + "'"
+           : "file scope";
     Diags.remark(Call->getBeginLoc(),
-                 cudaAtomic(Call)->Name + " left unchanged: it is in an included "
-                                          "source file (" + Where +
-                     "), and only the main file is rewritten");
+                 cudaAtomic(Call)->Name +
+                     " left unchanged: it is in an included "
+                     "source file (" +
+                     Where + "), and only the main file is rewritten");
   }
   // A monotonic kernel without a min/max atomic of its own has nothing the
   // annotation could change.
@@ -390,7 +403,8 @@ bool runAtomicsPass(PassContext &P) {
         !MonotonicSeen.count(&A))
       Diags.declined(A.Loc, "'#pragma dd monotonic' has no effect: kernel '" +
                                 A.TargetFunction->getNameAsString() +
-                                "' has no atomicMin or atomicMax whose result is unused in its body");
+                                "' has no atomicMin or atomicMax whose result "
+                                "is unused in its body");
   if (Changed)
     P.Includes.ensure("dd/atomics.cuh");
   return Changed;

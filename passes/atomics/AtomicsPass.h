@@ -1,4 +1,5 @@
-//===- atomics/AtomicsPass.h - Contended atomics to aggregated ones -*- C++ -*-//
+//===- atomics/AtomicsPass.h - Contended atomics to aggregated ones -*- C++
+//-*-//
 //
 // Rewrites CUDA atomics whose result is unused into the warp-aggregated
 // variants of <dd/atomics.cuh>, choosing by the class of the address
@@ -6,7 +7,8 @@
 //   scalar address            -> dd::atomic_OP_uniform (one atomic per warp)
 //   affine, known x stride    -> unchanged (lanes of a warp hit distinct words)
 //   anything else             -> dd::atomic_OP_vr      (vote, then match and
-//                                                        reduce where lanes share)
+//                                                        reduce where lanes
+//                                                        share)
 // `#pragma dd atomic(sr|vr|none)` forces a choice; in a kernel annotated
 // `#pragma dd monotonic`, atomicMin/atomicMax become dd::monotonic_min/max
 // (a guarded plain write). Every decision is a remark under -Rdecoupler.

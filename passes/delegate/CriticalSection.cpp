@@ -24,7 +24,9 @@ struct Substitution {
   DenseMap<const ParmVarDecl *, const Expr *> Args;
 };
 
-const Expr *strip(const Expr *E) { return E ? E->IgnoreParenImpCasts() : nullptr; }
+const Expr *strip(const Expr *E) {
+  return E ? E->IgnoreParenImpCasts() : nullptr;
+}
 
 const Stmt *stripStmt(const Stmt *S) {
   if (const auto *E = dyn_cast_or_null<Expr>(S))
@@ -120,7 +122,8 @@ bool lockAt(const Expr *Addr, const Substitution &Subst, LockRef &L) {
   } else {
     return false;
   }
-  return !mentionsHelperParam(L.Array, Subst) && !mentionsHelperParam(L.Index, Subst);
+  return !mentionsHelperParam(L.Array, Subst) &&
+         !mentionsHelperParam(L.Index, Subst);
 }
 
 /// The lock that lvalue \p E names: A[i] or *p.
@@ -129,17 +132,20 @@ bool lockLValue(const Expr *E, const Substitution &Subst, LockRef &L) {
   if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
     L.Array = substitute(A->getBase(), Subst);
     L.Index = substitute(A->getIdx(), Subst);
-  } else if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref) {
+  } else if (const auto *U = dyn_cast<UnaryOperator>(E);
+             U && U->getOpcode() == UO_Deref) {
     return lockAt(U->getSubExpr(), Subst, L);
   } else {
     return false;
   }
-  return !mentionsHelperParam(L.Array, Subst) && !mentionsHelperParam(L.Index, Subst);
+  return !mentionsHelperParam(L.Array, Subst) &&
+         !mentionsHelperParam(L.Index, Subst);
 }
 
 /// The caller's substitution for a call of a one-statement helper.
-bool helperBody(const CallExpr *Call, const FunctionDecl *F, const Substitution &Outer,
-                Substitution &Inner, SmallVectorImpl<const Stmt *> &Body) {
+bool helperBody(const CallExpr *Call, const FunctionDecl *F,
+                const Substitution &Outer, Substitution &Inner,
+                SmallVectorImpl<const Stmt *> &Body) {
   const FunctionDecl *Def = nullptr;
   if (!F->hasBody(Def) || !Def->hasAttr<CUDADeviceAttr>())
     return false;
@@ -155,23 +161,26 @@ bool helperBody(const CallExpr *Call, const FunctionDecl *F, const Substitution 
 /// try_lock: atomicCAS(addr, 0, 1) == 0, atomicExch(addr, 1) == 0, their
 /// negations with !, or a call of a __device__ helper whose body returns one
 /// of them.
-bool matchTryLock(const Expr *Cond, const Substitution &Subst, const ASTContext &Ctx,
-                  LockRef &L, unsigned Depth = 0) {
+bool matchTryLock(const Expr *Cond, const Substitution &Subst,
+                  const ASTContext &Ctx, LockRef &L, unsigned Depth = 0) {
   Cond = strip(Cond);
   const Expr *Call = nullptr;
-  if (const auto *B = dyn_cast<BinaryOperator>(Cond); B && B->getOpcode() == BO_EQ) {
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+      B && B->getOpcode() == BO_EQ) {
     if (intValue(B->getRHS(), Ctx) == 0)
       Call = B->getLHS();
     else if (intValue(B->getLHS(), Ctx) == 0)
       Call = B->getRHS();
-  } else if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
+  } else if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+             U && U->getOpcode() == UO_LNot) {
     Call = U->getSubExpr();
   }
   const CallExpr *CE = nullptr;
   if (Call) {
     const FunctionDecl *F = callee(Call, CE);
     if (isNamed(F, {"atomicCAS"}) && CE->getNumArgs() == 3 &&
-        intValue(CE->getArg(1), Ctx) == 0 && intValue(CE->getArg(2), Ctx).value_or(0) != 0)
+        intValue(CE->getArg(1), Ctx) == 0 &&
+        intValue(CE->getArg(2), Ctx).value_or(0) != 0)
       return lockAt(CE->getArg(0), Subst, L);
     if (isNamed(F, {"atomicExch"}) && CE->getNumArgs() == 2 &&
         intValue(CE->getArg(1), Ctx).value_or(0) != 0)
@@ -198,13 +207,14 @@ bool isFence(const Stmt *S) {
 
 /// unlock: atomicExch(addr, 0), A[i] = 0, *p = 0, or a call of a __device__
 /// helper made of one of them (after an optional fence).
-bool matchUnlock(const Stmt *S, const Substitution &Subst, const ASTContext &Ctx, LockRef &L,
-                 unsigned Depth = 0) {
+bool matchUnlock(const Stmt *S, const Substitution &Subst,
+                 const ASTContext &Ctx, LockRef &L, unsigned Depth = 0) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   if (!E)
     return false;
   E = strip(E);
-  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Assign)
+  if (const auto *B = dyn_cast<BinaryOperator>(E);
+      B && B->getOpcode() == BO_Assign)
     return intValue(B->getRHS(), Ctx) == 0 && lockLValue(B->getLHS(), Subst, L);
   const CallExpr *CE = nullptr;
   const FunctionDecl *F = callee(E, CE);
@@ -221,7 +231,8 @@ bool matchUnlock(const Stmt *S, const Substitution &Subst, const ASTContext &Ctx
     return false;
   if (Body.size() == 2 && isFence(Body.front()))
     Body.erase(Body.begin());
-  return Body.size() == 1 && matchUnlock(Body.front(), Inner, Ctx, L, Depth + 1);
+  return Body.size() == 1 &&
+         matchUnlock(Body.front(), Inner, Ctx, L, Depth + 1);
 }
 
 /// `Flag = true` (or 1) for a local bool/int variable.
@@ -272,8 +283,9 @@ struct Mismatch {
 /// Splits the statements of the branch that holds every lock into the
 /// critical section and its end (an optional fence, the unlocks of \p Held,
 /// the flag set). Returns why not, nothing on success.
-std::optional<Mismatch> splitTail(const Stmt *Branch, ArrayRef<LockRef> Held, const ASTContext &Ctx,
-                      CriticalSection &CS, const VarDecl *&Flag) {
+std::optional<Mismatch> splitTail(const Stmt *Branch, ArrayRef<LockRef> Held,
+                                  const ASTContext &Ctx, CriticalSection &CS,
+                                  const VarDecl *&Flag) {
   SmallVector<const Stmt *, 8> All = statements(Branch);
   SmallVector<bool, 2> Unlocked(Held.size(), false);
   Flag = nullptr;
@@ -297,10 +309,12 @@ std::optional<Mismatch> splitTail(const Stmt *Branch, ArrayRef<LockRef> Held, co
   }
   if (!Flag)
     return Mismatch{RefusalKind::SectionShape,
-                    "the branch that takes the lock does not end by setting the loop's flag"};
+                    "the branch that takes the lock does not end by setting "
+                    "the loop's flag"};
   if (!llvm::all_of(Unlocked, [](bool U) { return U; }))
-    return Mismatch{RefusalKind::SectionShape,
-                    "the critical section does not release every lock it takes at its end"};
+    return Mismatch{
+        RefusalKind::SectionShape,
+        "the critical section does not release every lock it takes at its end"};
   CS.Body.assign(All.begin(), All.begin() + End);
   return std::nullopt;
 }
@@ -320,12 +334,15 @@ bool loopParts(const Stmt *Loop, const Expr *&Cond, const Stmt *&Body) {
   return false;
 }
 
-/// Listing 4.1: while (!done) { if (try_lock(L)) { CS; fence; unlock(L); done = true; } }
-std::optional<Mismatch> matchSingle(const Expr *Cond, const Stmt *Body, const ASTContext &Ctx,
-                        CriticalSection &CS) {
+/// Listing 4.1: while (!done) { if (try_lock(L)) { CS; fence; unlock(L); done =
+/// true; } }
+std::optional<Mismatch> matchSingle(const Expr *Cond, const Stmt *Body,
+                                    const ASTContext &Ctx,
+                                    CriticalSection &CS) {
   const VarDecl *Flag = notFlag(Cond);
   const auto *If = dyn_cast_or_null<IfStmt>(single(Body));
-  if (!Flag || !If || If->getElse() || If->getInit() || If->getConditionVariable())
+  if (!Flag || !If || If->getElse() || If->getInit() ||
+      If->getConditionVariable())
     return Mismatch{RefusalKind::NotTryLockLoop, ""};
   LockRef L;
   if (!matchTryLock(If->getCond(), Substitution(), Ctx, L))
@@ -334,7 +351,8 @@ std::optional<Mismatch> matchSingle(const Expr *Cond, const Stmt *Body, const AS
   CS.Kind = CriticalSection::Shape::Single;
   CS.Locks = {L};
   const VarDecl *Set = nullptr;
-  if (std::optional<Mismatch> Why = splitTail(If->getThen(), CS.Locks, Ctx, CS, Set))
+  if (std::optional<Mismatch> Why =
+          splitTail(If->getThen(), CS.Locks, Ctx, CS, Set))
     return Why;
   if (Set != Flag)
     return Mismatch{RefusalKind::SectionShape,
@@ -346,10 +364,12 @@ std::optional<Mismatch> matchSingle(const Expr *Cond, const Stmt *Body, const AS
 /// Listing 4.3:
 ///   do {
 ///     if (!s1) { if (try_lock(L1)) s1 = true; }
-///     if (s1) { if (try_lock(L2)) { CS; fence; unlock(L1); unlock(L2); s2 = true; } }
+///     if (s1) { if (try_lock(L2)) { CS; fence; unlock(L1); unlock(L2); s2 =
+///     true; } }
 ///   } while (!(s1 && s2));
-std::optional<Mismatch> matchNested(const Expr *Cond, const Stmt *Body, const ASTContext &Ctx,
-                        CriticalSection &CS) {
+std::optional<Mismatch> matchNested(const Expr *Cond, const Stmt *Body,
+                                    const ASTContext &Ctx,
+                                    CriticalSection &CS) {
   const auto *Not = dyn_cast_or_null<UnaryOperator>(strip(Cond));
   const auto *And = Not && Not->getOpcode() == UO_LNot
                         ? dyn_cast<BinaryOperator>(strip(Not->getSubExpr()))
@@ -362,33 +382,40 @@ std::optional<Mismatch> matchNested(const Expr *Cond, const Stmt *Body, const AS
     return Mismatch{RefusalKind::NotTryLockLoop, ""};
   // if (!s1) { if (try_lock(L1)) s1 = true; }
   const auto *First = dyn_cast<IfStmt>(Parts[0]);
-  const auto *Take1 = First ? dyn_cast_or_null<IfStmt>(single(First->getThen())) : nullptr;
+  const auto *Take1 =
+      First ? dyn_cast_or_null<IfStmt>(single(First->getThen())) : nullptr;
   LockRef L1, L2;
   if (!First || First->getElse() || notFlag(First->getCond()) != S1 || !Take1 ||
-      Take1->getElse() || !matchTryLock(Take1->getCond(), Substitution(), Ctx, L1) ||
+      Take1->getElse() ||
+      !matchTryLock(Take1->getCond(), Substitution(), Ctx, L1) ||
       flagSet(single(Take1->getThen()), Ctx) != S1)
     return Mismatch{RefusalKind::NotTryLockLoop,
                     "not a nested try-lock loop (Listing 4.3's first lock)"};
   // if (s1) { if (try_lock(L2)) { ... } }
   const auto *Second = dyn_cast<IfStmt>(Parts[1]);
-  const auto *Take2 = Second ? dyn_cast_or_null<IfStmt>(single(Second->getThen())) : nullptr;
-  if (!Second || Second->getElse() || flagRef(Second->getCond()) != S1 || !Take2 ||
-      Take2->getElse() || !matchTryLock(Take2->getCond(), Substitution(), Ctx, L2))
+  const auto *Take2 =
+      Second ? dyn_cast_or_null<IfStmt>(single(Second->getThen())) : nullptr;
+  if (!Second || Second->getElse() || flagRef(Second->getCond()) != S1 ||
+      !Take2 || Take2->getElse() ||
+      !matchTryLock(Take2->getCond(), Substitution(), Ctx, L2))
     return Mismatch{RefusalKind::NotTryLockLoop,
                     "not a nested try-lock loop (Listing 4.3's second lock)"};
   L1.Loc = Take1->getCond()->getExprLoc();
   L2.Loc = Take2->getCond()->getExprLoc();
   if (sameLock(L1, L2, Ctx))
-    return Mismatch{RefusalKind::SectionShape,
-                    "the two locks of a nested critical section are the same lock"};
+    return Mismatch{
+        RefusalKind::SectionShape,
+        "the two locks of a nested critical section are the same lock"};
   CS.Kind = CriticalSection::Shape::Nested;
   CS.Locks = {L1, L2};
   const VarDecl *Set = nullptr;
-  if (std::optional<Mismatch> Why = splitTail(Take2->getThen(), CS.Locks, Ctx, CS, Set))
+  if (std::optional<Mismatch> Why =
+          splitTail(Take2->getThen(), CS.Locks, Ctx, CS, Set))
     return Why;
   if (Set != S2)
-    return Mismatch{RefusalKind::SectionShape,
-                    "the critical section sets a flag other than the loop's second flag"};
+    return Mismatch{
+        RefusalKind::SectionShape,
+        "the critical section sets a flag other than the loop's second flag"};
   CS.Flags = {S1, S2};
   return std::nullopt;
 }
@@ -462,8 +489,9 @@ struct Cause {
   std::optional<std::pair<SourceLocation, std::string>> note() const {
     if (Chain.empty())
       return std::nullopt;
-    return std::make_pair(Loc, NoteText.empty() ? "'" + Chain.back() + "' " + Verb + " here"
-                                                : NoteText);
+    return std::make_pair(Loc, NoteText.empty()
+                                   ? "'" + Chain.back() + "' " + Verb + " here"
+                                   : NoteText);
   }
   Refusal refusal(SourceLocation At) const {
     Refusal R{RefusalKind::ServerCannotRun, At, message()};
@@ -474,19 +502,29 @@ struct Cause {
 };
 
 Cause readsBuiltin(SourceLocation Loc, StringRef Name) {
-  return {Loc, "reads '" + Name.str() + "'",
-          ", which differs on the server (it would read the server thread's)", "", {}};
+  return {Loc,
+          "reads '" + Name.str() + "'",
+          ", which differs on the server (it would read the server thread's)",
+          "",
+          {}};
 }
 
 Cause usesShared(SourceLocation Loc, const VarDecl *V) {
-  return {Loc, "uses shared memory ('" + V->getName().str() + "')",
-          "; on the server that is the server block's shared memory, which holds its lock "
+  return {Loc,
+          "uses shared memory ('" + V->getName().str() + "')",
+          "; on the server that is the server block's shared memory, which "
+          "holds its lock "
           "table",
-          "", {}};
+          "",
+          {}};
 }
 
 Cause inlineAsm(SourceLocation Loc) {
-  return {Loc, "contains inline assembly", ", which the delegate pass cannot check", "", {}};
+  return {Loc,
+          "contains inline assembly",
+          ", which the delegate pass cannot check",
+          "",
+          {}};
 }
 
 /// Decides whether the functions a critical section calls can run on a
@@ -556,19 +594,29 @@ std::optional<Cause> CalleeChecker::call(const CallExpr *Call) {
       if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
           isCudaBuiltinVariable(V) && V->getName() != "warpSize")
         return readsBuiltin(D->getBeginLoc(), V->getName());
-  if (SyncKind K = cudaSync(Call); K == SyncKind::Barrier || K == SyncKind::WarpBarrier)
+  if (SyncKind K = cudaSync(Call);
+      K == SyncKind::Barrier || K == SyncKind::WarpBarrier)
     return Cause{Call->getBeginLoc(),
-                 "synchronizes threads ('" + (F ? F->getName().str() : "sync") + "')",
-                 "; the client's block is not on the server", "", {}};
+                 "synchronizes threads ('" + (F ? F->getName().str() : "sync") +
+                     "')",
+                 "; the client's block is not on the server",
+                 "",
+                 {}};
   if (readsThreadIdentity(Call))
-    return Cause{Call->getBeginLoc(),
-                 "reads the thread's identity ('" + F->getName().str() + "')",
-                 ", which differs on the server (it would read the server thread's)", "", {}};
+    return Cause{
+        Call->getBeginLoc(),
+        "reads the thread's identity ('" + F->getName().str() + "')",
+        ", which differs on the server (it would read the server thread's)",
+        "",
+        {}};
   if (!F) {
     if (isa<CXXPseudoDestructorExpr>(Call->getCallee()->IgnoreParenImpCasts()))
       return std::nullopt;
-    return Cause{Call->getBeginLoc(), "calls a function through a pointer",
-                 ", which the delegate pass cannot check", "", {}};
+    return Cause{Call->getBeginLoc(),
+                 "calls a function through a pointer",
+                 ", which the delegate pass cannot check",
+                 "",
+                 {}};
   }
   if (isCudaFunction(F) || F->getBuiltinID())
     return std::nullopt;
@@ -577,22 +625,29 @@ std::optional<Cause> CalleeChecker::call(const CallExpr *Call) {
 
 std::optional<Cause> CalleeChecker::construct(const CXXConstructExpr *E) {
   const CXXConstructorDecl *Ctor = E->getConstructor();
-  if (!Ctor || Ctor->isTrivial() || (Ctor->isDefaulted() && !Ctor->isUserProvided() &&
-                                     Ctor->getParent()->hasTrivialDefaultConstructor()))
+  if (!Ctor || Ctor->isTrivial() ||
+      (Ctor->isDefaulted() && !Ctor->isUserProvided() &&
+       Ctor->getParent()->hasTrivialDefaultConstructor()))
     return std::nullopt;
   return callee(Ctor, E->getBeginLoc());
 }
 
-std::optional<Cause> CalleeChecker::callee(const FunctionDecl *F, SourceLocation CallLoc) {
+std::optional<Cause> CalleeChecker::callee(const FunctionDecl *F,
+                                           SourceLocation CallLoc) {
   const FunctionDecl *Def = nullptr;
   const std::string Name = F->getNameAsString();
   if (!F->hasBody(Def))
-    return Cause{F->getLocation(), "has no body in this file",
+    return Cause{F->getLocation(),
+                 "has no body in this file",
                  "; what it does on the server cannot be checked",
-                 "'" + Name + "' is declared here", {Name}};
+                 "'" + Name + "' is declared here",
+                 {Name}};
   if (Active.contains(Def))
-    return Cause{CallLoc, "calls '" + Name + "' recursively",
-                 "; the delegate pass does not follow recursion", "", {}};
+    return Cause{CallLoc,
+                 "calls '" + Name + "' recursively",
+                 "; the delegate pass does not follow recursion",
+                 "",
+                 {}};
   if (auto It = Done.find(Def); It != Done.end())
     return It->second;
   Active.insert(Def);
@@ -681,7 +736,8 @@ public:
       bool VisitVarDecl(VarDecl *V) {
         if (O.tracked(V) && V->getInit())
           O.Assigns.push_back({V, V->getInit()});
-        if (V->getType()->isReferenceType() && !V->getType().getNonReferenceType().isConstQualified() &&
+        if (V->getType()->isReferenceType() &&
+            !V->getType().getNonReferenceType().isConstQualified() &&
             V->getInit())
           O.escape(V->getInit());
         return true;
@@ -699,9 +755,11 @@ public:
       }
       bool VisitCallExpr(CallExpr *C) {
         const FunctionDecl *F = C->getDirectCallee();
-        for (unsigned I = 0; F && I < C->getNumArgs() && I < F->getNumParams(); ++I) {
+        for (unsigned I = 0; F && I < C->getNumArgs() && I < F->getNumParams();
+             ++I) {
           QualType T = F->getParamDecl(I)->getType();
-          if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+          if (T->isReferenceType() &&
+              !T.getNonReferenceType().isConstQualified())
             O.escape(C->getArg(I));
         }
         return true;
@@ -761,9 +819,11 @@ private:
       return M->isArrow() ? eval(M->getBase()) : storage(M->getBase());
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(LV)) {
       const Expr *Base = A->getBase()->IgnoreParenImpCasts();
-      return Base->getType()->isArrayType() ? storage(Base) : eval(A->getBase());
+      return Base->getType()->isArrayType() ? storage(Base)
+                                            : eval(A->getBase());
     }
-    if (const auto *U = dyn_cast<UnaryOperator>(LV); U && U->getOpcode() == UO_Deref)
+    if (const auto *U = dyn_cast<UnaryOperator>(LV);
+        U && U->getOpcode() == UO_Deref)
       return eval(U->getSubExpr());
     O.Unknown = LV;
     return O;
@@ -773,7 +833,8 @@ private:
   Origins eval(const Expr *E) {
     Origins O;
     E = E->IgnoreParens();
-    if (E->isNullPointerConstant(Kernel.getASTContext(), Expr::NPC_ValueDependentIsNotNull))
+    if (E->isNullPointerConstant(Kernel.getASTContext(),
+                                 Expr::NPC_ValueDependentIsNotNull))
       return O;
     if (const auto *C = dyn_cast<CastExpr>(E)) {
       const Expr *Sub = C->getSubExpr();
@@ -822,7 +883,8 @@ private:
     }
     if (const auto *B = dyn_cast<BinaryOperator>(E)) {
       if (B->isAdditiveOp())
-        return eval(B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS());
+        return eval(B->getLHS()->getType()->isPointerType() ? B->getLHS()
+                                                            : B->getRHS());
       if (B->getOpcode() == BO_Comma || B->isAssignmentOp())
         return eval(B->getRHS());
     }
@@ -843,7 +905,8 @@ private:
 };
 
 /// The first reference to \p V in \p Body (else the loop's start).
-SourceLocation firstUse(const ValueDecl *V, ArrayRef<const Stmt *> Body, SourceLocation Else) {
+SourceLocation firstUse(const ValueDecl *V, ArrayRef<const Stmt *> Body,
+                        SourceLocation Else) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const ValueDecl *V;
     SourceLocation Found;
@@ -885,27 +948,31 @@ public:
         CS.Builtins.push_back({*B, E});
         return true;
       }
-    const bool Loop = S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
+    const bool Loop =
+        S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
     LoopDepth += Loop;
     const bool Continue = RecursiveASTVisitor::TraverseStmt(S);
     LoopDepth -= Loop;
     return Continue;
   }
   bool VisitReturnStmt(ReturnStmt *R) {
-    return refuse(R->getBeginLoc(), "the critical section returns", RefusalKind::SectionShape);
+    return refuse(R->getBeginLoc(), "the critical section returns",
+                  RefusalKind::SectionShape);
   }
   bool VisitGotoStmt(GotoStmt *G) {
     return refuse(G->getBeginLoc(), "the critical section leaves by 'goto'",
                   RefusalKind::SectionShape);
   }
   bool VisitBreakStmt(BreakStmt *B) {
-    return LoopDepth > 0 || refuse(B->getBeginLoc(), "the critical section leaves the try-lock "
-                                                     "loop with 'break'",
+    return LoopDepth > 0 || refuse(B->getBeginLoc(),
+                                   "the critical section leaves the try-lock "
+                                   "loop with 'break'",
                                    RefusalKind::SectionShape);
   }
   bool VisitContinueStmt(ContinueStmt *C) {
-    return LoopDepth > 0 || refuse(C->getBeginLoc(), "the critical section leaves the try-lock "
-                                                     "loop with 'continue'",
+    return LoopDepth > 0 || refuse(C->getBeginLoc(),
+                                   "the critical section leaves the try-lock "
+                                   "loop with 'continue'",
                                    RefusalKind::SectionShape);
   }
   bool VisitAsmStmt(AsmStmt *A) {
@@ -936,7 +1003,8 @@ public:
       if (Object)
         changed(Object, "calls '" + Name + "' on %");
     }
-    for (unsigned I = First; I < C->getNumArgs() && I - First < F->getNumParams(); ++I) {
+    for (unsigned I = First;
+         I < C->getNumArgs() && I - First < F->getNumParams(); ++I) {
       QualType T = F->getParamDecl(I - First)->getType();
       if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
         changed(C->getArg(I), "passes % by reference to '" + Name + "'");
@@ -965,21 +1033,23 @@ public:
   }
   bool VisitVarDecl(VarDecl *V) {
     QualType T = V->getType();
-    if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() && V->getInit())
-      changed(V->getInit(), "binds the reference '" + V->getNameAsString() + "' to %");
+    if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+        V->getInit())
+      changed(V->getInit(),
+              "binds the reference '" + V->getNameAsString() + "' to %");
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *D) {
     // threadIdx as a whole (its components are read above).
     if (isThreadBuiltin(D))
-      return refuse(D->getBeginLoc(),
-                    "the critical section reads a thread or block index, which differs on "
-                    "the server; compute it before the loop");
+      return refuse(D->getBeginLoc(), "the critical section reads a thread or "
+                                      "block index, which differs on "
+                                      "the server; compute it before the loop");
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
     if (V && V->hasAttr<CUDASharedAttr>())
-      return refuse(D->getBeginLoc(), "the critical section reads shared memory ('" +
-                                          V->getName().str() +
-                                          "'), which is the client block's");
+      return refuse(D->getBeginLoc(),
+                    "the critical section reads shared memory ('" +
+                        V->getName().str() + "'), which is the client block's");
     if (V && V->hasLocalStorage() && !declaredInside(V))
       addInput(V, CS);
     return true;
@@ -1003,15 +1073,16 @@ private:
   const VarDecl *clientLocal(const Expr *E) const {
     LValueRoot R = lvalueRoot(E);
     const VarDecl *V = R.ViaPointer ? nullptr : R.Var;
-    if (!V || !V->hasLocalStorage() || declaredInside(V) || is_contained(CS.Flags, V) ||
-        V->getType()->isReferenceType())
+    if (!V || !V->hasLocalStorage() || declaredInside(V) ||
+        is_contained(CS.Flags, V) || V->getType()->isReferenceType())
       return nullptr;
     return V;
   }
   /// \p E (an lvalue) may be changed through an address or a reference.
   void changed(const Expr *E, std::string How, SourceLocation At = {}) {
     if (const VarDecl *V = clientLocal(E))
-      Written.push_back({V, At.isValid() ? At : E->getBeginLoc(), std::move(How)});
+      Written.push_back(
+          {V, At.isValid() ? At : E->getBeginLoc(), std::move(How)});
   }
   /// A store to \p LHS: memory is the server's to write (except shared
   /// memory, which is the client block's); a local of the kernel is
@@ -1023,8 +1094,10 @@ private:
     const VarDecl *V = R.Var;
     if (V->hasAttr<CUDASharedAttr>())
       return refuse(Loc, "the critical section writes shared memory ('" +
-                             V->getName().str() + "'), which the server cannot reach");
-    if (R.Whole && V->hasLocalStorage() && !declaredInside(V) && !is_contained(CS.Flags, V))
+                             V->getName().str() +
+                             "'), which the server cannot reach");
+    if (R.Whole && V->hasLocalStorage() && !declaredInside(V) &&
+        !is_contained(CS.Flags, V))
       Written.push_back({V, Loc, ""});
     return true;
   }
@@ -1036,14 +1109,15 @@ private:
 };
 
 /// Whether \p V is referenced in \p Function outside \p Range.
-bool usedOutside(const VarDecl *V, SourceRange Range, const FunctionDecl &Function,
-                 const SourceManager &SM) {
+bool usedOutside(const VarDecl *V, SourceRange Range,
+                 const FunctionDecl &Function, const SourceManager &SM) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
     SourceRange Range;
     const SourceManager &SM;
     bool Found = false;
-    Finder(const VarDecl *V, SourceRange R, const SourceManager &SM) : V(V), Range(R), SM(SM) {}
+    Finder(const VarDecl *V, SourceRange R, const SourceManager &SM)
+        : V(V), Range(R), SM(SM) {}
     bool VisitDeclRefExpr(DeclRefExpr *D) {
       if (D->getDecl() != V)
         return true;
@@ -1064,7 +1138,8 @@ void addReads(const Expr *E, CriticalSection &CS) {
   if (!E)
     return;
   if (const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()); V && V->hasLocalStorage())
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+        V && V->hasLocalStorage())
       addInput(V, CS);
   for (const Stmt *Child : E->children())
     addReads(dyn_cast_or_null<Expr>(Child), CS);
@@ -1073,7 +1148,8 @@ void addReads(const Expr *E, CriticalSection &CS) {
 } // namespace
 
 std::variant<CriticalSection, Refusal>
-matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext &Ctx) {
+matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
+                     ASTContext &Ctx) {
   while (const auto *L = dyn_cast<LabelStmt>(Loop))
     Loop = L->getSubStmt();
   CriticalSection CS;
@@ -1082,7 +1158,8 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
   const Stmt *Body = nullptr;
   if (!loopParts(Loop, Cond, Body))
     return Refusal{RefusalKind::NotTryLockLoop, Loop->getBeginLoc(),
-                   "a delegated critical section must be a do/while or while try-lock loop"};
+                   "a delegated critical section must be a do/while or while "
+                   "try-lock loop"};
   std::optional<Mismatch> Why = matchSingle(Cond, Body, Ctx, CS);
   if (Why) {
     CriticalSection Nested;
@@ -1091,16 +1168,19 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
     if (!NestedWhy) {
       CS = std::move(Nested);
       Why.reset();
-    } else if (Why->Kind == RefusalKind::NotTryLockLoop && Why->Message.empty()) {
+    } else if (Why->Kind == RefusalKind::NotTryLockLoop &&
+               Why->Message.empty()) {
       // Not Listing 4.1 at all: what Listing 4.3 found says more.
       Why = std::move(NestedWhy);
     }
   }
   if (Why) {
     if (Why->Message.empty())
-      Why->Message = "not a try-lock loop (Listing 4.1: do { if (try_lock(L)) { ...; "
-                     "__threadfence(); unlock(L); done = true; } } while (!done), or Listing "
-                     "4.3's two nested locks)";
+      Why->Message =
+          "not a try-lock loop (Listing 4.1: do { if (try_lock(L)) { ...; "
+          "__threadfence(); unlock(L); done = true; } } while (!done), or "
+          "Listing "
+          "4.3's two nested locks)";
     return Refusal{Why->Kind, Loop->getBeginLoc(), std::move(Why->Message)};
   }
 
@@ -1121,15 +1201,20 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
       continue;
     const std::string V = W.Var->getName().str();
     if (W.How.empty())
-      return Refusal{RefusalKind::ServerCannotRun, W.Loc, "the critical section writes '" + V +
-                                "', which the kernel uses outside it; the server cannot "
-                                "return a value to the client"};
+      return Refusal{
+          RefusalKind::ServerCannotRun, W.Loc,
+          "the critical section writes '" + V +
+              "', which the kernel uses outside it; the server cannot "
+              "return a value to the client"};
     std::string How = W.How;
     How.replace(How.find('%'), 1, "'" + V + "'");
-    return Refusal{RefusalKind::ServerCannotRun, W.Loc, "the critical section " + How +
-                              ", a local of the client that the kernel uses outside it; on "
-                              "the server that is the server thread's copy, and the "
-                              "client's '" + V + "' would not change"};
+    return Refusal{
+        RefusalKind::ServerCannotRun, W.Loc,
+        "the critical section " + How +
+            ", a local of the client that the kernel uses outside it; on "
+            "the server that is the server thread's copy, and the "
+            "client's '" +
+            V + "' would not change"};
   }
 
   // What the message carries must mean the same on the server: a pointer
@@ -1142,34 +1227,46 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function, ASTContext 
     const SourceLocation At = firstUse(V, CS.Body, Loop->getBeginLoc());
     const std::string Name = V->getName().str();
     if (!V->getType()->isPointerType())
-      return Refusal{RefusalKind::ServerCannotRun, At, "the critical section reads '" + Name +
-                             "', which holds a pointer the delegate pass does not follow; "
-                             "it could address the client thread's locals or its block's "
-                             "shared memory, which the server cannot reach"};
+      return Refusal{
+          RefusalKind::ServerCannotRun, At,
+          "the critical section reads '" + Name +
+              "', which holds a pointer the delegate pass does not follow; "
+              "it could address the client thread's locals or its block's "
+              "shared memory, which the server cannot reach"};
     Origins O = Pointers.of(V);
     if (O.Local) {
-      Refusal R{RefusalKind::ServerCannotRun, At, "the critical section uses '" + Name + "', which may point to '" +
-                        O.Local->getName().str() +
-                        "', a local of the client; on the server it would address the "
-                        "server thread's own memory"};
+      Refusal R{
+          RefusalKind::ServerCannotRun, At,
+          "the critical section uses '" + Name + "', which may point to '" +
+              O.Local->getName().str() +
+              "', a local of the client; on the server it would address the "
+              "server thread's own memory"};
       R.Notes.push_back({O.LocalAt, "'" + Name + "' may take the address of '" +
                                         O.Local->getName().str() + "' here"});
       return R;
     }
     if (O.Shared) {
-      Refusal R{RefusalKind::ServerCannotRun, At, "the critical section uses '" + Name +
-                        "', which may point to shared memory ('" + O.Shared->getName().str() +
-                        "'); on the server it would address the server block's shared "
-                        "memory, which holds its lock table"};
-      R.Notes.push_back({O.SharedAt, "'" + Name + "' may take this address here"});
+      Refusal R{
+          RefusalKind::ServerCannotRun, At,
+          "the critical section uses '" + Name +
+              "', which may point to shared memory ('" +
+              O.Shared->getName().str() +
+              "'); on the server it would address the server block's shared "
+              "memory, which holds its lock table"};
+      R.Notes.push_back(
+          {O.SharedAt, "'" + Name + "' may take this address here"});
       return R;
     }
     if (O.Unknown) {
-      Refusal R{RefusalKind::ServerCannotRun, At, "the critical section uses '" + Name +
-                        "', a pointer of an origin the delegate pass cannot follow; it could "
-                        "address the client thread's locals or its block's shared memory, "
-                        "which the server cannot reach"};
-      R.Notes.push_back({O.Unknown->getBeginLoc(), "'" + Name + "' may be set from this"});
+      Refusal R{RefusalKind::ServerCannotRun, At,
+                "the critical section uses '" + Name +
+                    "', a pointer of an origin the delegate pass cannot "
+                    "follow; it could "
+                    "address the client thread's locals or its block's shared "
+                    "memory, "
+                    "which the server cannot reach"};
+      R.Notes.push_back(
+          {O.Unknown->getBeginLoc(), "'" + Name + "' may be set from this"});
       return R;
     }
   }

@@ -22,10 +22,10 @@
 #ifndef DECOUPLER_DELEGATE_CRITICALSECTION_H
 #define DECOUPLER_DELEGATE_CRITICALSECTION_H
 
+#include "support/CudaFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
-#include "support/CudaFacts.h"
 #include "llvm/ADT/SmallVector.h"
 #include <string>
 #include <variant>
@@ -94,13 +94,15 @@ struct Refusal {
   clang::SourceLocation Loc;
   std::string Message;
   /// Where the cause lies when it is not at Loc (in a callee).
-  llvm::SmallVector<std::pair<clang::SourceLocation, std::string>, 2> Notes = {};
+  llvm::SmallVector<std::pair<clang::SourceLocation, std::string>, 2> Notes =
+      {};
 };
 
 /// Matches \p Loop (the statement a `#pragma dd delegate` annotates, inside
 /// \p Function) against the try-lock patterns.
 std::variant<CriticalSection, Refusal>
-matchCriticalSection(const clang::Stmt *Loop, const clang::FunctionDecl &Function,
+matchCriticalSection(const clang::Stmt *Loop,
+                     const clang::FunctionDecl &Function,
                      clang::ASTContext &Ctx);
 
 } // namespace decoupler

@@ -49,8 +49,10 @@ struct Field {
   std::string Builtin = {};
 };
 
-std::string text(SourceRange Range, const SourceManager &SM, const LangOptions &LO) {
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(Range), SM, LO).str();
+std::string text(SourceRange Range, const SourceManager &SM,
+                 const LangOptions &LO) {
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(Range), SM, LO)
+      .str();
 }
 
 bool within(SourceLocation L, SourceRange Range, const SourceManager &SM) {
@@ -59,15 +61,16 @@ bool within(SourceLocation L, SourceRange Range, const SourceManager &SM) {
 }
 
 /// References to \p V in \p Root, optionally only those outside \p Skip.
-SmallVector<const DeclRefExpr *, 4> refsTo(const ValueDecl *V, const Stmt *Root,
-                                           const SourceManager &SM,
-                                           std::optional<SourceRange> Skip = std::nullopt) {
+SmallVector<const DeclRefExpr *, 4>
+refsTo(const ValueDecl *V, const Stmt *Root, const SourceManager &SM,
+       std::optional<SourceRange> Skip = std::nullopt) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const ValueDecl *V;
     const SourceManager &SM;
     std::optional<SourceRange> Skip;
     SmallVector<const DeclRefExpr *, 4> Out;
-    Finder(const ValueDecl *V, const SourceManager &SM, std::optional<SourceRange> Skip)
+    Finder(const ValueDecl *V, const SourceManager &SM,
+           std::optional<SourceRange> Skip)
         : V(V), SM(SM), Skip(Skip) {}
     bool VisitDeclRefExpr(DeclRefExpr *D) {
       if (D->getDecl() == V && !(Skip && within(D->getLocation(), *Skip, SM)))
@@ -133,8 +136,8 @@ struct BarrierSite {
 /// The first block barrier (cudaSync: Barrier) that \p Body executes,
 /// itself or in a function it calls (transitively); a call that cannot be
 /// followed (no body in the file, through a pointer) counts as one.
-std::optional<BarrierSite> findBarrier(const Stmt *Body,
-                                       SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+std::optional<BarrierSite>
+findBarrier(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   struct Finder : RecursiveASTVisitor<Finder> {
     SmallPtrSetImpl<const FunctionDecl *> &Seen;
     std::optional<BarrierSite> Found;
@@ -142,24 +145,28 @@ std::optional<BarrierSite> findBarrier(const Stmt *Body,
     bool VisitCallExpr(CallExpr *C) {
       const FunctionDecl *F = C->getDirectCallee();
       if (cudaSync(C) == SyncKind::Barrier) {
-        Found = BarrierSite{C->getBeginLoc(),
-                            "synchronizes its block ('" +
-                                (F ? F->getNameAsString() : std::string("sync")) + "')",
-                            {}};
+        Found = BarrierSite{
+            C->getBeginLoc(),
+            "synchronizes its block ('" +
+                (F ? F->getNameAsString() : std::string("sync")) + "')",
+            {}};
       } else if (!F) {
-        if (!isa<CXXPseudoDestructorExpr>(C->getCallee()->IgnoreParenImpCasts()))
-          Found = BarrierSite{C->getBeginLoc(),
-                              "calls a function through a pointer, which may synchronize its "
-                              "block",
-                              {}};
+        if (!isa<CXXPseudoDestructorExpr>(
+                C->getCallee()->IgnoreParenImpCasts()))
+          Found = BarrierSite{
+              C->getBeginLoc(),
+              "calls a function through a pointer, which may synchronize its "
+              "block",
+              {}};
       } else if (!isCudaFunction(F) && !F->getBuiltinID()) {
         const FunctionDecl *Def = nullptr;
         if (!F->hasBody(Def))
-          Found = BarrierSite{C->getBeginLoc(),
-                              "calls '" + F->getNameAsString() +
-                                  "', which has no body in this file and may synchronize its "
-                                  "block",
-                              {}};
+          Found = BarrierSite{
+              C->getBeginLoc(),
+              "calls '" + F->getNameAsString() +
+                  "', which has no body in this file and may synchronize its "
+                  "block",
+              {}};
         else if (Seen.insert(Def).second)
           if (std::optional<BarrierSite> In = findBarrier(Def->getBody(), Seen))
             Found = BarrierSite{C->getBeginLoc(),
@@ -222,13 +229,15 @@ std::string reindent(StringRef Text, unsigned Column, StringRef Indent) {
 
 /// Try-lock-shaped loops of the main file's kernels that carry no delegate
 /// annotation (for --delegate=auto).
-std::vector<Candidate> unannotatedLoops(ASTContext &Ctx, const AnnotationSet &Annotations) {
+std::vector<Candidate> unannotatedLoops(ASTContext &Ctx,
+                                        const AnnotationSet &Annotations) {
   struct Finder : RecursiveASTVisitor<Finder> {
     ASTContext &Ctx;
     const AnnotationSet &Annotations;
     const FunctionDecl *Kernel = nullptr;
     std::vector<Candidate> Out;
-    Finder(ASTContext &Ctx, const AnnotationSet &A) : Ctx(Ctx), Annotations(A) {}
+    Finder(ASTContext &Ctx, const AnnotationSet &A)
+        : Ctx(Ctx), Annotations(A) {}
     bool TraverseFunctionDecl(FunctionDecl *F) {
       const SourceManager &SM = Ctx.getSourceManager();
       if (!F->hasAttr<CUDAGlobalAttr>() || !F->doesThisDeclarationHaveABody() ||
@@ -254,9 +263,10 @@ std::vector<Candidate> unannotatedLoops(ASTContext &Ctx, const AnnotationSet &An
 /// The rewrite of one kernel and its critical section.
 class KernelRewrite {
 public:
-  KernelRewrite(ASTContext &Ctx, Rewriter &R, const Candidate &C, const CriticalSection &CS)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), R(R),
-        C(C), CS(CS), K(*C.Kernel), Name(K.getNameAsString()),
+  KernelRewrite(ASTContext &Ctx, Rewriter &R, const Candidate &C,
+                const CriticalSection &CS)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), R(R), C(C),
+        CS(CS), K(*C.Kernel), Name(K.getNameAsString()),
         Nested(CS.Kind == CriticalSection::Shape::Nested),
         Launcher(Ctx, K, LaunchRewriter::Policy::ReplaceAll) {
     Policy.SuppressTagKeyword = true;
@@ -272,13 +282,15 @@ private:
   std::optional<Refusal> checkLaunches();
   std::optional<Refusal> collectFields();
   std::string typeOf(const ValueDecl *D) const {
-    return D->getType().getNonReferenceType().getUnqualifiedType().getAsString(Policy);
+    return D->getType().getNonReferenceType().getUnqualifiedType().getAsString(
+        Policy);
   }
   /// Parameter \p I declared as the kernel declares it (its own text, so
   /// that typedefs and qualifiers read as written).
   std::string paramDecl(unsigned I) const {
     const ParmVarDecl *P = K.getParamDecl(I);
-    if (!P->getName().empty() && !P->hasDefaultArg() && !inMacro(P->getSourceRange()))
+    if (!P->getName().empty() && !P->hasDefaultArg() &&
+        !inMacro(P->getSourceRange()))
       return text(P->getSourceRange(), SM, LO);
     return P->getType().getAsString(Policy) + " " + paramName(I);
   }
@@ -322,11 +334,14 @@ private:
 
   unsigned Locks = DefaultLocks;
   unsigned Servers = 0;
-  SmallVector<Field, 8> Fields;            // the message
-  SmallVector<const ValueDecl *, 8> Reads; // what the critical section reads: its parameters
+  SmallVector<Field, 8> Fields; // the message
+  SmallVector<const ValueDecl *, 8>
+      Reads; // what the critical section reads: its parameters
   SmallVector<const ParmVarDecl *, 8> ServerArgs;
-  SmallVector<std::string, 4> BuiltinFields; // the section's parameters after Reads
-  SmallVector<std::string, 2> Ids;         // per lock: the message field holding its data id
+  SmallVector<std::string, 4>
+      BuiltinFields; // the section's parameters after Reads
+  SmallVector<std::string, 2>
+      Ids;                 // per lock: the message field holding its data id
   LaunchRewriter Launcher; // k<<<...>>> -> k_launch(...)
   SmallVector<const VarDecl *, 2> RemovedFlags;
 };
@@ -337,10 +352,11 @@ std::optional<Refusal> KernelRewrite::checkLaunches() {
   if (std::optional<LaunchProblem> P = Launcher.check())
     return Refusal{RefusalKind::KernelNotRewritable, P->Loc, P->Message};
   if (Launcher.launches().empty())
-    return Refusal{RefusalKind::KernelNotRewritable, K.getLocation(),
-                   "kernel '" + Name +
-                       "' is not launched in this file; the delegate rewrite replaces its "
-                       "launches and cannot rewrite one in another translation unit"};
+    return Refusal{
+        RefusalKind::KernelNotRewritable, K.getLocation(),
+        "kernel '" + Name +
+            "' is not launched in this file; the delegate rewrite replaces its "
+            "launches and cannot rewrite one in another translation unit"};
   for (const CUDAKernelCallExpr *L : Launcher.launches()) {
     const CallExpr *Config = L->getConfig();
     if (Config && Config->getNumArgs() > 2) {
@@ -349,10 +365,11 @@ std::optional<Refusal> KernelRewrite::checkLaunches() {
       const bool Zero = isa<CXXDefaultArgExpr>(Shared) ||
                         (Shared->EvaluateAsInt(V, Ctx) && V.Val.getInt() == 0);
       if (!Zero)
-        return Refusal{RefusalKind::KernelNotRewritable, Shared->getBeginLoc(),
-                       "this launch of '" + Name +
-                           "' gives the kernel dynamic shared memory; the delegate client "
-                           "needs it for its message stages"};
+        return Refusal{
+            RefusalKind::KernelNotRewritable, Shared->getBeginLoc(),
+            "this launch of '" + Name +
+                "' gives the kernel dynamic shared memory; the delegate client "
+                "needs it for its message stages"};
     }
   }
   return std::nullopt;
@@ -363,8 +380,10 @@ std::optional<Refusal> KernelRewrite::collectFields() {
   // other index is computed by the client.
   for (const LockRef &L : CS.Locks) {
     if (!L.Index)
-      return Refusal{RefusalKind::SectionShape, L.Loc, "the lock is not an element of a lock array (&locks[i]); the "
-                            "delegate rewrite routes by its index"};
+      return Refusal{
+          RefusalKind::SectionShape, L.Loc,
+          "the lock is not an element of a lock array (&locks[i]); the "
+          "delegate rewrite routes by its index"};
     const Expr *Index = L.Index->IgnoreParenImpCasts();
     const auto *D = dyn_cast<DeclRefExpr>(Index);
     const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
@@ -375,9 +394,10 @@ std::optional<Refusal> KernelRewrite::collectFields() {
     } else {
       // The client evaluates it for the route and for the message.
       if (L.Index->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
-        return Refusal{RefusalKind::SectionShape, L.Index->getBeginLoc(),
-                       "the lock index '" + text(L.Index->getSourceRange(), SM, LO) +
-                           "' has side effects; the rewrite evaluates it more than once"};
+        return Refusal{
+            RefusalKind::SectionShape, L.Index->getBeginLoc(),
+            "the lock index '" + text(L.Index->getSourceRange(), SM, LO) +
+                "' has side effects; the rewrite evaluates it more than once"};
       std::string N = "dd_id" + std::to_string(Ids.size());
       Fields.push_back({"unsigned long long", N, nullptr, L.Index});
       Ids.push_back(N);
@@ -404,11 +424,13 @@ std::optional<Refusal> KernelRewrite::collectFields() {
     if (!fieldOf(D).empty())
       continue;
     QualType T = D->getType();
-    if (T->isReferenceType() || T->isArrayType() || !T.isTriviallyCopyableType(Ctx))
-      return Refusal{RefusalKind::ServerCannotRun, D->getLocation(),
-                     "the critical section reads '" + D->getNameAsString() +
-                         "', which cannot travel in a message (a reference, an array or "
-                         "not trivially copyable)"};
+    if (T->isReferenceType() || T->isArrayType() ||
+        !T.isTriviallyCopyableType(Ctx))
+      return Refusal{
+          RefusalKind::ServerCannotRun, D->getLocation(),
+          "the critical section reads '" + D->getNameAsString() +
+              "', which cannot travel in a message (a reference, an array or "
+              "not trivially copyable)"};
     Fields.push_back({typeOf(D), D->getNameAsString(), D, nullptr});
   }
   for (const ValueDecl *D : CS.Arguments) {
@@ -428,10 +450,12 @@ std::optional<Refusal> KernelRewrite::collectFields() {
   for (const CriticalSection::BuiltinUse &U : CS.Builtins) {
     const std::string Spelled = U.Read.name();
     if (inMacro(U.E->getSourceRange()) || !SM.isInMainFile(U.E->getBeginLoc()))
-      return Refusal{RefusalKind::KernelNotRewritable, SM.getExpansionLoc(U.E->getBeginLoc()),
-                     "the critical section reads '" + Spelled +
-                         "' through a macro; the rewrite passes the client's value in the "
-                         "message and cannot replace this read"};
+      return Refusal{
+          RefusalKind::KernelNotRewritable,
+          SM.getExpansionLoc(U.E->getBeginLoc()),
+          "the critical section reads '" + Spelled +
+              "' through a macro; the rewrite passes the client's value in the "
+              "message and cannot replace this read"};
     const std::string N = builtinField(U.Read);
     if (none_of(Fields, [&](const Field &F) { return F.Name == N; })) {
       Fields.push_back({"unsigned int", N, nullptr, nullptr, Spelled});
@@ -441,32 +465,39 @@ std::optional<Refusal> KernelRewrite::collectFields() {
   for (size_t I = 0; I < Fields.size(); ++I)
     for (size_t J = 0; J < I; ++J)
       if (Fields[I].Name == Fields[J].Name)
-        return Refusal{RefusalKind::KernelNotRewritable, Fields[I].Decl ? Fields[I].Decl->getLocation() : CS.Loop->getBeginLoc(),
-                       "the critical section reads two variables named '" + Fields[I].Name +
-                           "'; rename one"};
+        return Refusal{RefusalKind::KernelNotRewritable,
+                       Fields[I].Decl ? Fields[I].Decl->getLocation()
+                                      : CS.Loop->getBeginLoc(),
+                       "the critical section reads two variables named '" +
+                           Fields[I].Name + "'; rename one"};
   return std::nullopt;
 }
 
 std::optional<Refusal> KernelRewrite::check() {
   const SourceLocation At = CS.Loop->getBeginLoc();
   if (!K.hasAttr<CUDAGlobalAttr>())
-    return Refusal{RefusalKind::KernelNotRewritable, At, "the critical section is in '" + Name +
-                           "', not a kernel; the delegate rewrite replaces a kernel and its "
-                           "launches"};
+    return Refusal{
+        RefusalKind::KernelNotRewritable, At,
+        "the critical section is in '" + Name +
+            "', not a kernel; the delegate rewrite replaces a kernel and its "
+            "launches"};
   if (K.isTemplated() || K.isTemplateInstantiation() || isa<CXXMethodDecl>(K))
-    return Refusal{RefusalKind::KernelNotRewritable, K.getLocation(), "kernel '" + Name +
-                                        "' is a template or a member; the delegate rewrite "
-                                        "handles plain kernels"};
+    return Refusal{RefusalKind::KernelNotRewritable, K.getLocation(),
+                   "kernel '" + Name +
+                       "' is a template or a member; the delegate rewrite "
+                       "handles plain kernels"};
   if (inMacro(CS.Loop->getSourceRange()) || K.getLocation().isMacroID() ||
       inMacro(K.getBody()->getSourceRange()))
-    return Refusal{RefusalKind::KernelNotRewritable, SM.getExpansionLoc(At), "the kernel or its try-lock loop is written "
-                                           "through a macro; it cannot be rewritten"};
+    return Refusal{RefusalKind::KernelNotRewritable, SM.getExpansionLoc(At),
+                   "the kernel or its try-lock loop is written "
+                   "through a macro; it cannot be rewritten"};
   if (C.Pragma && C.Pragma->Locks) {
     if (*C.Pragma->Locks > MaxLocks)
-      return Refusal{RefusalKind::KernelNotRewritable, C.Pragma->Loc, "locks(" + std::to_string(*C.Pragma->Locks) +
-                                        "): a server block holds at most " +
-                                        std::to_string(MaxLocks) +
-                                        " lock words in its static shared memory (48 KB)"};
+      return Refusal{RefusalKind::KernelNotRewritable, C.Pragma->Loc,
+                     "locks(" + std::to_string(*C.Pragma->Locks) +
+                         "): a server block holds at most " +
+                         std::to_string(MaxLocks) +
+                         " lock words in its static shared memory (48 KB)"};
     Locks = *C.Pragma->Locks;
   }
   if (C.Pragma && C.Pragma->Servers)
@@ -483,9 +514,11 @@ std::optional<Refusal> KernelRewrite::check() {
   } Shared;
   Shared.TraverseStmt(K.getBody());
   if (Shared.Found)
-    return Refusal{RefusalKind::KernelNotRewritable, Shared.Found->getLocation(),
-                   "kernel '" + Name + "' uses dynamic shared memory ('extern __shared__'), "
-                                       "which the delegate client needs for its message stages"};
+    return Refusal{
+        RefusalKind::KernelNotRewritable, Shared.Found->getLocation(),
+        "kernel '" + Name +
+            "' uses dynamic shared memory ('extern __shared__'), "
+            "which the delegate client needs for its message stages"};
 
   if (std::optional<Refusal> P = collectFields())
     return P;
@@ -496,13 +529,17 @@ std::optional<Refusal> KernelRewrite::check() {
   if (const ReturnStmt *Ret = firstReturn(K.getBody())) {
     SmallPtrSet<const FunctionDecl *, 8> Seen;
     if (std::optional<BarrierSite> B = findBarrier(K.getBody(), Seen)) {
-      Refusal R{RefusalKind::KernelNotRewritable, B->Loc,
-                "kernel '" + Name + "' returns early for some threads and " + B->What +
-                    "; in the delegated client a thread that returns does not exit but "
-                    "waits in dd_tx.finish(), whose __syncthreads() would pair with this "
-                    "barrier of the threads that did not return (in the original the "
-                    "returned threads have exited and the barrier waits only for the "
-                    "others): the barriers would no longer match, or deadlock"};
+      Refusal R{
+          RefusalKind::KernelNotRewritable, B->Loc,
+          "kernel '" + Name + "' returns early for some threads and " +
+              B->What +
+              "; in the delegated client a thread that returns does not exit "
+              "but "
+              "waits in dd_tx.finish(), whose __syncthreads() would pair with "
+              "this "
+              "barrier of the threads that did not return (in the original the "
+              "returned threads have exited and the barrier waits only for the "
+              "others): the barriers would no longer match, or deadlock"};
       if (B->Inner.isValid())
         R.Notes.push_back({B->Inner, "the block synchronizes here"});
       R.Notes.push_back({Ret->getBeginLoc(), "a thread returns here"});
@@ -513,11 +550,14 @@ std::optional<Refusal> KernelRewrite::check() {
   // The locks are gone after the rewrite: nothing else may take them.
   for (const LockRef &L : CS.Locks)
     if (const VarDecl *A = baseVar(L.Array))
-      for (const DeclRefExpr *D : refsTo(A, K.getBody(), SM, CS.Loop->getSourceRange()))
-        return Refusal{RefusalKind::KernelNotRewritable, D->getLocation(),
-                       "the lock array '" + A->getNameAsString() +
-                           "' is used outside the critical section; the rewrite replaces its "
-                           "locks by the servers' and cannot keep this use consistent"};
+      for (const DeclRefExpr *D :
+           refsTo(A, K.getBody(), SM, CS.Loop->getSourceRange()))
+        return Refusal{
+            RefusalKind::KernelNotRewritable, D->getLocation(),
+            "the lock array '" + A->getNameAsString() +
+                "' is used outside the critical section; the rewrite replaces "
+                "its "
+                "locks by the servers' and cannot keep this use consistent"};
 
   // A send does not wait for the critical section: the kernel must not
   // read what it writes afterwards (or in a later iteration of a loop around
@@ -526,14 +566,18 @@ std::optional<Refusal> KernelRewrite::check() {
   const Stmt *Around = enclosingLoop(Ctx, CS.Loop);
   for (const VarDecl *V : writtenBases(CS.Body))
     for (const DeclRefExpr *D : refsTo(V, K.getBody(), SM, LoopRange)) {
-      const bool After = SM.isBeforeInTranslationUnit(LoopRange.getEnd(), D->getLocation());
-      const bool SameLoop = Around && within(D->getLocation(), Around->getSourceRange(), SM);
+      const bool After =
+          SM.isBeforeInTranslationUnit(LoopRange.getEnd(), D->getLocation());
+      const bool SameLoop =
+          Around && within(D->getLocation(), Around->getSourceRange(), SM);
       if (After || SameLoop)
-        return Refusal{RefusalKind::ServerCannotRun, D->getLocation(),
-                       "the kernel uses '" + V->getNameAsString() +
-                           "', which the critical section writes through, after it; a "
-                           "delegated critical section runs later on a server block and the "
-                           "client does not wait for it"};
+        return Refusal{
+            RefusalKind::ServerCannotRun, D->getLocation(),
+            "the kernel uses '" + V->getNameAsString() +
+                "', which the critical section writes through, after it; a "
+                "delegated critical section runs later on a server block and "
+                "the "
+                "client does not wait for it"};
     }
   return checkLaunches();
 }
@@ -542,37 +586,45 @@ std::string KernelRewrite::preamble() const {
   const unsigned Line = SM.getExpansionLineNumber(CS.Loop->getBeginLoc());
   std::string S;
   raw_string_ostream OS(S);
-  OS << "// decoupler: kernel '" << Name << "' hands its critical section (line " << Line
-     << ") to server blocks\n"
+  OS << "// decoupler: kernel '" << Name
+     << "' hands its critical section (line " << Line << ") to server blocks\n"
      << "// (delegate pass, dissertation ch. 4):\n"
-     << "//   " << Name << "_client  the kernel as written, its try-lock loop now a message send\n"
-     << "//   " << Name << "_server  runs the critical section under a lock in shared memory\n"
+     << "//   " << Name
+     << "_client  the kernel as written, its try-lock loop now a message send\n"
+     << "//   " << Name
+     << "_server  runs the critical section under a lock in shared memory\n"
      << "//   " << Name << "_launch  starts both in place of " << Name
      << "<<<grid, block>>>(...)\n\n";
-  OS << "/// What a client sends per critical section: the data id" << (Nested ? "s" : "")
-     << " of its lock" << (Nested ? "s" : "") << "\n/// and the values the critical section reads.\n";
+  OS << "/// What a client sends per critical section: the data id"
+     << (Nested ? "s" : "") << " of its lock" << (Nested ? "s" : "")
+     << "\n/// and the values the critical section reads.\n";
   OS << "struct " << Name << "_message {\n";
   for (const Field &F : Fields)
-    OS << "  " << F.Type << (StringRef(F.Type).ends_with("*") ? "" : " ") << F.Name << ";\n";
+    OS << "  " << F.Type << (StringRef(F.Type).ends_with("*") ? "" : " ")
+       << F.Name << ";\n";
   OS << "};\n";
-  OS << "using " << Name << "_delegate = dd::" << (Nested ? "NestedDelegate" : "Delegate")
-     << "<" << Name << "_message" << (Locks != DefaultLocks ? ", " + std::to_string(Locks) : "")
-     << ">;\n\n";
+  OS << "using " << Name
+     << "_delegate = dd::" << (Nested ? "NestedDelegate" : "Delegate") << "<"
+     << Name << "_message"
+     << (Locks != DefaultLocks ? ", " + std::to_string(Locks) : "") << ">;\n\n";
 
   // The critical section, outlined.
-  OS << "/// The critical section of '" << Name << "', outlined: a server thread runs it\n"
+  OS << "/// The critical section of '" << Name
+     << "', outlined: a server thread runs it\n"
      << "/// holding the lock" << (Nested ? "s" : "") << " of ";
   for (size_t I = 0; I < CS.Locks.size(); ++I)
-    OS << (I ? " and " : "") << "'" << text(CS.Locks[I].Array->getSourceRange(), SM, LO) << "["
+    OS << (I ? " and " : "") << "'"
+       << text(CS.Locks[I].Array->getSourceRange(), SM, LO) << "["
        << text(CS.Locks[I].Index->getSourceRange(), SM, LO) << "]'";
   OS << ".\n__device__ void " << Name << "_critical_section(";
   bool First = true;
   for (const ValueDecl *D : Reads) {
     const auto *P = dyn_cast<ParmVarDecl>(D);
     OS << (First ? "" : ", ")
-       << (P && P->getDeclContext() == &K ? paramDecl(paramIndex(P))
-                                          : typeOf(D) + (StringRef(typeOf(D)).ends_with("*") ? "" : " ") +
-                                                D->getNameAsString());
+       << (P && P->getDeclContext() == &K
+               ? paramDecl(paramIndex(P))
+               : typeOf(D) + (StringRef(typeOf(D)).ends_with("*") ? "" : " ") +
+                     D->getNameAsString());
     First = false;
   }
   for (const std::string &B : BuiltinFields) {
@@ -586,22 +638,24 @@ std::string KernelRewrite::preamble() const {
     SourceLocation End = Next ? SM.getExpansionLoc(Next->getBeginLoc())
                               : SM.getExpansionLoc(CS.Body.back()->getEndLoc());
     std::string Body =
-        Lexer::getSourceText(CharSourceRange::getCharRange(Begin, End), SM, LO).rtrim().str();
+        Lexer::getSourceText(CharSourceRange::getCharRange(Begin, End), SM, LO)
+            .rtrim()
+            .str();
     // The builtin reads become the parameters holding the client's values
     // (from the last, so that earlier offsets stay valid).
     const unsigned Base = SM.getFileOffset(Begin);
     for (const CriticalSection::BuiltinUse &U : reverse(CS.Builtins)) {
       const unsigned From = SM.getFileOffset(U.E->getBeginLoc());
-      const unsigned To =
-          SM.getFileOffset(Lexer::getLocForEndOfToken(U.E->getEndLoc(), 0, SM, LO));
+      const unsigned To = SM.getFileOffset(
+          Lexer::getLocForEndOfToken(U.E->getEndLoc(), 0, SM, LO));
       Body.replace(From - Base, To - From, builtinField(U.Read));
     }
     OS << reindent(Body, SM.getExpansionColumnNumber(Begin) - 1, "  ");
   }
   OS << "}\n\n";
 
-  OS << "/// decoupler: '" << Name << "' as written, global locks and all. " << Name
-     << "_launch runs it instead\n"
+  OS << "/// decoupler: '" << Name << "' as written, global locks and all. "
+     << Name << "_launch runs it instead\n"
      << "/// of delegating where that measures faster (low contention; "
         "DD_DELEGATE_POLICY).\n";
   OS << asWritten() << "\n\n";
@@ -621,29 +675,34 @@ std::string KernelRewrite::serverAndLaunch() const {
   // The server kernel.
   OS << "\n\n/// decoupler: the server blocks of '" << Name
      << "': each takes the messages for the data ids it owns\n"
-     << "/// and runs " << Name << "_critical_section under the id" << (Nested ? "s'" : "'s")
-     << " lock" << (Nested ? "s" : "") << " in its shared memory"
-     << (Nested ? " (a lock another server owns\n/// is taken through it: the §4.4 "
+     << "/// and runs " << Name << "_critical_section under the id"
+     << (Nested ? "s'" : "'s") << " lock" << (Nested ? "s" : "")
+     << " in its shared memory"
+     << (Nested ? " (a lock another server owns\n/// is taken through it: the "
+                  "§4.4 "
                   "request/reply/unlock protocol)"
                 : "")
      << ".\n";
-  OS << "__global__ void " << Name << "_server(" << D << "::channel_type dd_channel"
+  OS << "__global__ void " << Name << "_server(" << D
+     << "::channel_type dd_channel"
      << (Nested ? ", " + D + "::sides_type dd_sides" : "");
   for (const ParmVarDecl *P : ServerArgs)
     OS << ", " << paramDecl(paramIndex(P));
   OS << ") {\n";
   OS << "  __shared__ " << D << "::server_type::TempStorage dd_temp;\n";
-  OS << "  " << D << "::server_type dd_server(dd_channel" << (Nested ? ", dd_sides" : "")
-     << ", dd_temp);\n";
+  OS << "  " << D << "::server_type dd_server(dd_channel"
+     << (Nested ? ", dd_sides" : "") << ", dd_temp);\n";
   OS << "  dd_server.run([](const " << Name << "_message &dd_m) { return "
-     << (Nested ? "dd::IdPair{dd_m." + Ids[0] + ", dd_m." + Ids[1] + "}" : "dd_m." + Ids[0])
+     << (Nested ? "dd::IdPair{dd_m." + Ids[0] + ", dd_m." + Ids[1] + "}"
+                : "dd_m." + Ids[0])
      << "; },\n";
   OS << "                [&](const " << Name << "_message &dd_m) { " << Name
      << "_critical_section(";
   bool First = true;
   for (const ValueDecl *V : Reads) {
     std::string F = fieldOf(V);
-    OS << (First ? "" : ", ") << (F.empty() ? V->getNameAsString() : "dd_m." + F);
+    OS << (First ? "" : ", ")
+       << (F.empty() ? V->getNameAsString() : "dd_m." + F);
     First = false;
   }
   for (const std::string &B : BuiltinFields) {
@@ -653,28 +712,33 @@ std::string KernelRewrite::serverAndLaunch() const {
   OS << "); });\n}\n\n";
 
   // The host launch (support/LaunchRewriter.h: the launchers' convention).
-  OS << "/// decoupler: in place of " << Name << "<<<grid, block, 0, stream>>>(...): runs "
-     << Name << "_client with that\n"
+  OS << "/// decoupler: in place of " << Name
+     << "<<<grid, block, 0, stream>>>(...): runs " << Name
+     << "_client with that\n"
      << "/// grid and block and " << Name
      << "_server beside it (as many server blocks as stay resident),\n"
      << "/// and waits for both; or " << Name
      << " as written on the stream, where that measured faster.\n";
   OS << Launcher.definitionHead() << " {\n";
-  OS << "  (void)dd_shmem; // decoupler: 0: launches with dynamic shared memory are not "
+  OS << "  (void)dd_shmem; // decoupler: 0: launches with dynamic shared "
+        "memory are not "
         "delegated\n";
   OS << "  " << D << "::launch(\n";
-  OS << "      \"" << Name << "\", " << Servers << ", " << Name << "_server, " << Name
-     << "_client, " << Name << ", dd_grid, dd_block, dd_stream,\n";
+  OS << "      \"" << Name << "\", " << Servers << ", " << Name << "_server, "
+     << Name << "_client, " << Name << ", dd_grid, dd_block, dd_stream,\n";
   OS << "      [&](const " << D << "::channel_type &dd_channel, "
      << (Nested ? "const " + D + "::sides_type &dd_sides, " : "")
      << "dim3 dd_g, dim3 dd_b, size_t dd_shared, cudaStream_t dd_stream) {\n";
-  OS << "        " << Name << "_server<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel"
+  OS << "        " << Name
+     << "_server<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel"
      << (Nested ? ", dd_sides" : "") << Args(ServerArgs) << ");\n";
   OS << "      },\n";
   OS << "      [&](const " << D
-     << "::channel_type &dd_channel, dim3 dd_g, dim3 dd_b, size_t dd_shared, cudaStream_t "
+     << "::channel_type &dd_channel, dim3 dd_g, dim3 dd_b, size_t dd_shared, "
+        "cudaStream_t "
         "dd_stream) {\n";
-  OS << "        " << Name << "_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel";
+  OS << "        " << Name
+     << "_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel";
   for (unsigned I = 0; I < K.getNumParams(); ++I)
     OS << ", " << paramName(I);
   OS << ");\n      },\n";
@@ -689,17 +753,23 @@ std::string KernelRewrite::serverAndLaunch() const {
 std::string KernelRewrite::send(StringRef Indent) const {
   std::string S;
   raw_string_ostream OS(S);
-  OS << "// decoupler: delegated; " << Name << "_server runs the critical section\n"
+  OS << "// decoupler: delegated; " << Name
+     << "_server runs the critical section\n"
      << Indent << "dd_tx.send(" << Name << "_delegate::route(dd_channel";
   for (const std::string &Id : Ids) {
-    const Field *F = find_if(Fields, [&](const Field &X) { return X.Name == Id; });
-    OS << ", " << (F->Computed ? "(unsigned long long)(" + text(F->Computed->getSourceRange(), SM, LO) + ")" : Id);
+    const Field *F =
+        find_if(Fields, [&](const Field &X) { return X.Name == Id; });
+    OS << ", "
+       << (F->Computed ? "(unsigned long long)(" +
+                             text(F->Computed->getSourceRange(), SM, LO) + ")"
+                       : Id);
   }
   OS << "), " << Name << "_message{";
   for (size_t I = 0; I < Fields.size(); ++I) {
     const Field &F = Fields[I];
     OS << (I ? ", " : "")
-       << (F.Computed   ? "(unsigned long long)(" + text(F.Computed->getSourceRange(), SM, LO) + ")"
+       << (F.Computed ? "(unsigned long long)(" +
+                            text(F.Computed->getSourceRange(), SM, LO) + ")"
            : !F.Builtin.empty() ? F.Builtin
                                 : F.Name);
   }
@@ -740,12 +810,13 @@ void KernelRewrite::removeFlags() {
     size_t LineBegin = Buf.rfind('\n', Begin);
     LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
     size_t LineEnd = Buf.find('\n', End);
-    if (Buf.slice(LineBegin, Begin).trim().empty() && LineEnd != StringRef::npos &&
-        Buf.slice(End, LineEnd).trim().empty()) {
+    if (Buf.slice(LineBegin, Begin).trim().empty() &&
+        LineEnd != StringRef::npos && Buf.slice(End, LineEnd).trim().empty()) {
       Begin = LineBegin;
       End = LineEnd + 1;
     }
-    R.RemoveText(SM.getLocForStartOfFile(F).getLocWithOffset(Begin), End - Begin);
+    R.RemoveText(SM.getLocForStartOfFile(F).getLocWithOffset(Begin),
+                 End - Begin);
   }
 }
 
@@ -758,7 +829,8 @@ std::optional<std::pair<unsigned, unsigned>> KernelRewrite::pragmaLine() const {
 
 void KernelRewrite::removePragma() {
   if (std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine())
-    R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Line->first),
+    R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID())
+                     .getLocWithOffset(Line->first),
                  Line->second - Line->first);
 }
 
@@ -799,16 +871,21 @@ void KernelRewrite::rewriteKernel() {
   }
   const auto *Body = cast<CompoundStmt>(K.getBody());
   const bool Returns = hasReturn(Body);
-  std::string Open = "\n  // decoupler: message stages in shared memory, one per server block.\n"
-                     "  extern __shared__ __align__(16) unsigned char dd_stage[];\n  " +
-                     D + "::sender_type dd_tx(dd_channel, dd_stage);";
+  std::string Open =
+      "\n  // decoupler: message stages in shared memory, one per server "
+      "block.\n"
+      "  extern __shared__ __align__(16) unsigned char dd_stage[];\n  " +
+      D + "::sender_type dd_tx(dd_channel, dd_stage);";
   if (Returns)
-    Open += "\n  // decoupler: the body as written, in a lambda, so that its returns still "
-            "reach\n  // dd_tx.finish(), which every thread of the block must call.\n  [&] {";
+    Open += "\n  // decoupler: the body as written, in a lambda, so that its "
+            "returns still "
+            "reach\n  // dd_tx.finish(), which every thread of the block must "
+            "call.\n  [&] {";
   R.InsertTextAfterToken(Body->getLBracLoc(), Open);
   R.InsertTextBefore(Body->getRBracLoc(),
                      std::string(Returns ? "  }();\n" : "") +
-                         "  dd_tx.finish(); // decoupler: flush the stages; this block is done\n");
+                         "  dd_tx.finish(); // decoupler: flush the stages; "
+                         "this block is done\n");
 
   // The try-lock loop becomes the send.
   removeFlags();
@@ -848,9 +925,11 @@ bool runDelegatePass(PassContext &P) {
   // try-lock loop left as written is a warning, shown by default.
   auto Refuse = [&](const Candidate &C, const Refusal &Why) {
     if (C.Pragma) {
-      Diags.error(Why.Loc, "cannot delegate this critical section: " + Why.Message);
+      Diags.error(Why.Loc,
+                  "cannot delegate this critical section: " + Why.Message);
     } else if (Why.Kind != RefusalKind::NotTryLockLoop) {
-      Diags.declined(Why.Loc, "--delegate=auto: try-lock loop not delegated: " + Why.Message);
+      Diags.declined(Why.Loc, "--delegate=auto: try-lock loop not delegated: " +
+                                  Why.Message);
     } else {
       return;
     }
@@ -863,7 +942,8 @@ bool runDelegatePass(PassContext &P) {
   std::vector<std::pair<const Candidate *, CriticalSection>> Recognized;
   std::map<const FunctionDecl *, unsigned> PerKernel;
   for (const Candidate &C : Candidates) {
-    std::variant<CriticalSection, Refusal> M = matchCriticalSection(C.Loop, *C.Kernel, Ctx);
+    std::variant<CriticalSection, Refusal> M =
+        matchCriticalSection(C.Loop, *C.Kernel, Ctx);
     if (const auto *Why = std::get_if<Refusal>(&M)) {
       Refuse(C, *Why);
       continue;
@@ -879,11 +959,13 @@ bool runDelegatePass(PassContext &P) {
     if (PerKernel[C.Kernel->getCanonicalDecl()] > 1) {
       auto [It, New] = First.try_emplace(C.Kernel->getCanonicalDecl(), CS.Loop);
       if (!New)
-        Refuse(C, Refusal{RefusalKind::KernelNotRewritable, CS.Loop->getBeginLoc(),
-                          "kernel '" + C.Kernel->getNameAsString() +
-                              "' also has a critical section at line " +
-                              std::to_string(SM.getExpansionLineNumber(It->second->getBeginLoc())) +
-                              "; the delegate rewrite handles one per kernel"});
+        Refuse(C,
+               Refusal{RefusalKind::KernelNotRewritable, CS.Loop->getBeginLoc(),
+                       "kernel '" + C.Kernel->getNameAsString() +
+                           "' also has a critical section at line " +
+                           std::to_string(SM.getExpansionLineNumber(
+                               It->second->getBeginLoc())) +
+                           "; the delegate rewrite handles one per kernel"});
       continue;
     }
     KernelRewrite Rewrite(Ctx, R, C, CS);
@@ -895,18 +977,19 @@ bool runDelegatePass(PassContext &P) {
       continue; // nothing is written anyway
     Rewrite.emit(Replaced);
     const std::string Name = C.Kernel->getNameAsString();
-    const std::string What =
-        (CS.Kind == CriticalSection::Shape::Single ? "critical section (one lock)"
-                                                   : "critical section (two nested locks)");
+    const std::string What = (CS.Kind == CriticalSection::Shape::Single
+                                  ? "critical section (one lock)"
+                                  : "critical section (two nested locks)");
     if (C.Pragma)
-      Diags.rewritten(CS.Loop->getBeginLoc(), "delegated the " + What + " of '" + Name +
-                                                  "' to server blocks: " + Name + "_client, " +
-                                                  Name + "_server, " + Name + "_launch");
+      Diags.rewritten(CS.Loop->getBeginLoc(),
+                      "delegated the " + What + " of '" + Name +
+                          "' to server blocks: " + Name + "_client, " + Name +
+                          "_server, " + Name + "_launch");
     else
       Diags.rewritten(CS.Loop->getBeginLoc(),
-                      "--delegate=auto: delegated the unannotated " + What + " of '" + Name +
-                          "' to server blocks: " + Name + "_client, " + Name + "_server, " +
-                          Name + "_launch",
+                      "--delegate=auto: delegated the unannotated " + What +
+                          " of '" + Name + "' to server blocks: " + Name +
+                          "_client, " + Name + "_server, " + Name + "_launch",
                       /*Always=*/true);
     Changed = true;
     ++P.Rewrites;

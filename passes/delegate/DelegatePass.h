@@ -1,4 +1,5 @@
-//===- delegate/DelegatePass.h - Critical sections to server blocks -*- C++ -*-//
+//===- delegate/DelegatePass.h - Critical sections to server blocks -*- C++
+//-*-//
 //
 // The delegate rewrite (dissertation section 4.2-4.4, docs/delegate-pass.md):
 // for a kernel whose try-lock critical section is annotated `#pragma dd

@@ -7,11 +7,11 @@
 #include "delegate/CriticalSection.h"
 #include "delegate/DelegatePass.h"
 #include "pipeline/PassContext.h"
+#include "split/SplitPass.h"
 #include "support/FunctionIndex.h"
 #include "support/Includes.h"
 #include "support/LineEndings.h"
 #include "support/PassDiagnostics.h"
-#include "split/SplitPass.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -37,8 +37,9 @@ struct PassInfo {
   StringRef Name;
   bool (*Run)(PassContext &);
 };
-const PassInfo Passes[] = {
-    {"split", runSplitPass}, {"delegate", runDelegatePass}, {"atomics", runAtomicsPass}};
+const PassInfo Passes[] = {{"split", runSplitPass},
+                           {"delegate", runDelegatePass},
+                           {"atomics", runAtomicsPass}};
 
 std::string targetKind(const Annotation &A) {
   if (A.TargetFunction)
@@ -58,8 +59,9 @@ AnnotationEntry toEntry(const Annotation &A, const SourceManager &SM) {
   if (A.Enclosing)
     E.Function = A.Enclosing->getNameAsString();
   E.Target = targetKind(A);
-  E.TargetPos = toPosition(SM, A.TargetFunction ? A.TargetFunction->getLocation()
-                                                : A.TargetStmt->getBeginLoc());
+  E.TargetPos =
+      toPosition(SM, A.TargetFunction ? A.TargetFunction->getLocation()
+                                      : A.TargetStmt->getBeginLoc());
   if (A.Depth)
     E.Clauses.push_back({"depth", std::to_string(*A.Depth)});
   if (A.Servers)
@@ -71,10 +73,12 @@ AnnotationEntry toEntry(const Annotation &A, const SourceManager &SM) {
   return E;
 }
 
-std::string sourceText(const Expr *E, const SourceManager &SM, const LangOptions &LO) {
+std::string sourceText(const Expr *E, const SourceManager &SM,
+                       const LangOptions &LO) {
   if (!E)
     return "";
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO)
+  return Lexer::getSourceText(
+             CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO)
       .str();
 }
 
@@ -86,7 +90,8 @@ std::vector<std::string> names(ArrayRef<const ValueDecl *> Decls) {
 }
 
 /// What the delegate pass makes of a `#pragma dd delegate` loop.
-CriticalSectionEntry criticalSectionEntry(const Annotation &A, ASTContext &Ctx) {
+CriticalSectionEntry criticalSectionEntry(const Annotation &A,
+                                          ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   CriticalSectionEntry E;
   E.Pos = toPosition(SM, A.TargetStmt->getBeginLoc());
@@ -103,8 +108,9 @@ CriticalSectionEntry criticalSectionEntry(const Annotation &A, ASTContext &Ctx) 
   E.Shape = CS.Kind == CriticalSection::Shape::Single ? "single" : "nested";
   for (const LockRef &L : CS.Locks) {
     std::string Array = sourceText(L.Array, SM, Ctx.getLangOpts());
-    E.Locks.push_back(L.Index ? Array + "[" + sourceText(L.Index, SM, Ctx.getLangOpts()) + "]"
-                              : "*" + Array);
+    E.Locks.push_back(
+        L.Index ? Array + "[" + sourceText(L.Index, SM, Ctx.getLangOpts()) + "]"
+                : "*" + Array);
   }
   E.Message = names(CS.Message);
   // threadIdx.x and friends travel in the message too (the client's values).
@@ -118,8 +124,9 @@ CriticalSectionEntry criticalSectionEntry(const Annotation &A, ASTContext &Ctx) 
 
 /// The lines of \p Begin..\p End (expansion locations) as a report excerpt
 /// named \p Function; none when the range is not within one file.
-std::optional<SourceExcerpt> excerpt(const SourceManager &SM, SourceLocation Begin,
-                                     SourceLocation End, StringRef Function) {
+std::optional<SourceExcerpt> excerpt(const SourceManager &SM,
+                                     SourceLocation Begin, SourceLocation End,
+                                     StringRef Function) {
   Begin = SM.getExpansionLoc(Begin);
   End = SM.getExpansionRange(End).getEnd();
   FileID File = SM.getFileID(Begin);
@@ -152,7 +159,8 @@ std::optional<SourceExcerpt> excerpt(const SourceManager &SM, SourceLocation Beg
 /// The source of every kernel (from the first annotation before it) and of
 /// every function holding one of its accesses or branches, once each.
 std::vector<SourceExcerpt>
-reportSources(ASTContext &Ctx, ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
+reportSources(ASTContext &Ctx,
+              ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
               const AnnotationSet &Annotations, const FunctionIndex &Index) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<SourceExcerpt> Out;
@@ -167,7 +175,8 @@ reportSources(ASTContext &Ctx, ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels
     // Instantiations share their template's location.
     SourceLocation Begin = SM.getExpansionLoc(K->Kernel->getBeginLoc());
     for (const Annotation &A : Annotations.all())
-      if (A.TargetFunction && A.TargetFunction->getLocation() == K->Kernel->getLocation() &&
+      if (A.TargetFunction &&
+          A.TargetFunction->getLocation() == K->Kernel->getLocation() &&
           SM.getFileID(SM.getExpansionLoc(A.Loc)) == SM.getFileID(Begin) &&
           SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.Loc), Begin))
         Begin = SM.getExpansionLoc(A.Loc);
@@ -195,7 +204,8 @@ class FileConsumer : public ASTConsumer {
 public:
   FileConsumer(const RunOptions &Options, FileResult &Result,
                AnnotationSet &Annotations, const IncludeSites &Sites)
-      : Options(Options), Result(Result), Annotations(Annotations), Sites(Sites) {}
+      : Options(Options), Result(Result), Annotations(Annotations),
+        Sites(Sites) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = Ctx.getDiagnostics();
@@ -214,12 +224,15 @@ public:
       AffineDiags.recordInto(Result.Decisions, *Index);
     std::vector<std::unique_ptr<KernelAnalysis>> Kernels =
         analyzeKernels(Ctx, Options.RemarkAffine ? &AffineDiags : nullptr);
-    Result.Kernels = llvm::count_if(
-        Kernels, [](const std::unique_ptr<KernelAnalysis> &K) { return K->Kernel; });
+    Result.Kernels =
+        llvm::count_if(Kernels, [](const std::unique_ptr<KernelAnalysis> &K) {
+          return K->Kernel;
+        });
 
     if (Options.Analyze) {
       FileReport &Report = Result.Report;
-      if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+      if (OptionalFileEntryRef Main =
+              SM.getFileEntryRefForID(SM.getMainFileID()))
         Report.File = Main->getName().str();
       for (const std::unique_ptr<KernelAnalysis> &K : Kernels)
         Report.Kernels.push_back(K->Report);
@@ -244,12 +257,14 @@ public:
 
 private:
   /// Runs the selected rewrite passes; returns the rewritten main file.
-  std::string runPasses(ASTContext &Ctx, ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
+  std::string runPasses(ASTContext &Ctx,
+                        ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
                         const FunctionIndex *Index, bool Silent) {
     Rewriter R(Ctx.getSourceManager(), Ctx.getLangOpts());
     InsertedLineEndings Endings(R);
     IncludeEditor Includes(R, Sites.insertionOffset(Ctx));
-    PassDiagnostics PassDiags(Ctx.getDiagnostics(), Options.RemarkAll, Options.Declined);
+    PassDiagnostics PassDiags(Ctx.getDiagnostics(), Options.RemarkAll,
+                              Options.Declined);
     if (Silent)
       PassDiags.silence();
     if (Options.RecordDecisions)
@@ -259,11 +274,13 @@ private:
     PO.SplitAuto = Options.SplitAuto;
     PO.DelegateAuto = Options.DelegateAuto;
     PO.AtomicsFloat = Options.AtomicsFloat;
-    PassContext Context{Ctx, Kernels, Annotations, R, PassDiags, Includes, PO, Claimed};
+    PassContext Context{Ctx,       Kernels,  Annotations, R,
+                        PassDiags, Includes, PO,          Claimed};
     bool Changed = false;
     std::vector<std::pair<std::string, unsigned>> RewritesByPass;
     for (const PassInfo &Pass : Passes)
-      if (Options.Passes.empty() || llvm::is_contained(Options.Passes, Pass.Name.str())) {
+      if (Options.Passes.empty() ||
+          llvm::is_contained(Options.Passes, Pass.Name.str())) {
         PassDiags.setPass(Pass.Name);
         Context.Rewrites = 0;
         Changed |= Pass.Run(Context);
@@ -337,7 +354,8 @@ const std::vector<std::string> &availablePasses() {
 }
 
 bool isKnownPass(StringRef Name) {
-  return llvm::any_of(Passes, [&](const PassInfo &Pass) { return Pass.Name == Name; });
+  return llvm::any_of(Passes,
+                      [&](const PassInfo &Pass) { return Pass.Name == Name; });
 }
 
 std::unique_ptr<FrontendAction> createFileAction(const RunOptions &Options,

@@ -52,7 +52,8 @@ std::string coalescingText(const AccessEntry &A) {
   if (A.Class == ValueClass::Scalar)
     return A.Space == AddressSpace::Shared
                ? "one address for the warp: a broadcast, no bank conflict"
-               : "one address for the warp: one transaction serves all 32 threads";
+               : "one address for the warp: one transaction serves all 32 "
+                 "threads";
   if (!A.DivergentConditions.empty())
     return "a different affine address on each side of a divergent condition";
   std::optional<int64_t> X = strideBytesX(A);
@@ -66,18 +67,21 @@ std::string coalescingText(const AccessEntry &A) {
     // 32 banks of 4-byte words: lanes s/4 words apart share a bank every
     // 32/gcd(s/4, 32) lanes.
     if (E != 4 || S % 4 != 0)
-      return "shared memory, " + std::to_string(S) + " B between neighbouring threads";
+      return "shared memory, " + std::to_string(S) +
+             " B between neighbouring threads";
     uint64_t Ways = std::gcd<uint64_t>(S / 4, 32);
     return Ways == 1 ? "shared memory: no bank conflicts"
-                     : "shared memory: " + std::to_string(Ways) + "-way bank conflicts";
+                     : "shared memory: " + std::to_string(Ways) +
+                           "-way bank conflicts";
   }
   if (E == 0)
     return std::to_string(S) + " B between neighbouring threads";
   if (S < E)
-    return "neighbouring threads overlap (stride below the " + std::to_string(E) +
-           "-byte value)";
+    return "neighbouring threads overlap (stride below the " +
+           std::to_string(E) + "-byte value)";
   // The 32-byte sectors a warp of 32 threads touches (aligned start).
-  uint64_t Sectors = S >= 32 ? 32 * divideCeil(E, 32) : divideCeil(31 * S + E, 32);
+  uint64_t Sectors =
+      S >= 32 ? 32 * divideCeil(E, 32) : divideCeil(31 * S + E, 32);
   uint64_t Used = 32 * E * 100 / (Sectors * 32);
   std::string Sectors32 = std::to_string(Sectors) + " sectors of 32 B (" +
                           std::to_string(Used) + "% of the bytes fetched used)";
@@ -94,8 +98,9 @@ using ClassCounts = std::array<unsigned, 3>;
 
 /// Decision kinds the page counts and shows (classification remarks are the
 /// colours themselves).
-constexpr DecisionKind ShownKinds[] = {DecisionKind::Rewritten, DecisionKind::Refused,
-                                       DecisionKind::Declined, DecisionKind::Unchanged};
+constexpr DecisionKind ShownKinds[] = {
+    DecisionKind::Rewritten, DecisionKind::Refused, DecisionKind::Declined,
+    DecisionKind::Unchanged};
 
 bool shown(const Decision &D) { return D.Kind != DecisionKind::Classified; }
 
@@ -107,7 +112,8 @@ bool inExcerpt(const DecisionLocation &L, const SourceExcerpt &E) {
 }
 
 bool inExcerpt(StringRef File, const Position &P, const SourceExcerpt &E) {
-  return File == E.File && P.Line >= E.FirstLine && P.Line < E.FirstLine + E.Lines.size();
+  return File == E.File && P.Line >= E.FirstLine &&
+         P.Line < E.FirstLine + E.Lines.size();
 }
 
 std::string stridesText(const Strides &S) {
@@ -127,8 +133,9 @@ std::string conditionsText(const std::vector<Position> &Conds) {
 }
 
 std::string accessTip(const AccessEntry &A) {
-  std::string Tip = toString(A.Kind).str() + " \u00b7 " + toString(A.Space).str() +
-                    " memory \u00b7 " + toString(A.Class).str();
+  std::string Tip = toString(A.Kind).str() + " \u00b7 " +
+                    toString(A.Space).str() + " memory \u00b7 " +
+                    toString(A.Class).str();
   if (A.Bytes)
     Tip += " \u00b7 " + std::to_string(A.Bytes) + "-byte value";
   if (!A.Function.empty())
@@ -154,7 +161,8 @@ std::string branchTip(const BranchEntry &B) {
     Tip += "\nthe same for every thread: the warp does not diverge";
     break;
   case ValueClass::Affine:
-    Tip += "\ndepends on the thread index: the threads of a warp may go different ways";
+    Tip += "\ndepends on the thread index: the threads of a warp may go "
+           "different ways";
     if (!B.DivergentConditions.empty())
       Tip += "\ndivergent tuple on" + conditionsText(B.DivergentConditions);
     break;
@@ -176,8 +184,9 @@ struct Span {
 
 /// The spans of \p P..\p End on line \p Line (1-based columns; an entry
 /// that goes on past its first line is highlighted to the end of it).
-std::optional<Span> spanOn(StringRef Line, const Position &P, const Position &End,
-                           bool Branch, ValueClass C, std::string Tip) {
+std::optional<Span> spanOn(StringRef Line, const Position &P,
+                           const Position &End, bool Branch, ValueClass C,
+                           std::string Tip) {
   if (P.Column == 0 || P.Column > Line.size())
     return std::nullopt;
   size_t B = P.Column - 1;
@@ -216,8 +225,8 @@ std::string renderLine(StringRef Line, std::vector<Span> Spans) {
       continue;
     Out += escapeHTML(Line.slice(Pos, S.Begin));
     Pos = S.Begin;
-    Out += "<span class=\"" + std::string(S.Branch ? "br" : "ac") + " c-" + S.Class +
-           "\" title=\"" + escapeHTML(S.Tip) + "\">";
+    Out += "<span class=\"" + std::string(S.Branch ? "br" : "ac") + " c-" +
+           S.Class + "\" title=\"" + escapeHTML(S.Tip) + "\">";
     Open.push_back(End);
   }
   CloseUpTo(Line.size());
@@ -226,36 +235,41 @@ std::string renderLine(StringRef Line, std::vector<Span> Spans) {
 }
 
 std::string locationText(const DecisionLocation &L) {
-  return L.File + ":" + std::to_string(L.Pos.Line) + ":" + std::to_string(L.Pos.Column);
+  return L.File + ":" + std::to_string(L.Pos.Line) + ":" +
+         std::to_string(L.Pos.Column);
 }
 
 void printDecision(raw_ostream &OS, const Decision &D) {
   std::string Kind = toString(D.Kind).str();
   OS << "<div class=\"dec k-" << Kind << "\"><span class=\"badge\">" << Kind
-     << "</span> <span class=\"pass\">" << escapeHTML(D.Pass) << "</span> <span class=\"at\">"
-     << D.Loc.Pos.Line << ":" << D.Loc.Pos.Column << "</span> <span class=\"msg\">"
+     << "</span> <span class=\"pass\">" << escapeHTML(D.Pass)
+     << "</span> <span class=\"at\">" << D.Loc.Pos.Line << ":"
+     << D.Loc.Pos.Column << "</span> <span class=\"msg\">"
      << escapeHTML(D.Message) << "</span>";
   for (const DecisionNote &N : D.Notes)
-    OS << "<div class=\"note\">note: <span class=\"at\">" << escapeHTML(locationText(N.Loc))
-       << "</span> " << escapeHTML(N.Message) << "</div>";
+    OS << "<div class=\"note\">note: <span class=\"at\">"
+       << escapeHTML(locationText(N.Loc)) << "</span> " << escapeHTML(N.Message)
+       << "</div>";
   OS << "</div>";
 }
 
 /// The source of \p E with \p K's entries in it coloured and the decisions
 /// at its lines below them.
-void printExcerpt(raw_ostream &OS, const SourceExcerpt &E, const KernelReport &K,
-                  ArrayRef<Decision> Decisions) {
+void printExcerpt(raw_ostream &OS, const SourceExcerpt &E,
+                  const KernelReport &K, ArrayRef<Decision> Decisions) {
   std::vector<std::vector<Span>> Spans(E.Lines.size());
   auto LineOf = [&](const Position &P) { return P.Line - E.FirstLine; };
   for (const AccessEntry &A : K.Accesses)
     if (inExcerpt(A.File, A.Pos, E))
-      if (std::optional<Span> S = spanOn(E.Lines[LineOf(A.Pos)], A.Pos, A.End,
-                                         /*Branch=*/false, A.Class, accessTip(A)))
+      if (std::optional<Span> S =
+              spanOn(E.Lines[LineOf(A.Pos)], A.Pos, A.End,
+                     /*Branch=*/false, A.Class, accessTip(A)))
         Spans[LineOf(A.Pos)].push_back(std::move(*S));
   for (const BranchEntry &B : K.Branches)
     if (inExcerpt(B.File, B.Pos, E))
-      if (std::optional<Span> S = spanOn(E.Lines[LineOf(B.Pos)], B.Pos, B.End,
-                                         /*Branch=*/true, B.Class, branchTip(B)))
+      if (std::optional<Span> S =
+              spanOn(E.Lines[LineOf(B.Pos)], B.Pos, B.End,
+                     /*Branch=*/true, B.Class, branchTip(B)))
         Spans[LineOf(B.Pos)].push_back(std::move(*S));
   std::vector<std::vector<const Decision *>> At(E.Lines.size());
   for (const Decision &D : Decisions)
@@ -265,9 +279,9 @@ void printExcerpt(raw_ostream &OS, const SourceExcerpt &E, const KernelReport &K
   OS << "<table class=\"src\">\n";
   for (size_t I = 0; I < E.Lines.size(); ++I) {
     unsigned Line = E.FirstLine + I;
-    OS << "<tr class=\"ln" << (At[I].empty() ? "" : " has-dec") << "\"><td class=\"no\">"
-       << Line
-       << "</td><td class=\"code\">" << renderLine(E.Lines[I], Spans[I]) << "</td></tr>\n";
+    OS << "<tr class=\"ln" << (At[I].empty() ? "" : " has-dec")
+       << "\"><td class=\"no\">" << Line << "</td><td class=\"code\">"
+       << renderLine(E.Lines[I], Spans[I]) << "</td></tr>\n";
     for (const Decision *D : At[I]) {
       OS << "<tr class=\"decrow\"><td class=\"no\"></td><td>";
       printDecision(OS, *D);
@@ -313,15 +327,18 @@ void printSummaryHead(raw_ostream &OS) {
 }
 
 void printSummaryRow(raw_ostream &OS, StringRef Label, const Summary &S) {
-  OS << "<tr><td class=\"name\">" << Label << "</td><td data-n=\"kernels\">" << S.Kernels
-     << "</td>";
+  OS << "<tr><td class=\"name\">" << Label << "</td><td data-n=\"kernels\">"
+     << S.Kernels << "</td>";
   const char *Classes[] = {"scalar", "affine", "nonaffine"};
   for (unsigned C = 0; C < 3; ++C)
-    OS << "<td data-n=\"accesses-" << Classes[C] << "\">" << S.Accesses[C] << "</td>";
+    OS << "<td data-n=\"accesses-" << Classes[C] << "\">" << S.Accesses[C]
+       << "</td>";
   for (unsigned C = 0; C < 3; ++C)
-    OS << "<td data-n=\"branches-" << Classes[C] << "\">" << S.Branches[C] << "</td>";
+    OS << "<td data-n=\"branches-" << Classes[C] << "\">" << S.Branches[C]
+       << "</td>";
   for (unsigned I = 0; I < std::size(ShownKinds); ++I)
-    OS << "<td data-n=\"" << toString(ShownKinds[I]) << "\">" << S.Decisions[I] << "</td>";
+    OS << "<td data-n=\"" << toString(ShownKinds[I]) << "\">" << S.Decisions[I]
+       << "</td>";
   OS << "</tr>\n";
 }
 
@@ -416,8 +433,8 @@ const char Script[] = R"(
 void printFile(raw_ostream &OS, const HtmlFile &F, unsigned Index) {
   const FileReport &R = *F.Report;
   std::string Id = "f" + std::to_string(Index);
-  OS << "<section class=\"file\" id=\"" << Id << "\">\n<h2>" << escapeHTML(R.File)
-     << "</h2>\n<table class=\"sum\">\n";
+  OS << "<section class=\"file\" id=\"" << Id << "\">\n<h2>"
+     << escapeHTML(R.File) << "</h2>\n<table class=\"sum\">\n";
   printSummaryHead(OS);
   printSummaryRow(OS, escapeHTML(R.File), summarize(F));
   OS << "</table>\n";
@@ -426,8 +443,8 @@ void printFile(raw_ostream &OS, const HtmlFile &F, unsigned Index) {
   else {
     OS << "<div class=\"kernels\">kernels: ";
     for (size_t K = 0; K < R.Kernels.size(); ++K)
-      OS << "<a href=\"#" << Id << "-k" << K << "\"><code>" << escapeHTML(R.Kernels[K].Name)
-         << "</code></a>";
+      OS << "<a href=\"#" << Id << "-k" << K << "\"><code>"
+         << escapeHTML(R.Kernels[K].Name) << "</code></a>";
     OS << "</div>\n";
   }
 
@@ -440,8 +457,9 @@ void printFile(raw_ostream &OS, const HtmlFile &F, unsigned Index) {
   for (size_t KI = 0; KI < R.Kernels.size(); ++KI) {
     const KernelReport &K = R.Kernels[KI];
     StringRef KFile = K.File.empty() ? StringRef(R.File) : StringRef(K.File);
-    OS << "<div class=\"kernel\" id=\"" << Id << "-k" << KI << "\">\n<h3>kernel <code>"
-       << escapeHTML(K.Name) << "</code><span class=\"where\">" << escapeHTML(KFile) << ":"
+    OS << "<div class=\"kernel\" id=\"" << Id << "-k" << KI
+       << "\">\n<h3>kernel <code>" << escapeHTML(K.Name)
+       << "</code><span class=\"where\">" << escapeHTML(KFile) << ":"
        << K.Pos.Line << "</span></h3>\n";
     const SourceExcerpt *Own = nullptr;
     for (const SourceExcerpt &E : R.Sources)
@@ -458,7 +476,8 @@ void printFile(raw_ostream &OS, const HtmlFile &F, unsigned Index) {
     // The device functions holding some of the kernel's entries.
     std::set<const SourceExcerpt *> Callees;
     std::vector<std::pair<std::string, Position>> Elsewhere;
-    auto Find = [&](StringRef File, const Position &P) -> const SourceExcerpt * {
+    auto Find = [&](StringRef File,
+                    const Position &P) -> const SourceExcerpt * {
       for (const SourceExcerpt &E : R.Sources)
         if (inExcerpt(File, P, E))
           return &E;
@@ -474,19 +493,23 @@ void printFile(raw_ostream &OS, const HtmlFile &F, unsigned Index) {
     std::vector<std::string> Unshown;
     for (const AccessEntry &A : K.Accesses)
       if (!Note(A.File, A.Pos))
-        Unshown.push_back((A.File.empty() ? R.File : A.File) + ":" + std::to_string(A.Pos.Line) +
-                          ":" + std::to_string(A.Pos.Column) + " " + toString(A.Kind).str() +
-                          " " + toString(A.Class).str() + " " + A.Text);
+        Unshown.push_back((A.File.empty() ? R.File : A.File) + ":" +
+                          std::to_string(A.Pos.Line) + ":" +
+                          std::to_string(A.Pos.Column) + " " +
+                          toString(A.Kind).str() + " " +
+                          toString(A.Class).str() + " " + A.Text);
     for (const BranchEntry &B : K.Branches)
       if (!Note(B.File, B.Pos))
-        Unshown.push_back((B.File.empty() ? R.File : B.File) + ":" + std::to_string(B.Pos.Line) +
-                          ":" + std::to_string(B.Pos.Column) + " branch " +
+        Unshown.push_back((B.File.empty() ? R.File : B.File) + ":" +
+                          std::to_string(B.Pos.Line) + ":" +
+                          std::to_string(B.Pos.Column) + " branch " +
                           toString(B.Class).str() + " " + B.Text);
     for (const SourceExcerpt *E : Order) {
-      OS << "<h4>device function <code>" << escapeHTML(E->Function) << "</code>, as <code>"
-         << escapeHTML(K.Name) << "</code> calls it<span class=\"where\">"
-         << escapeHTML(E->File.empty() ? R.File : E->File) << ":" << E->FirstLine
-         << "</span></h4>\n";
+      OS << "<h4>device function <code>" << escapeHTML(E->Function)
+         << "</code>, as <code>" << escapeHTML(K.Name)
+         << "</code> calls it<span class=\"where\">"
+         << escapeHTML(E->File.empty() ? R.File : E->File) << ":"
+         << E->FirstLine << "</span></h4>\n";
       printExcerpt(OS, *E, K, F.Decisions);
       MarkPlaced(*E);
     }
@@ -505,11 +528,12 @@ void printFile(raw_ostream &OS, const HtmlFile &F, unsigned Index) {
     if (!shown(D) || Placed[I])
       continue;
     if (!AnyOther)
-      OS << "<h3>other decisions</h3>\n<table class=\"other\"><thead><tr><th>where</th>"
+      OS << "<h3>other decisions</h3>\n<table "
+            "class=\"other\"><thead><tr><th>where</th>"
             "<th>function</th><th>decision</th></tr></thead>\n";
     AnyOther = true;
-    OS << "<tr><td class=\"at\">" << escapeHTML(locationText(D.Loc)) << "</td><td><code>"
-       << escapeHTML(D.Function) << "</code></td><td>";
+    OS << "<tr><td class=\"at\">" << escapeHTML(locationText(D.Loc))
+       << "</td><td><code>" << escapeHTML(D.Function) << "</code></td><td>";
     printDecision(OS, D);
     OS << "</td></tr>\n";
   }
@@ -521,17 +545,25 @@ void printFile(raw_ostream &OS, const HtmlFile &F, unsigned Index) {
 } // namespace
 
 void printHTML(ArrayRef<HtmlFile> Files, raw_ostream &OS) {
-  OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+  OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+        "charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, "
+        "initial-scale=1\">\n"
         "<title>decoupler report</title>\n<style>"
-     << Style << "</style>\n</head>\n<body>\n<header><h1>decoupler report</h1>\n<p>"
+     << Style
+     << "</style>\n</head>\n<body>\n<header><h1>decoupler report</h1>\n<p>"
      << Files.size() << (Files.size() == 1 ? " file" : " files")
-     << "; every access and branch condition coloured by class (hover for strides and "
-        "coalescing), every pass decision under its line</p>\n<p class=\"legend\">"
-        "<span class=\"ac c-scalar\">scalar</span> <span class=\"ac c-affine\">affine</span> "
+     << "; every access and branch condition coloured by class (hover for "
+        "strides and "
+        "coalescing), every pass decision under its line</p>\n<p "
+        "class=\"legend\">"
+        "<span class=\"ac c-scalar\">scalar</span> <span class=\"ac "
+        "c-affine\">affine</span> "
         "<span class=\"ac c-nonaffine\">nonaffine</span> access &nbsp; "
-        "<span class=\"br c-scalar\">scalar</span> <span class=\"br c-affine\">affine</span> "
-        "<span class=\"br c-nonaffine\">nonaffine</span> branch condition</p></header>\n<main>\n";
+        "<span class=\"br c-scalar\">scalar</span> <span class=\"br "
+        "c-affine\">affine</span> "
+        "<span class=\"br c-nonaffine\">nonaffine</span> branch "
+        "condition</p></header>\n<main>\n";
   if (Files.size() > 1) {
     OS << "<table class=\"sum\">\n";
     printSummaryHead(OS);

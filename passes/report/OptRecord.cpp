@@ -28,7 +28,8 @@ remarks::Type remarkType(DecisionKind K) {
   llvm_unreachable("bad decision kind");
 }
 
-std::optional<remarks::RemarkLocation> remarkLocation(const DecisionLocation &L) {
+std::optional<remarks::RemarkLocation>
+remarkLocation(const DecisionLocation &L) {
   if (L.File.empty() || L.Pos.Line == 0)
     return std::nullopt;
   return remarks::RemarkLocation{L.File, L.Pos.Line, L.Pos.Column};

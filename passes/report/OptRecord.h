@@ -1,4 +1,5 @@
-//===- report/OptRecord.h - Decisions as LLVM optimization records -*- C++ -*-===//
+//===- report/OptRecord.h - Decisions as LLVM optimization records -*- C++
+//-*-===//
 //
 // --remarks-output: the passes' decisions in the YAML of LLVM's optimization
 // records, the format of clang's -fsave-optimization-record, written by
@@ -28,7 +29,8 @@
 namespace decoupler {
 
 /// Writes \p Decisions, in order, as a YAML stream of optimization records.
-llvm::Error printOptRecords(llvm::ArrayRef<Decision> Decisions, llvm::raw_ostream &OS);
+llvm::Error printOptRecords(llvm::ArrayRef<Decision> Decisions,
+                            llvm::raw_ostream &OS);
 
 } // namespace decoupler
 

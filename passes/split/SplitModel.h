@@ -88,8 +88,9 @@ struct CostModel {
 
   /// R(S): the rate a ring of stages of \p StageBytes streams at, bytes/s.
   static double ringRate(double StageBytes) {
-    return std::min(CopyCeilingBytesPerSec,
-                    SMs * SplitBlocksPerSM * StageBytes * ClockHz / StageCostCycles);
+    return std::min(CopyCeilingBytesPerSec, SMs * SplitBlocksPerSM *
+                                                StageBytes * ClockHz /
+                                                StageCostCycles);
   }
   /// Shared memory per split block that keeps SplitBlocksPerSM resident.
   static constexpr unsigned maxSharedBytesPerBlock() {
@@ -97,7 +98,8 @@ struct CostModel {
   }
   /// sizeof(TileSlot<T, Elems>) for sizeof(T) == \p ElemBytes.
   static uint64_t tileSlotBytes(unsigned ElemBytes, uint64_t Elems) {
-    uint64_t Pad = ElemBytes >= CopyAlignBytes ? 0 : CopyAlignBytes / ElemBytes - 1;
+    uint64_t Pad =
+        ElemBytes >= CopyAlignBytes ? 0 : CopyAlignBytes / ElemBytes - 1;
     uint64_t Raw = ElemBytes * (Elems + Pad) + TileMetadataBytes;
     return (Raw + CopyAlignBytes - 1) / CopyAlignBytes * CopyAlignBytes;
   }

@@ -23,8 +23,9 @@ namespace {
 using split::LoopPlan;
 using split::Outcome;
 
-const KernelAnalysis *findKernel(ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
-                                 const FunctionDecl *FD) {
+const KernelAnalysis *
+findKernel(ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
+           const FunctionDecl *FD) {
   if (!FD)
     return nullptr;
   for (const std::unique_ptr<KernelAnalysis> &K : Kernels)
@@ -41,7 +42,9 @@ const Stmt *skipLabels(const Stmt *S) {
   return S;
 }
 
-bool isLoop(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
 
 /// The outermost loops of \p S (not looking into loops).
 void outermostLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
@@ -76,8 +79,9 @@ struct Job {
   SourceLocation ErrorLoc;
 };
 
-std::vector<Job> annotatedJobs(ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
-                               const AnnotationSet &Annotations) {
+std::vector<Job>
+annotatedJobs(ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels,
+              const AnnotationSet &Annotations) {
   std::vector<Job> Jobs;
   for (const Annotation &A : Annotations.all()) {
     if (A.Kind != Directive::Decouple)
@@ -87,9 +91,10 @@ std::vector<Job> annotatedJobs(ArrayRef<std::unique_ptr<KernelAnalysis>> Kernels
     const FunctionDecl *FD = A.TargetFunction ? A.TargetFunction : A.Enclosing;
     J.Kernel = findKernel(Kernels, FD);
     if (!J.Kernel) {
-      J.Error = FD && FD->isTemplated()
-                    ? "'#pragma dd decouple' in a kernel template is not supported yet"
-                    : "'#pragma dd decouple' must annotate a kernel or a loop in a kernel";
+      J.Error = FD && FD->isTemplated() ? "'#pragma dd decouple' in a kernel "
+                                          "template is not supported yet"
+                                        : "'#pragma dd decouple' must annotate "
+                                          "a kernel or a loop in a kernel";
       J.ErrorLoc = A.Loc;
       Jobs.push_back(J);
       continue;
@@ -135,13 +140,16 @@ std::string acceptedText(const LoopPlan &P) {
   if (P.TripCount)
     Out += formatv("; {0} iterations per block", *P.TripCount).str();
   else
-    Out += formatv("; profitable only for blocks of >= {0} iterations (to be checked "
-                   "at launch)",
-                   P.MinTripCount)
-               .str();
+    Out +=
+        formatv(
+            "; profitable only for blocks of >= {0} iterations (to be checked "
+            "at launch)",
+            P.MinTripCount)
+            .str();
   if (P.PreferHoist)
-    Out += "; a store may alias the loads, so the cheaper restrict/hoist rewrite "
-           "(split-study.md rule 5) applies and should be preferred";
+    Out +=
+        "; a store may alias the loads, so the cheaper restrict/hoist rewrite "
+        "(split-study.md rule 5) applies and should be preferred";
   if (!P.BlockKnown)
     Out += "; the block size must be checked to be a multiple of 32 at launch";
   return Out;
@@ -177,7 +185,8 @@ bool runSplitPass(PassContext &PC) {
       continue;
     }
     if (P.Result == Outcome::Refused) {
-      Diags.error(J.Loop->getBeginLoc(), "cannot decouple this loop: " + P.Reason);
+      Diags.error(J.Loop->getBeginLoc(),
+                  "cannot decouple this loop: " + P.Reason);
       if (P.ReasonLoc != J.Loop->getBeginLoc())
         Diags.note(P.ReasonLoc, "here");
       continue;
@@ -189,12 +198,14 @@ bool runSplitPass(PassContext &PC) {
       // original already keeps the memory system busy (gather S=8: 1.01x).
       if (Ok && P.PreferHoist && J.Annot &&
           P.InFlightBytes < split::CostModel::BandwidthBoundInFlightBytes) {
-        split::RewriteResult Done = split::rewriteHoist(P, *J.Annot, Ctx, R, State);
+        split::RewriteResult Done =
+            split::rewriteHoist(P, *J.Annot, Ctx, R, State);
         if (Done.Done) {
           Changed = true;
           ++PC.Rewrites;
-          Diags.rewritten(J.Loop->getBeginLoc(), "not splitting this loop: " + P.Reason +
-                                                     "; rewritten: " + Done.Message);
+          Diags.rewritten(J.Loop->getBeginLoc(),
+                          "not splitting this loop: " + P.Reason +
+                              "; rewritten: " + Done.Message);
           continue;
         }
       }
@@ -212,13 +223,15 @@ bool runSplitPass(PassContext &PC) {
     if (Done.Done) {
       Changed = true;
       ++PC.Rewrites;
-      Diags.rewritten(J.Loop->getBeginLoc(), acceptedText(P) + "; rewritten: " + Done.Message);
+      Diags.rewritten(J.Loop->getBeginLoc(),
+                      acceptedText(P) + "; rewritten: " + Done.Message);
       if (!P.PreferHoist)
         Replaced.push_back(P.Kernel->getSourceRange());
       continue;
     }
-    Diags.declined(J.Loop->getBeginLoc(), "loop not decoupled: " + acceptedText(P) +
-                                              "; not rewritten: " + Done.Message);
+    Diags.declined(J.Loop->getBeginLoc(),
+                   "loop not decoupled: " + acceptedText(P) +
+                       "; not rewritten: " + Done.Message);
     if (Done.Loc.isValid() && Done.Loc != J.Loop->getBeginLoc())
       Diags.note(Done.Loc, "here");
   }
@@ -244,10 +257,12 @@ bool runSplitPass(PassContext &PC) {
         continue;
       switch (P.Result) {
       case Outcome::Refused:
-        Diags.remark(L->getBeginLoc(), "--split=auto: loop not eligible: " + P.Reason);
+        Diags.remark(L->getBeginLoc(),
+                     "--split=auto: loop not eligible: " + P.Reason);
         break;
       case Outcome::Declined:
-        Diags.remark(L->getBeginLoc(), "--split=auto: not splitting this loop: " + P.Reason);
+        Diags.remark(L->getBeginLoc(),
+                     "--split=auto: not splitting this loop: " + P.Reason);
         break;
       case Outcome::Accepted: {
         // Without an annotation there is no promise about aliasing, so the
@@ -259,7 +274,8 @@ bool runSplitPass(PassContext &PC) {
         if (!Ok)
           Done.Message = "an annotated loop of the file was refused";
         else if (P.PreferHoist)
-          Done.Message = "the restrict/hoist rewrite needs the annotation's promise that the "
+          Done.Message = "the restrict/hoist rewrite needs the annotation's "
+                         "promise that the "
                          "pointers do not alias";
         else
           Done = split::rewriteSplit(P, *K, nullptr, Ctx, R, State);
@@ -268,11 +284,13 @@ bool runSplitPass(PassContext &PC) {
           ++PC.Rewrites;
           Replaced.push_back(P.Kernel->getSourceRange());
           Diags.rewritten(L->getBeginLoc(),
-                          "--split=auto: " + acceptedText(P) + "; rewritten: " + Done.Message,
+                          "--split=auto: " + acceptedText(P) +
+                              "; rewritten: " + Done.Message,
                           /*Always=*/true);
         } else {
-          Diags.remark(L->getBeginLoc(), "--split=auto: " + acceptedText(P) +
-                                             "; not rewritten: " + Done.Message);
+          Diags.remark(L->getBeginLoc(),
+                       "--split=auto: " + acceptedText(P) +
+                           "; not rewritten: " + Done.Message);
         }
         break;
       }
@@ -285,7 +303,8 @@ bool runSplitPass(PassContext &PC) {
 }
 
 std::vector<DecoupleEntry>
-decoupleEntries(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
+decoupleEntries(ASTContext &Ctx,
+                const std::vector<std::unique_ptr<KernelAnalysis>> &Kernels,
                 const AnnotationSet &Annotations) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<DecoupleEntry> Entries;
@@ -318,10 +337,12 @@ decoupleEntries(ASTContext &Ctx, const std::vector<std::unique_ptr<KernelAnalysi
         Note += Note.empty() ? "halo" : ", halo";
       if (!S.RingBytes)
         Note += Note.empty() ? "shares a tile" : ", shares a tile";
-      E.Streams.push_back({S.Text, toPosition(SM, S.Load->getBeginLoc()), Note});
+      E.Streams.push_back(
+          {S.Text, toPosition(SM, S.Load->getBeginLoc()), Note});
     }
     for (const split::ConsumerLoad &C : P.Consumers)
-      E.Consumers.push_back({C.Text, toPosition(SM, C.Load->getBeginLoc()), C.Why});
+      E.Consumers.push_back(
+          {C.Text, toPosition(SM, C.Load->getBeginLoc()), C.Why});
     E.Shaped = P.U > 0;
     E.BlockThreads = P.BlockThreads;
     E.BlockKnown = P.BlockKnown;

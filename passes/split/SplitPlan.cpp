@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "split/SplitPlan.h"
-#include "support/CudaFacts.h"
 #include "split/SplitModel.h"
+#include "support/CudaFacts.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -55,7 +55,8 @@ const Expr *loadedLValue(const Stmt *S) {
   const Expr *Sub = ICE->getSubExpr()->IgnoreParens();
   if (isa<ArraySubscriptExpr>(Sub))
     return Sub;
-  if (const auto *U = dyn_cast<UnaryOperator>(Sub); U && U->getOpcode() == UO_Deref)
+  if (const auto *U = dyn_cast<UnaryOperator>(Sub);
+      U && U->getOpcode() == UO_Deref)
     return Sub;
   if (const auto *M = dyn_cast<MemberExpr>(Sub); M && M->isArrow())
     return Sub;
@@ -99,8 +100,9 @@ const Stmt *parentStmt(ASTContext &Ctx, const Stmt *S) {
 std::string sourceText(const Stmt *S, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = CharSourceRange::getTokenRange(S->getSourceRange());
-  return Lexer::getSourceText(Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts()), SM,
-                              Ctx.getLangOpts())
+  return Lexer::getSourceText(
+             Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts()), SM,
+             Ctx.getLangOpts())
       .str();
 }
 
@@ -148,7 +150,8 @@ public:
     SourceLocation B = SM.getExpansionLoc(Outer->getBeginLoc());
     SourceLocation E = SM.getExpansionLoc(Outer->getEndLoc());
     Loc = SM.getExpansionLoc(Loc);
-    return !SM.isBeforeInTranslationUnit(Loc, B) && !SM.isBeforeInTranslationUnit(E, Loc);
+    return !SM.isBeforeInTranslationUnit(Loc, B) &&
+           !SM.isBeforeInTranslationUnit(E, Loc);
   }
 
   /// The first memory load \p E depends on (through locals), or null.
@@ -208,8 +211,10 @@ private:
     if (const Expr *LV = loadedLValue(S))
       return LV;
     if (const auto *E = dyn_cast<Expr>(S))
-      if (const VarDecl *V = refVar(E); V && isa<DeclRefExpr>(E->IgnoreParens()))
-        if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && Seen.insert(V).second) {
+      if (const VarDecl *V = refVar(E);
+          V && isa<DeclRefExpr>(E->IgnoreParens()))
+        if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+            Seen.insert(V).second) {
           if (addressTaken(V))
             return E;
           for (const Def &D : defs(V))
@@ -230,11 +235,12 @@ private:
         return StringRef(*B).starts_with("blockIdx.");
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
       const ValueDecl *D = DRE->getDecl();
-      if (const auto *V = dyn_cast<VarDecl>(D); V && isCudaBuiltinVariable(V) &&
-                                                  V->getName() == "blockIdx")
+      if (const auto *V = dyn_cast<VarDecl>(D);
+          V && isCudaBuiltinVariable(V) && V->getName() == "blockIdx")
         return true;
       if (const auto *V = dyn_cast<VarDecl>(D))
-        if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && Seen.insert(V).second)
+        if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+            Seen.insert(V).second)
           for (const Def &Df : defs(V))
             if (blockIdxIn(Df.Value, Seen))
               return true;
@@ -255,7 +261,8 @@ private:
       const Stmt *Parent = parentStmt(Ctx, Child);
       if (!Parent)
         return false;
-      if (Parent != Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Parent)) {
+      if (Parent != Loop &&
+          isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Parent)) {
         const auto *FS = dyn_cast<ForStmt>(Parent);
         if (!FS || FS->getInit() != Child)
           return true;
@@ -269,7 +276,8 @@ private:
   /// declared in it from a varying value, or updated in a nested loop without
   /// being re-initialized in \p Loop (the nested loop's counter, re-set each
   /// iteration, does not make \p Loop's addresses change).
-  bool varies(const Stmt *S, const Stmt *Loop, DenseSet<const VarDecl *> &Seen) const {
+  bool varies(const Stmt *S, const Stmt *Loop,
+              DenseSet<const VarDecl *> &Seen) const {
     if (!S)
       return false;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
@@ -385,8 +393,9 @@ public:
   }
 
   /// The value with every atom given by \p Value (nullopt: unknown).
-  std::optional<int64_t>
-  evaluate(const std::function<std::optional<int64_t>(const std::string &)> &Value) const {
+  std::optional<int64_t> evaluate(
+      const std::function<std::optional<int64_t>(const std::string &)> &Value)
+      const {
     if (!Valid)
       return std::nullopt;
     int64_t Sum = 0;
@@ -433,7 +442,8 @@ Poly linearize(const Expr *E, const KernelFacts &F, const ASTContext &Ctx,
     if (Cast->getType()->isIntegerType() &&
         Cast->getSubExpr()->getType()->isIntegerType())
       return linearize(Cast->getSubExpr(), F, Ctx, Depth + 1);
-    if (Cast->getCastKind() == CK_LValueToRValue || Cast->getCastKind() == CK_NoOp)
+    if (Cast->getCastKind() == CK_LValueToRValue ||
+        Cast->getCastKind() == CK_NoOp)
       return linearize(Cast->getSubExpr(), F, Ctx, Depth + 1);
     return Poly::invalid();
   }
@@ -487,12 +497,13 @@ Poly indexOf(const Expr *LV, const KernelFacts &F, const ASTContext &Ctx) {
       return Poly::invalid();
     return linearize(AS->getIdx(), F, Ctx);
   }
-  if (const auto *UO = dyn_cast<UnaryOperator>(LV); UO && UO->getOpcode() == UO_Deref) {
+  if (const auto *UO = dyn_cast<UnaryOperator>(LV);
+      UO && UO->getOpcode() == UO_Deref) {
     const Expr *P = UO->getSubExpr()->IgnoreParenImpCasts();
     if (refVar(P))
       return Poly::constant(0);
-    if (const auto *BO = dyn_cast<BinaryOperator>(P); BO && BO->isAdditiveOp() &&
-                                                      refVar(BO->getLHS()))
+    if (const auto *BO = dyn_cast<BinaryOperator>(P);
+        BO && BO->isAdditiveOp() && refVar(BO->getLHS()))
       return BO->getOpcode() == BO_Add ? linearize(BO->getRHS(), F, Ctx)
                                        : -linearize(BO->getRHS(), F, Ctx);
   }
@@ -506,8 +517,8 @@ Poly indexOf(const Expr *LV, const KernelFacts &F, const ASTContext &Ctx) {
 enum class Space { Global, Shared, Local };
 
 struct Access {
-  const Expr *LV = nullptr;  // the memory lvalue
-  const Stmt *At = nullptr;  // the expression reading or writing it
+  const Expr *LV = nullptr; // the memory lvalue
+  const Stmt *At = nullptr; // the expression reading or writing it
   const ValueDecl *Root = nullptr;
   bool RootUnknown = false;
   Space Where = Space::Global;
@@ -516,7 +527,8 @@ struct Access {
   Poly Index = Poly::invalid();
 };
 
-const ValueDecl *syntacticRoot(const Expr *E, const KernelFacts &F, unsigned Depth = 0) {
+const ValueDecl *syntacticRoot(const Expr *E, const KernelFacts &F,
+                               unsigned Depth = 0) {
   if (Depth > 8)
     return nullptr;
   E = E->IgnoreParenImpCasts();
@@ -556,7 +568,8 @@ Access makeAccess(const Expr *LV, const Stmt *At, const KernelAnalysis &K,
   if (const auto *V = dyn_cast_or_null<VarDecl>(A.Root)) {
     if (V->hasAttr<CUDASharedAttr>())
       A.Where = Space::Shared;
-    else if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && !V->getType()->isPointerType())
+    else if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+             !V->getType()->isPointerType())
       A.Where = Space::Local;
   }
   QualType T = LV->getType();
@@ -567,9 +580,9 @@ Access makeAccess(const Expr *LV, const Stmt *At, const KernelAnalysis &K,
 }
 
 /// Loads and stores under \p S.
-void collectAccesses(const Stmt *S, const KernelAnalysis &K, const KernelFacts &F,
-                     const ASTContext &Ctx, std::vector<Access> &Loads,
-                     std::vector<Access> &Stores) {
+void collectAccesses(const Stmt *S, const KernelAnalysis &K,
+                     const KernelFacts &F, const ASTContext &Ctx,
+                     std::vector<Access> &Loads, std::vector<Access> &Stores) {
   forEachStmt(S, [&](const Stmt *N) {
     if (const Expr *LV = loadedLValue(N)) {
       Loads.push_back(makeAccess(LV, N, K, F, Ctx));
@@ -577,16 +590,20 @@ void collectAccesses(const Stmt *S, const KernelAnalysis &K, const KernelFacts &
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(N)) {
       if (BO->isAssignmentOp() && isMemoryLValue(BO->getLHS())) {
-        Stores.push_back(makeAccess(BO->getLHS()->IgnoreParens(), BO, K, F, Ctx));
+        Stores.push_back(
+            makeAccess(BO->getLHS()->IgnoreParens(), BO, K, F, Ctx));
         if (BO->isCompoundAssignmentOp())
-          Loads.push_back(makeAccess(BO->getLHS()->IgnoreParens(), BO, K, F, Ctx));
+          Loads.push_back(
+              makeAccess(BO->getLHS()->IgnoreParens(), BO, K, F, Ctx));
       }
       return;
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(N)) {
       if (UO->isIncrementDecrementOp() && isMemoryLValue(UO->getSubExpr())) {
-        Stores.push_back(makeAccess(UO->getSubExpr()->IgnoreParens(), UO, K, F, Ctx));
-        Loads.push_back(makeAccess(UO->getSubExpr()->IgnoreParens(), UO, K, F, Ctx));
+        Stores.push_back(
+            makeAccess(UO->getSubExpr()->IgnoreParens(), UO, K, F, Ctx));
+        Loads.push_back(
+            makeAccess(UO->getSubExpr()->IgnoreParens(), UO, K, F, Ctx));
       }
       return;
     }
@@ -640,7 +657,8 @@ std::optional<int64_t> evalInt(const Expr *E, const ASTContext &Ctx) {
 
 /// Threads per block of a launch configuration argument (an integer or a
 /// dim3), when it is a compile-time constant.
-std::optional<int64_t> blockThreads(const Expr *E, const ASTContext &Ctx, unsigned Depth = 0) {
+std::optional<int64_t> blockThreads(const Expr *E, const ASTContext &Ctx,
+                                    unsigned Depth = 0) {
   if (!E || Depth > 8)
     return std::nullopt;
   E = E->IgnoreImplicit()->IgnoreParens();
@@ -671,7 +689,7 @@ std::optional<int64_t> blockThreads(const Expr *E, const ASTContext &Ctx, unsign
 
 struct BlockSize {
   std::optional<int64_t> Threads; // every launch agrees on this constant
-  const Expr *Bad = nullptr;      // a launch whose block is not a multiple of 32
+  const Expr *Bad = nullptr; // a launch whose block is not a multiple of 32
   int64_t BadThreads = 0;
 };
 
@@ -689,9 +707,9 @@ BlockSize launchBlockSize(const FunctionDecl *Kernel, ASTContext &Ctx) {
           Call->getDirectCallee()->getCanonicalDecl() != Canon)
         return;
       const CallExpr *Config = Call->getConfig();
-      std::optional<int64_t> T =
-          Config && Config->getNumArgs() > 1 ? blockThreads(Config->getArg(1), Ctx)
-                                              : std::nullopt;
+      std::optional<int64_t> T = Config && Config->getNumArgs() > 1
+                                     ? blockThreads(Config->getArg(1), Ctx)
+                                     : std::nullopt;
       if (!T) {
         Unknown = true;
         return;
@@ -717,7 +735,8 @@ uint64_t staticSharedBytes(const FunctionDecl *Kernel, const ASTContext &Ctx) {
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D))
-          if (V->hasAttr<CUDASharedAttr>() && !V->getType()->isIncompleteType() &&
+          if (V->hasAttr<CUDASharedAttr>() &&
+              !V->getType()->isIncompleteType() &&
               !V->getType()->isDependentType())
             Bytes += Ctx.getTypeSizeInChars(V->getType()).getQuantity();
   });
@@ -738,8 +757,8 @@ public:
   }
 
   LoopPlan run() {
-    if (checkLoopControl() && checkGuards() && checkExits() && chooseStreams() &&
-        checkWrites() && checkBlock() && shape())
+    if (checkLoopControl() && checkGuards() && checkExits() &&
+        chooseStreams() && checkWrites() && checkBlock() && shape())
       cost();
     return std::move(P);
   }
@@ -792,16 +811,18 @@ private:
     if (!E)
       return true;
     if (const Expr *L = F.loadIn(E))
-      return refuse("the " + What + " is computed from a value loaded from memory ('" +
-                        text(L) + "'); the producer warp cannot run ahead of it",
-                    L->getBeginLoc());
+      return refuse(
+          "the " + What + " is computed from a value loaded from memory ('" +
+              text(L) + "'); the producer warp cannot run ahead of it",
+          L->getBeginLoc());
     return true;
   }
 
   bool checkLoopControl() {
     const auto *FS = dyn_cast<ForStmt>(Loop);
     if (!FS)
-      return refuse("only 'for' loops with an induction variable can be decoupled");
+      return refuse(
+          "only 'for' loops with an induction variable can be decoupled");
     // The induction variable and its initial value.
     const Expr *InitValue = nullptr;
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit())) {
@@ -810,15 +831,17 @@ private:
           IV = V;
           InitValue = V->getInit();
         }
-    } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit())) {
+    } else if (const auto *BO =
+                   dyn_cast_or_null<BinaryOperator>(FS->getInit())) {
       if (BO->getOpcode() == BO_Assign) {
         IV = refVar(BO->getLHS());
         InitValue = BO->getRHS();
       }
     }
     if (!IV || !InitValue || !IV->getType()->isIntegerType())
-      return refuse("the loop has no integer induction variable initialized in its "
-                    "'for' header");
+      return refuse(
+          "the loop has no integer induction variable initialized in its "
+          "'for' header");
     // The step.
     const Expr *Inc = FS->getInc() ? FS->getInc()->IgnoreParens() : nullptr;
     const Expr *StepExpr = nullptr;
@@ -830,11 +853,13 @@ private:
       }
     } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc)) {
       if (refVar(BO->getLHS()) == IV) {
-        if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+        if (BO->getOpcode() == BO_AddAssign ||
+            BO->getOpcode() == BO_SubAssign) {
           StepExpr = BO->getRHS();
           Negative = BO->getOpcode() == BO_SubAssign;
         } else if (BO->getOpcode() == BO_Assign) {
-          const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+          const auto *Sum =
+              dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
           if (Sum && Sum->getOpcode() == BO_Add) {
             if (refVar(Sum->getLHS()) == IV)
               StepExpr = Sum->getRHS();
@@ -850,8 +875,9 @@ private:
       }
     }
     if (!Step.valid() && !StepExpr)
-      return refuse("the loop's step is not an increment of its induction variable '" +
-                    IV->getName() + "'");
+      return refuse(
+          "the loop's step is not an increment of its induction variable '" +
+          IV->getName() + "'");
     // The condition: iv < bound, iv <= bound, iv != bound (or mirrored; > and
     // >= when counting down).
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(
@@ -873,27 +899,30 @@ private:
         BoundExpr = nullptr;
     }
     // Loads first: they are the clearest reason.
-    if (!checkNoLoad(InitValue, "initial value of '" + IV->getName().str() + "'") ||
+    if (!checkNoLoad(InitValue,
+                     "initial value of '" + IV->getName().str() + "'") ||
         !checkNoLoad(FS->getCond(), "loop condition (the trip count)") ||
         !checkNoLoad(StepExpr, "loop step"))
       return false;
     if (!BoundExpr)
-      return refuse("the loop condition is not a comparison of the induction variable '" +
-                        IV->getName() + "' with a bound",
-                    FS->getCond() ? FS->getCond()->getBeginLoc() : SourceLocation());
+      return refuse(
+          "the loop condition is not a comparison of the induction variable '" +
+              IV->getName() + "' with a bound",
+          FS->getCond() ? FS->getCond()->getBeginLoc() : SourceLocation());
     if (FS->getCond()) {
       if (classOf(FS->getCond()).isNonAffine())
-        return refuse("the trip count is not block-uniform: the loop condition is "
-                      "nonaffine",
-                      FS->getCond()->getBeginLoc());
+        return refuse(
+            "the trip count is not block-uniform: the loop condition is "
+            "nonaffine",
+            FS->getCond()->getBeginLoc());
     }
     if (!classOf(BoundExpr).isUniform())
-      return refuse("the trip count is not block-uniform: the bound '" + text(BoundExpr) +
-                        "' differs between threads",
+      return refuse("the trip count is not block-uniform: the bound '" +
+                        text(BoundExpr) + "' differs between threads",
                     BoundExpr->getBeginLoc());
     if (StepExpr && !classOf(StepExpr).isUniform())
-      return refuse("the trip count is not block-uniform: the step '" + text(StepExpr) +
-                        "' differs between threads",
+      return refuse("the trip count is not block-uniform: the step '" +
+                        text(StepExpr) + "' differs between threads",
                     StepExpr->getBeginLoc());
     if (classOf(InitValue).isNonAffine())
       return refuse("the initial value of '" + IV->getName() +
@@ -924,18 +953,22 @@ private:
       if (!Parent)
         break;
       const Expr *Cond = nullptr;
-      if (const auto *If = dyn_cast<IfStmt>(Parent); If && If->getCond() != Child)
+      if (const auto *If = dyn_cast<IfStmt>(Parent);
+          If && If->getCond() != Child)
         Cond = If->getCond();
-      else if (const auto *FS = dyn_cast<ForStmt>(Parent); FS && FS->getBody() == Child)
+      else if (const auto *FS = dyn_cast<ForStmt>(Parent);
+               FS && FS->getBody() == Child)
         Cond = FS->getCond();
-      else if (const auto *WS = dyn_cast<WhileStmt>(Parent); WS && WS->getBody() == Child)
+      else if (const auto *WS = dyn_cast<WhileStmt>(Parent);
+               WS && WS->getBody() == Child)
         Cond = WS->getCond();
       if (Cond) {
         if (const Expr *L = F.loadIn(Cond))
-          return refuse("the loop runs under a condition computed from a value loaded "
-                        "from memory ('" +
-                            text(L) + "'); the producer warp cannot evaluate it",
-                        Cond->getBeginLoc());
+          return refuse(
+              "the loop runs under a condition computed from a value loaded "
+              "from memory ('" +
+                  text(L) + "'); the producer warp cannot evaluate it",
+              Cond->getBeginLoc());
         if (!classOf(Cond).isUniform())
           ++P.Guards;
       }
@@ -960,14 +993,17 @@ private:
             for (const Expr *C : Conds) {
               if (const Expr *L = F.loadIn(C)) {
                 Bad = S;
-                Why = "the loop has a data-dependent exit: this '" + exitName(S) +
-                      "' depends on a value loaded from memory ('" + text(L) + "')";
+                Why = "the loop has a data-dependent exit: this '" +
+                      exitName(S) +
+                      "' depends on a value loaded from memory ('" + text(L) +
+                      "')";
                 return;
               }
               if (!classOf(C).isUniform()) {
                 Bad = S;
-                Why = "the loop has a data-dependent exit: this '" + exitName(S) +
-                      "' depends on the per-thread condition '" + text(C) + "'";
+                Why = "the loop has a data-dependent exit: this '" +
+                      exitName(S) + "' depends on the per-thread condition '" +
+                      text(C) + "'";
                 return;
               }
             }
@@ -980,8 +1016,9 @@ private:
             Conds.pop_back();
             return;
           }
-          bool Breakable = InBreakable || isa<ForStmt, WhileStmt, DoStmt, SwitchStmt,
-                                              CXXForRangeStmt>(S);
+          bool Breakable =
+              InBreakable ||
+              isa<ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt>(S);
           const Expr *LoopCond = nullptr;
           if (const auto *W = dyn_cast<WhileStmt>(S))
             LoopCond = W->getCond();
@@ -1020,7 +1057,8 @@ private:
       const Stmt *Parent = parentStmt(Ctx, Child);
       if (!Parent)
         return nullptr;
-      if (const auto *If = dyn_cast<IfStmt>(Parent); If && If->getCond() != Child) {
+      if (const auto *If = dyn_cast<IfStmt>(Parent);
+          If && If->getCond() != Child) {
         if (F.loadIn(If->getCond()) || classOf(If->getCond()).isNonAffine())
           return If->getCond();
       }
@@ -1090,14 +1128,16 @@ private:
       }
       if (const Expr *L = F.loadIn(A.LV))
         return refuse("the address of '" + text(A.LV) +
-                          "' is computed from a value loaded from memory ('" + text(L) +
+                          "' is computed from a value loaded from memory ('" +
+                          text(L) +
                           "'); the producer warp cannot run ahead of it",
                       L->getBeginLoc());
       StreamLoads.push_back(I);
     }
     if (StreamLoads.empty()) {
       P.NoStream = true;
-      decline("no stream: no affine load in the loop has a blockIdx term and changes "
+      decline("no stream: no affine load in the loop has a blockIdx term and "
+              "changes "
               "in every loop around it");
       return false;
     }
@@ -1117,7 +1157,8 @@ private:
                             "' may be written in the loop, so the producer "
                             "warp could copy stale data",
                         S.At->getBeginLoc());
-        decline("the store '" + text(S.At) + "' may alias the streamed array '" + Array +
+        decline("the store '" + text(S.At) +
+                "' may alias the streamed array '" + Array +
                 "' (no '#pragma dd decouple' promise, no __restrict__)");
         return false;
       }
@@ -1127,10 +1168,11 @@ private:
   bool checkBlock() {
     BlockSize B = launchBlockSize(K.Kernel, Ctx);
     if (B.Bad)
-      return refuse("the kernel is launched with " + Twine(B.BadThreads) +
-                        " threads per block, not a multiple of 32: the producer warp "
-                        "and the consumer warps need whole warps",
-                    B.Bad->getBeginLoc());
+      return refuse(
+          "the kernel is launched with " + Twine(B.BadThreads) +
+              " threads per block, not a multiple of 32: the producer warp "
+              "and the consumer warps need whole warps",
+          B.Bad->getBeginLoc());
     P.BlockKnown = B.Threads.has_value();
     P.BlockThreads = B.Threads ? unsigned(*B.Threads) : CM::AssumedBlockThreads;
     return true;
@@ -1203,21 +1245,22 @@ private:
       // block and advances by exactly its tile per iteration.
       Poly Delta = perIteration(A);
       bool Contiguous = SX && *SX == int64_t(A.ElemBytes);
-      S.Merged = Contiguous &&
-                 (Delta == Poly::atom("blockDim.x") ||
-                  (P.BlockKnown && Delta.asConstant() == int64_t(B)));
+      S.Merged =
+          Contiguous && (Delta == Poly::atom("blockDim.x") ||
+                         (P.BlockKnown && Delta.asConstant() == int64_t(B)));
       TileBytesPerIteration += uint64_t(S.RingBytes) * B;
       P.Streams.push_back(S);
     }
     TileBytesPerIteration = std::max<uint64_t>(TileBytesPerIteration, 1);
-    P.U = unsigned(std::max<uint64_t>(
-        1, (CM::MinStageBytes + TileBytesPerIteration - 1) / TileBytesPerIteration));
+    P.U = unsigned(
+        std::max<uint64_t>(1, (CM::MinStageBytes + TileBytesPerIteration - 1) /
+                                  TileBytesPerIteration));
     P.StageBytes = P.U * TileBytesPerIteration;
     P.CopyBytes = UINT64_MAX;
     for (const Stream &S : P.Streams)
       if (S.RingBytes)
-        P.CopyBytes = std::min<uint64_t>(P.CopyBytes, uint64_t(S.RingBytes) * B *
-                                                          (S.Merged ? P.U : 1));
+        P.CopyBytes = std::min<uint64_t>(
+            P.CopyBytes, uint64_t(S.RingBytes) * B * (S.Merged ? P.U : 1));
     if (Options.Depth) {
       P.Depth = *Options.Depth;
       P.DepthGiven = true;
@@ -1235,8 +1278,9 @@ private:
         uint64_t Elems = uint64_t(B) * (S.Merged ? P.U : 1) +
                          (S.Halo ? 2 * CM::MaxNeighbourElements : 0);
         unsigned Tiles = S.Merged ? 1 : P.U;
-        Bytes += uint64_t(CM::BarrierBytesPerSlot) * Depth +
-                 uint64_t(Depth) * Tiles * CM::tileSlotBytes(S.ElemBytes, Elems);
+        Bytes +=
+            uint64_t(CM::BarrierBytesPerSlot) * Depth +
+            uint64_t(Depth) * Tiles * CM::tileSlotBytes(S.ElemBytes, Elems);
       }
       return Bytes;
     };
@@ -1246,8 +1290,8 @@ private:
       P.SharedBytes = SharedFor(--P.Depth);
     if (P.SharedBytes > CM::maxSharedBytesPerBlock())
       return refuse("the shared memory would not fit: " + Twine(P.SharedBytes) +
-                        " bytes per block (ring of depth " + Twine(P.Depth) + ", U=" +
-                        Twine(P.U) + ") exceed 227 KiB / " +
+                        " bytes per block (ring of depth " + Twine(P.Depth) +
+                        ", U=" + Twine(P.U) + ") exceed 227 KiB / " +
                         Twine(CM::SplitBlocksPerSM) + " = " +
                         Twine(CM::maxSharedBytesPerBlock()) + " bytes",
                     P.DepthGiven ? Options.DepthLoc : SourceLocation());
@@ -1305,13 +1349,16 @@ private:
     for (const Stream &S : P.Streams)
       RingBytes += S.RingBytes;
     if (NewBytes <= 0)
-      NewBytes = RingBytes; // nothing else counted: the ring's bytes are the traffic
-    P.InFlightBytes = uint64_t(CM::OriginalWarpsPerSM) * P.MLP * uint64_t(InFlightPerWarp);
+      NewBytes =
+          RingBytes; // nothing else counted: the ring's bytes are the traffic
+    P.InFlightBytes =
+        uint64_t(CM::OriginalWarpsPerSM) * P.MLP * uint64_t(InFlightPerWarp);
 
     const double BW = CM::CopyCeilingBytesPerSec;
     P.RingRate = RingBytes / NewBytes * CM::SplitEfficiency * BW;
     double Original =
-        NewBytes / std::min(BW, CM::SMs * double(P.InFlightBytes) / CM::LoadedLatencySec);
+        NewBytes /
+        std::min(BW, CM::SMs * double(P.InFlightBytes) / CM::LoadedLatencySec);
     double Split = std::max(NewBytes / (CM::SplitEfficiency * BW),
                             RingBytes / CM::ringRate(double(P.CopyBytes)));
     P.Gain = Original / Split;
@@ -1322,33 +1369,44 @@ private:
     std::optional<int64_t> I0 = Init.evaluate(Value), N = Bound.evaluate(Value),
                            S = Step.evaluate(Value);
     if (I0 && N && S && *S > 0)
-      P.TripCount = *N + (Inclusive ? 1 : 0) > *I0
-                        ? uint64_t((*N + (Inclusive ? 1 : 0) - *I0 + *S - 1) / *S)
-                        : 0;
+      P.TripCount =
+          *N + (Inclusive ? 1 : 0) > *I0
+              ? uint64_t((*N + (Inclusive ? 1 : 0) - *I0 + *S - 1) / *S)
+              : 0;
 
-    if (P.CopyBytes < CM::MinStageBytes && P.RingRate > CM::MaxSmallStageRingRate)
-      decline(formatv("small stages: {0} B copies, and the ring would have to carry "
-                      "{1:f1} TB/s (> {2:f1}) to reach {3}% of the copy ceiling",
-                      P.CopyBytes, P.RingRate / 1e12, CM::MaxSmallStageRingRate / 1e12,
-                      unsigned(CM::SplitEfficiency * 100))
-                  .str());
+    if (P.CopyBytes < CM::MinStageBytes &&
+        P.RingRate > CM::MaxSmallStageRingRate)
+      decline(
+          formatv(
+              "small stages: {0} B copies, and the ring would have to carry "
+              "{1:f1} TB/s (> {2:f1}) to reach {3}% of the copy ceiling",
+              P.CopyBytes, P.RingRate / 1e12, CM::MaxSmallStageRingRate / 1e12,
+              unsigned(CM::SplitEfficiency * 100))
+              .str());
     if (any_of(P.Streams, [](const Stream &S) { return S.Halo; }))
-      decline("small stages: tiles with halo edges (loads of one array at small "
-              "constant offsets) need per-lane edge copies");
+      decline(
+          "small stages: tiles with halo edges (loads of one array at small "
+          "constant offsets) need per-lane edge copies");
     if (P.InFlightBytes >= CM::BandwidthBoundInFlightBytes)
-      decline(formatv("already bandwidth-bound: the original keeps {0} KiB in flight "
-                      "per SM (>= {1} KiB)",
-                      P.InFlightBytes / 1024, CM::BandwidthBoundInFlightBytes / 1024)
-                  .str());
+      decline(
+          formatv(
+              "already bandwidth-bound: the original keeps {0} KiB in flight "
+              "per SM (>= {1} KiB)",
+              P.InFlightBytes / 1024, CM::BandwidthBoundInFlightBytes / 1024)
+              .str());
     if (P.TripCount && *P.TripCount < P.MinTripCount)
-      decline(formatv("short blocks: {0} iterations per block make {1} stage{2}, fewer "
-                      "than {3} x depth {4}",
-                      *P.TripCount, (*P.TripCount + P.U - 1) / P.U,
-                      (*P.TripCount + P.U - 1) / P.U == 1 ? "" : "s",
-                      CM::MinStagesPerDepth, P.Depth)
-                  .str());
+      decline(
+          formatv(
+              "short blocks: {0} iterations per block make {1} stage{2}, fewer "
+              "than {3} x depth {4}",
+              *P.TripCount, (*P.TripCount + P.U - 1) / P.U,
+              (*P.TripCount + P.U - 1) / P.U == 1 ? "" : "s",
+              CM::MinStagesPerDepth, P.Depth)
+              .str());
     if (P.Gain < CM::MinGain)
-      decline(formatv("predicted gain {0:f2}x is below {1:f1}x", P.Gain, CM::MinGain).str());
+      decline(formatv("predicted gain {0:f2}x is below {1:f1}x", P.Gain,
+                      CM::MinGain)
+                  .str());
     if (P.Result != Outcome::Declined)
       P.Result = Outcome::Accepted;
   }
@@ -1375,12 +1433,13 @@ std::string describe(const LoopPlan &P) {
   for (const Stream &S : P.Streams) {
     if (!S.RingBytes)
       continue;
-    OS << (First ? "" : ", ") << S.Text << (S.Merged ? " (one copy per stage)" : "")
+    OS << (First ? "" : ", ") << S.Text
+       << (S.Merged ? " (one copy per stage)" : "")
        << (S.Halo ? " (halo)" : "");
     First = false;
   }
-  OS << " (" << bytesText(P.StageBytes) << " stages x depth " << P.Depth << ", U=" << P.U
-     << "), " << P.SharedBytes << " B shared memory per block";
+  OS << " (" << bytesText(P.StageBytes) << " stages x depth " << P.Depth
+     << ", U=" << P.U << "), " << P.SharedBytes << " B shared memory per block";
   if (!P.BlockKnown)
     OS << " for " << P.BlockThreads << " threads (block size assumed)";
   return Out;

@@ -36,7 +36,7 @@ namespace decoupler::split {
 /// A load the producer warp would copy into the ring.
 struct Stream {
   const clang::Stmt *Load = nullptr; // the load expression
-  std::string Text;         // source text of the load, e.g. "A[i * num + tid]"
+  std::string Text; // source text of the load, e.g. "A[i * num + tid]"
   unsigned ElemBytes = 0;
   /// Byte distance between neighbouring threads' addresses (x).
   int64_t ThreadStrideBytes = 0;
@@ -80,11 +80,11 @@ struct LoopPlan {
   bool BlockKnown = false;
 
   // Rule 3.
-  unsigned U = 0;          // iterations per stage
-  unsigned Depth = 0;      // stages in the ring
-  bool DepthGiven = false; // depth(N) of the annotation
-  uint64_t StageBytes = 0; // bytes per stage (all streams)
-  uint64_t CopyBytes = 0;  // bytes of the smallest single copy
+  unsigned U = 0;           // iterations per stage
+  unsigned Depth = 0;       // stages in the ring
+  bool DepthGiven = false;  // depth(N) of the annotation
+  uint64_t StageBytes = 0;  // bytes per stage (all streams)
+  uint64_t CopyBytes = 0;   // bytes of the smallest single copy
   uint64_t SharedBytes = 0; // ring + the kernel's own static shared memory
 
   // Rule 4.

@@ -1,4 +1,5 @@
-//===- split/SplitRewrite.cpp - Code generation for accepted plans ---------===//
+//===- split/SplitRewrite.cpp - Code generation for accepted plans
+//---------===//
 
 #include "split/SplitRewrite.h"
 #include "support/CudaFacts.h"
@@ -95,36 +96,43 @@ std::string names(ArrayRef<const ParmVarDecl *> Params) {
 
 } // namespace
 
-RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A, ASTContext &Ctx,
-                           Rewriter &R, RewriteState &State) {
+RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A,
+                           ASTContext &Ctx, Rewriter &R, RewriteState &State) {
   const SourceManager &SM = Ctx.getSourceManager();
   const FunctionDecl &K = *P.Kernel;
   const Stmt *Loop = P.Loop;
-  if (auto It = State.Rewritten.find(K.getCanonicalDecl()); It != State.Rewritten.end())
-    return decline("kernel '" + K.getNameAsString() + "' was already rewritten for the loop "
-                   "at line " + std::to_string(It->second) + " (one rewrite per kernel)");
+  if (auto It = State.Rewritten.find(K.getCanonicalDecl());
+      It != State.Rewritten.end())
+    return decline("kernel '" + K.getNameAsString() +
+                   "' was already rewritten for the loop "
+                   "at line " +
+                   std::to_string(It->second) + " (one rewrite per kernel)");
   if (inMacro(Loop->getSourceRange()) || K.getLocation().isMacroID())
     return decline("the kernel or the loop is written through a macro");
   std::optional<std::pair<unsigned, unsigned>> Line = annotationLine(A.Loc, SM);
   if (!Line)
-    return decline("the annotation is not alone on its line, so it cannot be removed",
-                   A.Loc);
+    return decline(
+        "the annotation is not alone on its line, so it cannot be removed",
+        A.Loc);
 
   // The pointers the promise covers: the streamed arrays and every array the
   // loop stores through.
   SmallVector<const ParmVarDecl *, 4> Params;
   for (const Stream &S : P.Streams)
-    if (const ParmVarDecl *Q = baseParam(cast<Expr>(S.Load)); Q && !is_contained(Params, Q))
+    if (const ParmVarDecl *Q = baseParam(cast<Expr>(S.Load));
+        Q && !is_contained(Params, Q))
       Params.push_back(Q);
   if (Params.empty())
-    return decline("no streamed array is a pointer parameter of the kernel; __restrict__ "
-                   "cannot be put on it");
+    return decline(
+        "no streamed array is a pointer parameter of the kernel; __restrict__ "
+        "cannot be put on it");
   for (const ParmVarDecl *Q : storedParams(Loop))
     if (!is_contained(Params, Q))
       Params.push_back(Q);
   if (Params.size() < 2)
-    return decline("the loop stores through no pointer parameter other than the streamed "
-                   "one; __restrict__ would not separate the store from the loads");
+    return decline(
+        "the loop stores through no pointer parameter other than the streamed "
+        "one; __restrict__ would not separate the store from the loads");
 
   // Plan every edit first: a decline must leave the file untouched.
   struct Edit {
@@ -139,10 +147,13 @@ RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A, ASTContext &C
     if (Q->getType().isRestrictQualified())
       continue;
     if (inMacro(Q->getSourceRange()))
-      return decline("parameter '" + Q->getNameAsString() + "' is written through a macro",
+      return decline("parameter '" + Q->getNameAsString() +
+                         "' is written through a macro",
                      Q->getLocation());
-    TypeLoc TL = Q->getTypeSourceInfo() ? Q->getTypeSourceInfo()->getTypeLoc() : TypeLoc();
-    if (auto PTL = TL.getAsAdjusted<PointerTypeLoc>(); PTL && PTL.getStarLoc().isFileID()) {
+    TypeLoc TL = Q->getTypeSourceInfo() ? Q->getTypeSourceInfo()->getTypeLoc()
+                                        : TypeLoc();
+    if (auto PTL = TL.getAsAdjusted<PointerTypeLoc>();
+        PTL && PTL.getStarLoc().isFileID()) {
       Edits.push_back({SourceRange(PTL.getStarLoc()), "__restrict__ ", true});
     } else {
       // `int A[]`: written as the pointer it is.
@@ -151,15 +162,17 @@ RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A, ASTContext &C
         return decline("cannot spell parameter '" + Q->getNameAsString() +
                            "' with __restrict__",
                        Q->getLocation());
-      Edits.push_back({Q->getSourceRange(), Type + "__restrict__ " + Q->getNameAsString(), false});
+      Edits.push_back({Q->getSourceRange(),
+                       Type + "__restrict__ " + Q->getNameAsString(), false});
     }
     Added.push_back(Q);
   }
   const bool Unroll = !hasUnrollPragma(Loop, Ctx);
   const bool LoopAnnotated = A.TargetStmt != nullptr;
   if (Unroll && !LoopAnnotated && !startsLine(Loop->getBeginLoc(), SM))
-    return decline("the loop does not begin its line; '#pragma unroll 4' cannot be put "
-                   "before it");
+    return decline(
+        "the loop does not begin its line; '#pragma unroll 4' cannot be put "
+        "before it");
 
   for (const Edit &E : Edits) {
     if (E.InsertAfter)
@@ -172,27 +185,37 @@ RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A, ASTContext &C
   const SourceLocation FileStart = SM.getLocForStartOfFile(SM.getMainFileID());
   StringRef Buf = SM.getBufferData(SM.getMainFileID());
   const std::string Indent =
-      Buf.slice(Line->first, Line->second).take_while([](char C) { return C == ' ' || C == '\t'; }).str();
-  const std::string Why = " // decoupler: rule 5, keep several loads in flight\n";
+      Buf.slice(Line->first, Line->second)
+          .take_while([](char C) { return C == ' ' || C == '\t'; })
+          .str();
+  const std::string Why =
+      " // decoupler: rule 5, keep several loads in flight\n";
   if (State.RemovedPragmas.insert(Line->first).second) {
     if (Unroll && LoopAnnotated)
-      R.ReplaceText(FileStart.getLocWithOffset(Line->first), Line->second - Line->first,
+      R.ReplaceText(FileStart.getLocWithOffset(Line->first),
+                    Line->second - Line->first,
                     Indent + "#pragma unroll 4" + Why);
     else
-      R.RemoveText(FileStart.getLocWithOffset(Line->first), Line->second - Line->first);
+      R.RemoveText(FileStart.getLocWithOffset(Line->first),
+                   Line->second - Line->first);
   }
   if (Unroll && !LoopAnnotated)
-    R.InsertTextBefore(Loop->getBeginLoc(),
-                       "#pragma unroll 4" + Why +
-                           std::string(SM.getExpansionColumnNumber(Loop->getBeginLoc()) - 1, ' '));
+    R.InsertTextBefore(
+        Loop->getBeginLoc(),
+        "#pragma unroll 4" + Why +
+            std::string(SM.getExpansionColumnNumber(Loop->getBeginLoc()) - 1,
+                        ' '));
 
-  State.Rewritten[K.getCanonicalDecl()] = SM.getExpansionLineNumber(Loop->getBeginLoc());
+  State.Rewritten[K.getCanonicalDecl()] =
+      SM.getExpansionLineNumber(Loop->getBeginLoc());
   RewriteResult Out;
   Out.Done = true;
-  Out.Message = "restrict/hoist rewrite (split-study.md rule 5) instead of a split: ";
+  Out.Message =
+      "restrict/hoist rewrite (split-study.md rule 5) instead of a split: ";
   if (!Added.empty())
-    Out.Message += "__restrict__ on " + names(Added) + " (the annotation promises that " +
-                   names(Params) + " do not alias)";
+    Out.Message += "__restrict__ on " + names(Added) +
+                   " (the annotation promises that " + names(Params) +
+                   " do not alias)";
   else
     Out.Message += names(Params) + " are already __restrict__";
   Out.Message += Unroll ? "; '#pragma unroll 4' on the loop"
@@ -212,7 +235,8 @@ bool isBuiltin(const Expr *E, StringRef Name) {
 }
 
 /// Every builtin read in \p S (not looking into lambdas), with its node.
-void builtinReads(const Stmt *S, SmallVectorImpl<std::pair<std::string, const Expr *>> &Out) {
+void builtinReads(const Stmt *S,
+                  SmallVectorImpl<std::pair<std::string, const Expr *>> &Out) {
   if (!S || isa<LambdaExpr>(S))
     return;
   if (const auto *E = dyn_cast<Expr>(S))
@@ -263,10 +287,11 @@ struct TextEdit {
 
 class SplitRewrite {
 public:
-  SplitRewrite(const LoopPlan &P, const KernelAnalysis &KA, const Annotation *A, ASTContext &Ctx,
-               Rewriter &R, RewriteState &State)
-      : P(P), KA(KA), A(A), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), R(R),
-        State(State), K(*P.Kernel), Name(K.getNameAsString()), Policy(Ctx.getLangOpts()) {
+  SplitRewrite(const LoopPlan &P, const KernelAnalysis &KA, const Annotation *A,
+               ASTContext &Ctx, Rewriter &R, RewriteState &State)
+      : P(P), KA(KA), A(A), Ctx(Ctx), SM(Ctx.getSourceManager()),
+        LO(Ctx.getLangOpts()), R(R), State(State), K(*P.Kernel),
+        Name(K.getNameAsString()), Policy(Ctx.getLangOpts()) {
     Policy.SuppressTagKeyword = true;
   }
 
@@ -279,7 +304,8 @@ private:
   std::optional<RewriteResult> checkKernel();
   /// \p ThreadOK: the producer recomputes thread 0's value (a tile's
   /// address), so locals may read threadIdx.x and blockDim.x.
-  std::optional<RewriteResult> addSlice(const Stmt *S, SourceLocation Why, bool ThreadOK = false);
+  std::optional<RewriteResult> addSlice(const Stmt *S, SourceLocation Why,
+                                        bool ThreadOK = false);
   bool uniform(const Expr *E) const;
   /// The text of \p S as thread 0 of the consumers computes it: threadIdx.x
   /// is 0, blockDim.x the consumer count.
@@ -288,12 +314,16 @@ private:
   void emit();
 
   std::string text(const Stmt *S) const {
-    return Lexer::getSourceText(CharSourceRange::getTokenRange(S->getSourceRange()), SM, LO)
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(S->getSourceRange()), SM, LO)
         .str();
   }
-  unsigned beginOf(const Stmt *S) const { return SM.getFileOffset(S->getBeginLoc()); }
+  unsigned beginOf(const Stmt *S) const {
+    return SM.getFileOffset(S->getBeginLoc());
+  }
   unsigned endOf(const Stmt *S) const {
-    return SM.getFileOffset(Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, LO));
+    return SM.getFileOffset(
+        Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, LO));
   }
   /// End of \p S including the `;` that ends it when the statement itself
   /// does not (an expression statement, or a loop/if whose body is one).
@@ -301,11 +331,15 @@ private:
     unsigned E = endOf(S);
     StringRef Buf = SM.getBufferData(SM.getMainFileID());
     size_t I = E;
-    while (I < Buf.size() && (Buf[I] == ' ' || Buf[I] == '\t' || Buf[I] == '\n'))
+    while (I < Buf.size() &&
+           (Buf[I] == ' ' || Buf[I] == '\t' || Buf[I] == '\n'))
       ++I;
-    return I < Buf.size() && Buf[I] == ';' && !Buf.slice(E, I).contains('\n') ? I + 1 : E;
+    return I < Buf.size() && Buf[I] == ';' && !Buf.slice(E, I).contains('\n')
+               ? I + 1
+               : E;
   }
-  std::string edited(unsigned Begin, unsigned End, std::vector<TextEdit> Edits) const;
+  std::string edited(unsigned Begin, unsigned End,
+                     std::vector<TextEdit> Edits) const;
   std::string args() const {
     std::string S;
     for (unsigned I = 0; I < K.getNumParams(); ++I)
@@ -315,10 +349,11 @@ private:
   std::string params() const {
     std::string S;
     for (unsigned I = 0; I < K.getNumParams(); ++I)
-      S += (I ? ", " : "") + Lexer::getSourceText(CharSourceRange::getTokenRange(
-                                                      K.getParamDecl(I)->getSourceRange()),
-                                                  SM, LO)
-                                 .str();
+      S += (I ? ", " : "") +
+           Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                    K.getParamDecl(I)->getSourceRange()),
+                                SM, LO)
+               .str();
     return S;
   }
 
@@ -359,20 +394,25 @@ private:
     std::string Address; // &(lvalue as written)
   };
   std::vector<StreamGen> Streams;
-  std::vector<const Stmt *> Slice; // declarations the producer recomputes, in order
+  std::vector<const Stmt *>
+      Slice; // declarations the producer recomputes, in order
   SmallPtrSet<const VarDecl *, 8> SliceVars;
   SmallPtrSet<const VarDecl *, 16> Modified; // anywhere in the kernel
 
-  std::vector<TextEdit> Outer;    // the kernel body outside the loop
-  std::vector<TextEdit> InLoop;   // the loop body
+  std::vector<TextEdit> Outer;  // the kernel body outside the loop
+  std::vector<TextEdit> InLoop; // the loop body
   LaunchRewriter Launcher{Ctx, K, LaunchRewriter::Policy::KeepOthers};
   std::vector<std::string> Notes; // what the remark says besides
 };
 
-RewriteResult declineAt(const std::string &Why, SourceLocation Loc) { return decline(Why, Loc); }
+RewriteResult declineAt(const std::string &Why, SourceLocation Loc) {
+  return decline(Why, Loc);
+}
 
-std::string SplitRewrite::edited(unsigned Begin, unsigned End, std::vector<TextEdit> Edits) const {
-  sort(Edits, [](const TextEdit &X, const TextEdit &Y) { return X.Begin < Y.Begin; });
+std::string SplitRewrite::edited(unsigned Begin, unsigned End,
+                                 std::vector<TextEdit> Edits) const {
+  sort(Edits,
+       [](const TextEdit &X, const TextEdit &Y) { return X.Begin < Y.Begin; });
   StringRef Buf = SM.getBufferData(SM.getMainFileID());
   std::string Out;
   unsigned At = Begin;
@@ -415,59 +455,68 @@ std::string SplitRewrite::threadZero(const Stmt *S) const {
   std::vector<TextEdit> Edits;
   for (const auto &[B, E] : Reads)
     if (B == "threadIdx.x" || B == "blockDim.x")
-      Edits.push_back({beginOf(E), endOf(E), B == "threadIdx.x" ? "0u" : "dd_consumers"});
+      Edits.push_back(
+          {beginOf(E), endOf(E), B == "threadIdx.x" ? "0u" : "dd_consumers"});
   return edited(beginOf(S), isa<Expr>(S) ? endOf(S) : stmtEnd(S), Edits);
 }
 
 /// The declaration of \p V at the top level of the kernel body before the
 /// loop, which the producer recomputes (and, first, the ones it reads).
-std::optional<RewriteResult> SplitRewrite::addSlice(const Stmt *S, SourceLocation Why,
-                                                     bool ThreadOK) {
+std::optional<RewriteResult>
+SplitRewrite::addSlice(const Stmt *S, SourceLocation Why, bool ThreadOK) {
   SmallVector<const DeclRefExpr *, 8> Refs;
   declRefs(S, Refs);
   for (const DeclRefExpr *D : Refs) {
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
     if (!V) {
       if (isa<FunctionDecl>(D->getDecl()))
-        return declineAt("the producer would have to call '" + D->getDecl()->getNameAsString() +
-                             "' to compute the loop control or a streamed address",
-                         D->getLocation());
+        return declineAt(
+            "the producer would have to call '" +
+                D->getDecl()->getNameAsString() +
+                "' to compute the loop control or a streamed address",
+            D->getLocation());
       continue; // enumerators
     }
     if (isa<ParmVarDecl>(V)) {
       if (Modified.contains(V))
-        return declineAt("parameter '" + V->getNameAsString() +
-                             "', which the loop control or a streamed address reads, is "
-                             "modified in the kernel",
-                         D->getLocation());
+        return declineAt(
+            "parameter '" + V->getNameAsString() +
+                "', which the loop control or a streamed address reads, is "
+                "modified in the kernel",
+            D->getLocation());
       continue;
     }
     if (V == IV || SliceVars.contains(V) || !V->hasLocalStorage())
       continue; // globals and constants are the same for the producer
     if (Modified.contains(V) || !V->getInit())
-      return declineAt("'" + V->getNameAsString() +
-                           "', which the loop control or a streamed address reads, is not "
-                           "defined once by its declaration",
-                       D->getLocation());
+      return declineAt(
+          "'" + V->getNameAsString() +
+              "', which the loop control or a streamed address reads, is not "
+              "defined once by its declaration",
+          D->getLocation());
     DynTypedNodeList Parents = Ctx.getParents(*V);
     const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
     if (!DS || !DS->isSingleDecl() || !is_contained(Body->body(), DS) ||
         beginOf(DS) > LoopBegin || V->hasAttr<CUDASharedAttr>())
-      return declineAt("'" + V->getNameAsString() +
-                           "', which the loop control or a streamed address reads, is not "
-                           "declared alone at the top of the kernel before the loop",
-                       V->getLocation());
+      return declineAt(
+          "'" + V->getNameAsString() +
+              "', which the loop control or a streamed address reads, is not "
+              "declared alone at the top of the kernel before the loop",
+          V->getLocation());
     if (!ThreadOK && !uniform(V->getInit()))
-      return declineAt("'" + V->getNameAsString() + "' differs between threads", V->getLocation());
+      return declineAt("'" + V->getNameAsString() + "' differs between threads",
+                       V->getLocation());
     SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
     builtinReads(V->getInit(), Reads);
     for (const auto &[B, E] : Reads)
-      if ((StringRef(B).starts_with("threadIdx") || StringRef(B).starts_with("blockDim")) &&
+      if ((StringRef(B).starts_with("threadIdx") ||
+           StringRef(B).starts_with("blockDim")) &&
           !(ThreadOK && (B == "threadIdx.x" || B == "blockDim.x")))
         return declineAt("'" + V->getNameAsString() + "' is computed from " + B,
                          E->getBeginLoc());
       else if (inMacro(E->getSourceRange()))
-        return declineAt("'" + V->getNameAsString() + "' reads " + B + " through a macro",
+        return declineAt("'" + V->getNameAsString() + "' reads " + B +
+                             " through a macro",
                          E->getBeginLoc());
     SmallVector<const CallExpr *, 2> Calls;
     callsIn(V->getInit(), Calls);
@@ -484,18 +533,22 @@ std::optional<RewriteResult> SplitRewrite::addSlice(const Stmt *S, SourceLocatio
 
 std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
   const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
-  IV = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
+  IV = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                                    : nullptr;
   if (!IV || !IV->getInit() || !IV->getType()->isIntegerType())
-    return declineAt("the loop does not declare its induction variable in its header",
-                     Loop->getBeginLoc());
+    return declineAt(
+        "the loop does not declare its induction variable in its header",
+        Loop->getBeginLoc());
   IVType = IV->getType().getUnqualifiedType().getAsString(Policy);
   const Expr *I = IV->getInit()->IgnoreParenImpCasts();
   if (isBuiltin(I, "threadIdx.x")) {
     Start0 = "0";
-  } else if (const auto *B = dyn_cast<BinaryOperator>(I); B && B->getOpcode() == BO_Add &&
-                                                            (isBuiltin(B->getLHS(), "threadIdx.x") ||
-                                                             isBuiltin(B->getRHS(), "threadIdx.x"))) {
-    Start0Expr = isBuiltin(B->getLHS(), "threadIdx.x") ? B->getRHS() : B->getLHS();
+  } else if (const auto *B = dyn_cast<BinaryOperator>(I);
+             B && B->getOpcode() == BO_Add &&
+             (isBuiltin(B->getLHS(), "threadIdx.x") ||
+              isBuiltin(B->getRHS(), "threadIdx.x"))) {
+    Start0Expr =
+        isBuiltin(B->getLHS(), "threadIdx.x") ? B->getRHS() : B->getLHS();
     Start0 = text(Start0Expr);
   }
   if (Start0.empty()) {
@@ -505,40 +558,54 @@ std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
           return StringRef(B.first).starts_with("threadIdx") ||
                  StringRef(B.first).starts_with("blockDim");
         }))
-      return declineAt("the induction variable does not start at threadIdx.x (+ a block-uniform "
-                       "value) nor at a value the same in every thread; the code generator "
-                       "handles 'j = threadIdx.x; j < n; j += blockDim.x' and 'i = s; i < n; "
-                       "i += step'",
-                       IV->getInit()->getBeginLoc());
+      return declineAt(
+          "the induction variable does not start at threadIdx.x (+ a "
+          "block-uniform "
+          "value) nor at a value the same in every thread; the code generator "
+          "handles 'j = threadIdx.x; j < n; j += blockDim.x' and 'i = s; i < "
+          "n; "
+          "i += step'",
+          IV->getInit()->getBeginLoc());
     Tiles = true;
     Start0Expr = IV->getInit();
     Start0 = text(Start0Expr);
   }
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
-  const auto *CondVar = Cond ? dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts()) : nullptr;
-  if (!Cond || Cond->getOpcode() != BO_LT || !CondVar || CondVar->getDecl() != IV)
-    return declineAt("the loop condition is not '" + IV->getNameAsString() + " < bound'",
-                     Loop->getCond() ? Loop->getCond()->getBeginLoc() : Loop->getBeginLoc());
+  const auto *CondVar =
+      Cond ? dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts())
+           : nullptr;
+  if (!Cond || Cond->getOpcode() != BO_LT || !CondVar ||
+      CondVar->getDecl() != IV)
+    return declineAt(
+        "the loop condition is not '" + IV->getNameAsString() + " < bound'",
+        Loop->getCond() ? Loop->getCond()->getBeginLoc() : Loop->getBeginLoc());
   BoundExpr = Cond->getRHS();
   Bound = text(BoundExpr);
   const auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(Loop->getInc());
-  const auto *IncVar = Inc ? dyn_cast<DeclRefExpr>(Inc->getLHS()->IgnoreParenImpCasts()) : nullptr;
-  const bool AddAssign = Inc && Inc->getOpcode() == BO_AddAssign && IncVar && IncVar->getDecl() == IV;
+  const auto *IncVar =
+      Inc ? dyn_cast<DeclRefExpr>(Inc->getLHS()->IgnoreParenImpCasts())
+          : nullptr;
+  const bool AddAssign = Inc && Inc->getOpcode() == BO_AddAssign && IncVar &&
+                         IncVar->getDecl() == IV;
   if (!Tiles && (!AddAssign || !isBuiltin(Inc->getRHS(), "blockDim.x")))
-    return declineAt("the loop step is not '" + IV->getNameAsString() + " += blockDim.x'",
-                     Loop->getInc() ? Loop->getInc()->getBeginLoc() : Loop->getBeginLoc());
+    return declineAt(
+        "the loop step is not '" + IV->getNameAsString() + " += blockDim.x'",
+        Loop->getInc() ? Loop->getInc()->getBeginLoc() : Loop->getBeginLoc());
   if (Tiles) {
     const auto *U = dyn_cast_or_null<UnaryOperator>(Loop->getInc());
-    const auto *UVar = U ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()) : nullptr;
+    const auto *UVar =
+        U ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts())
+          : nullptr;
     if (U && U->isIncrementOp() && UVar && UVar->getDecl() == IV) {
       Step = "1";
     } else if (AddAssign) {
       StepExpr = Inc->getRHS();
       Step = text(StepExpr);
     } else {
-      return declineAt("the loop step is not '" + IV->getNameAsString() + "++' or '" +
-                           IV->getNameAsString() + " += step'",
-                       Loop->getInc() ? Loop->getInc()->getBeginLoc() : Loop->getBeginLoc());
+      return declineAt("the loop step is not '" + IV->getNameAsString() +
+                           "++' or '" + IV->getNameAsString() + " += step'",
+                       Loop->getInc() ? Loop->getInc()->getBeginLoc()
+                                      : Loop->getBeginLoc());
     }
   }
   for (const Expr *E : {Start0Expr, BoundExpr, StepExpr}) {
@@ -547,11 +614,14 @@ std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
     SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
     builtinReads(E, Reads);
     for (const auto &[B, At] : Reads)
-      if (StringRef(B).starts_with("threadIdx") || StringRef(B).starts_with("blockDim"))
-        return declineAt("the loop's start, bound or step reads " + B, At->getBeginLoc());
+      if (StringRef(B).starts_with("threadIdx") ||
+          StringRef(B).starts_with("blockDim"))
+        return declineAt("the loop's start, bound or step reads " + B,
+                         At->getBeginLoc());
     if (!uniform(E))
-      return declineAt("the loop's start, bound or step differs between threads",
-                       E->getBeginLoc());
+      return declineAt(
+          "the loop's start, bound or step differs between threads",
+          E->getBeginLoc());
     if (std::optional<RewriteResult> No = addSlice(E, E->getBeginLoc()))
       return No;
   }
@@ -563,10 +633,12 @@ std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
 /// \p IV (only `+ IV` is understood).
 void additiveTerms(const Expr *E, SmallVectorImpl<const Expr *> &Out) {
   const Expr *S = E->IgnoreParenImpCasts();
-  if (const auto *C = dyn_cast<CStyleCastExpr>(S); C && C->getType()->isIntegerType() &&
-                                                   C->getSubExpr()->getType()->isIntegerType())
+  if (const auto *C = dyn_cast<CStyleCastExpr>(S);
+      C && C->getType()->isIntegerType() &&
+      C->getSubExpr()->getType()->isIntegerType())
     S = C->getSubExpr()->IgnoreParenImpCasts();
-  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Add) {
+  if (const auto *B = dyn_cast<BinaryOperator>(S);
+      B && B->getOpcode() == BO_Add) {
     additiveTerms(B->getLHS(), Out);
     additiveTerms(B->getRHS(), Out);
     return;
@@ -578,36 +650,43 @@ std::optional<RewriteResult> SplitRewrite::checkStreams() {
   for (const Stream &S : P.Streams) {
     const auto *Load = cast<Expr>(S.Load);
     if (inMacro(Load->getSourceRange()))
-      return declineAt("stream " + S.Text + " is written through a macro", Load->getBeginLoc());
+      return declineAt("stream " + S.Text + " is written through a macro",
+                       Load->getBeginLoc());
     // Read in every iteration, unconditionally: the producer copies every
     // element the loop control reaches, which must be exactly what the loop
     // as written reads (a guard such as `if (row < rows)` may be what keeps
     // those reads in bounds). Not inside a nested loop or lambda either.
     const std::string Conditional =
-        "stream " + S.Text + " is read under a condition in the loop; the producer would copy "
+        "stream " + S.Text +
+        " is read under a condition in the loop; the producer would copy "
         "elements the loop as written may not read";
     for (const Stmt *At = Load;;) {
       DynTypedNodeList Parents = Ctx.getParents(*At);
       const Stmt *Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
       if (!Up) {
         // A declaration's initializer: go through the declaration.
-        if (const auto *V = Parents.empty() ? nullptr : Parents[0].get<VarDecl>()) {
+        if (const auto *V =
+                Parents.empty() ? nullptr : Parents[0].get<VarDecl>()) {
           DynTypedNodeList DeclParents = Ctx.getParents(*V);
           Up = DeclParents.empty() ? nullptr : DeclParents[0].get<Stmt>();
         }
       }
       if (!Up)
-        return declineAt("cannot follow stream " + S.Text + " up to the loop", Load->getBeginLoc());
+        return declineAt("cannot follow stream " + S.Text + " up to the loop",
+                         Load->getBeginLoc());
       if (Up == Loop)
         break;
       if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(Up))
-        return declineAt("stream " + S.Text + " is read in a loop nested in the decoupled one",
+        return declineAt("stream " + S.Text +
+                             " is read in a loop nested in the decoupled one",
                          Load->getBeginLoc());
       if (const auto *If = dyn_cast<IfStmt>(Up); If && If->getCond() != At)
         return declineAt(Conditional, Load->getBeginLoc());
-      if (const auto *C = dyn_cast<AbstractConditionalOperator>(Up); C && C->getCond() != At)
+      if (const auto *C = dyn_cast<AbstractConditionalOperator>(Up);
+          C && C->getCond() != At)
         return declineAt(Conditional, Load->getBeginLoc());
-      if (const auto *B = dyn_cast<BinaryOperator>(Up); B && B->isLogicalOp() && B->getRHS() == At)
+      if (const auto *B = dyn_cast<BinaryOperator>(Up);
+          B && B->isLogicalOp() && B->getRHS() == At)
         return declineAt(Conditional, Load->getBeginLoc());
       if (isa<SwitchStmt, SwitchCase>(Up))
         return declineAt(Conditional, Load->getBeginLoc());
@@ -627,9 +706,11 @@ std::optional<RewriteResult> SplitRewrite::checkStreams() {
         return declineAt(Conditional, Cont->getBeginLoc());
     const auto *Sub = dyn_cast<ArraySubscriptExpr>(Load->IgnoreParenImpCasts());
     if (!Sub)
-      return declineAt("stream " + S.Text + " is not an array subscript a[i]", Load->getBeginLoc());
+      return declineAt("stream " + S.Text + " is not an array subscript a[i]",
+                       Load->getBeginLoc());
     if (!Sub->getBase()->getType()->isPointerType() || !uniform(Sub->getBase()))
-      return declineAt("the base of stream " + S.Text + " differs between threads",
+      return declineAt("the base of stream " + S.Text +
+                           " differs between threads",
                        Load->getBeginLoc());
     if (Tiles) {
       // One tile per iteration: the block's consumers read consecutive
@@ -640,12 +721,15 @@ std::optional<RewriteResult> SplitRewrite::checkStreams() {
       builtinReads(Load, Reads);
       for (const auto &[B, E] : Reads)
         if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
-          return declineAt("stream " + S.Text + " reads " + B + " through a macro",
+          return declineAt("stream " + S.Text + " reads " + B +
+                               " through a macro",
                            Load->getBeginLoc());
-      if (std::optional<RewriteResult> No = addSlice(Sub, Load->getBeginLoc(), true))
+      if (std::optional<RewriteResult> No =
+              addSlice(Sub, Load->getBeginLoc(), true))
         return No;
-      Streams.push_back({&S, Load, Load->getType().getUnqualifiedType().getAsString(Policy),
-                         "&(" + threadZero(Load) + ")"});
+      Streams.push_back(
+          {&S, Load, Load->getType().getUnqualifiedType().getAsString(Policy),
+           "&(" + threadZero(Load) + ")"});
       continue;
     }
     // index = IV + (terms invariant in the loop, the same in every thread):
@@ -664,23 +748,27 @@ std::optional<RewriteResult> SplitRewrite::checkStreams() {
       declRefs(T, Refs);
       SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
       builtinReads(T, Reads);
-      const bool Varies = any_of(Refs, [&](const DeclRefExpr *R) { return R->getDecl() == IV; }) ||
-                          any_of(Reads, [](const auto &B) {
-                            return StringRef(B.first).starts_with("threadIdx") ||
-                                   StringRef(B.first).starts_with("blockDim");
-                          });
+      const bool Varies =
+          any_of(Refs,
+                 [&](const DeclRefExpr *R) { return R->getDecl() == IV; }) ||
+          any_of(Reads, [](const auto &B) {
+            return StringRef(B.first).starts_with("threadIdx") ||
+                   StringRef(B.first).starts_with("blockDim");
+          });
       if (Varies || !uniform(T))
-        return declineAt("the index of stream " + S.Text + " is not '" + IV->getNameAsString() +
+        return declineAt("the index of stream " + S.Text + " is not '" +
+                             IV->getNameAsString() +
                              " + a block-uniform value'",
                          T->getBeginLoc());
     }
     if (IVTerms != 1)
-      return declineAt("the index of stream " + S.Text + " is not '" + IV->getNameAsString() +
-                           " + a block-uniform value'",
+      return declineAt("the index of stream " + S.Text + " is not '" +
+                           IV->getNameAsString() + " + a block-uniform value'",
                        Sub->getIdx()->getBeginLoc());
     if (std::optional<RewriteResult> No = addSlice(Sub, Load->getBeginLoc()))
       return No;
-    Streams.push_back({&S, Load, Load->getType().getUnqualifiedType().getAsString(Policy),
+    Streams.push_back({&S, Load,
+                       Load->getType().getUnqualifiedType().getAsString(Policy),
                        "&(" + text(Load) + ")"});
   }
   return std::nullopt;
@@ -689,17 +777,20 @@ std::optional<RewriteResult> SplitRewrite::checkStreams() {
 /// Calls to functions whose bodies the rewrite cannot see into would keep
 /// __syncthreads() (the producer has left) or blockDim.x (the block is one
 /// warp larger): the user's functions are checked, transitively.
-std::optional<std::string> usesBlock(const FunctionDecl *F, const SourceManager &SM,
-                                     SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+std::optional<std::string>
+usesBlock(const FunctionDecl *F, const SourceManager &SM,
+          SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   if (!F || !Seen.insert(F->getCanonicalDecl()).second)
     return std::nullopt;
   const FunctionDecl *Def = F->getDefinition();
-  if (!Def || !Def->getBody() || SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+  if (!Def || !Def->getBody() ||
+      SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
     return std::nullopt;
   SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
   builtinReads(Def->getBody(), Reads);
   for (const auto &[B, E] : Reads)
-    if (StringRef(B).starts_with("blockDim") || B == "threadIdx.y" || B == "threadIdx.z")
+    if (StringRef(B).starts_with("blockDim") || B == "threadIdx.y" ||
+        B == "threadIdx.z")
       return B;
   SmallVector<const CallExpr *, 8> Calls;
   callsIn(Def->getBody(), Calls);
@@ -727,9 +818,10 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
   Rets.TraverseStmt(const_cast<CompoundStmt *>(Body));
   for (const ReturnStmt *Ret : Rets.Out)
     if (beginOf(Ret) < LoopEnd)
-      return declineAt("a return before the end of the loop: every consumer warp must reach "
-                       "every stage",
-                       Ret->getBeginLoc());
+      return declineAt(
+          "a return before the end of the loop: every consumer warp must reach "
+          "every stage",
+          Ret->getBeginLoc());
   if (contains<BreakStmt>(Loop->getBody()))
     return declineAt("the loop body has a break", Loop->getBeginLoc());
   if (contains<GotoStmt>(Body) || contains<IndirectGotoStmt>(Body))
@@ -743,15 +835,18 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
   // its partner in another, a #define in both. A #pragma stands alone.
   {
     StringRef Buf = SM.getBufferData(SM.getMainFileID());
-    const unsigned Begin = beginOf(Body), End = std::min<size_t>(endOf(Body), Buf.size());
+    const unsigned Begin = beginOf(Body),
+                   End = std::min<size_t>(endOf(Body), Buf.size());
     for (size_t At = Begin; At < End;) {
       size_t LineStart = At;
       size_t First = Buf.find_first_not_of(" \t", LineStart);
       if (First < End && Buf[First] == '#' &&
           !Buf.substr(First + 1).ltrim(" \t").starts_with("pragma"))
-        return declineAt("the kernel's body holds a preprocessor directive: the split kernel "
+        return declineAt("the kernel's body holds a preprocessor directive: "
+                         "the split kernel "
                          "copies the body's text in pieces",
-                         SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(First));
+                         SM.getLocForStartOfFile(SM.getMainFileID())
+                             .getLocWithOffset(First));
       size_t NewLine = Buf.find('\n', LineStart);
       if (NewLine == StringRef::npos)
         break;
@@ -762,16 +857,20 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
   SmallVector<std::pair<std::string, const Expr *>, 8> Reads;
   builtinReads(Body, Reads);
   for (const auto &[B, E] : Reads) {
-    if (B == "threadIdx.y" || B == "threadIdx.z" || B == "blockDim.y" || B == "blockDim.z")
-      return declineAt("the kernel reads " + B + ": the code generator handles 1-D blocks",
+    if (B == "threadIdx.y" || B == "threadIdx.z" || B == "blockDim.y" ||
+        B == "blockDim.z")
+      return declineAt("the kernel reads " + B +
+                           ": the code generator handles 1-D blocks",
                        E->getBeginLoc());
     if (B == "blockDim.x") {
       if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
-        return declineAt("blockDim.x written through a macro", SM.getExpansionLoc(E->getBeginLoc()));
+        return declineAt("blockDim.x written through a macro",
+                         SM.getExpansionLoc(E->getBeginLoc()));
       if (Loop->getInc()->getSourceRange().fullyContains(E->getSourceRange()))
         continue;
       TextEdit T{beginOf(E), endOf(E), "dd_consumers"};
-      (beginOf(E) >= LoopBegin && beginOf(E) < LoopEnd ? InLoop : Outer).push_back(T);
+      (beginOf(E) >= LoopBegin && beginOf(E) < LoopEnd ? InLoop : Outer)
+          .push_back(T);
     }
   }
   SmallVector<const CallExpr *, 8> Calls;
@@ -781,9 +880,10 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
     const FunctionDecl *F = C->getDirectCallee();
     if (!F) {
       if (!isa<CXXOperatorCallExpr>(C))
-        return declineAt("an indirect call: the code generator cannot see whether it "
-                         "synchronizes the block",
-                         C->getBeginLoc());
+        return declineAt(
+            "an indirect call: the code generator cannot see whether it "
+            "synchronizes the block",
+            C->getBeginLoc());
       continue;
     }
     if (cudaFunctionName(F) == "__syncthreads") {
@@ -795,83 +895,101 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
       // same iterations: row tiles (the same loop control in every thread)
       // do, matvec's per-thread `j < n` does not.
       if (InBody && !Tiles)
-        return declineAt("__syncthreads() inside a loop whose iterations differ between "
-                         "threads: the consumers' barrier would be divergent",
-                         C->getBeginLoc());
+        return declineAt(
+            "__syncthreads() inside a loop whose iterations differ between "
+            "threads: the consumers' barrier would be divergent",
+            C->getBeginLoc());
       if (inMacro(C->getSourceRange()))
         return declineAt("__syncthreads() written through a macro",
                          SM.getExpansionLoc(C->getBeginLoc()));
-      (InBody ? InLoop : Outer).push_back({beginOf(C), endOf(C), "dd::consumer_sync(dd_consumers)"});
+      (InBody ? InLoop : Outer)
+          .push_back({beginOf(C), endOf(C), "dd::consumer_sync(dd_consumers)"});
       continue;
     }
     if (cudaSync(C) == SyncKind::Barrier)
-      return declineAt(F->getNameAsString() + "(): the code generator replaces only "
-                                              "__syncthreads()",
+      return declineAt(F->getNameAsString() +
+                           "(): the code generator replaces only "
+                           "__syncthreads()",
                        C->getBeginLoc());
     if (std::optional<std::string> B = usesBlock(F, SM, Seen))
-      return declineAt("'" + F->getNameAsString() + "' uses " + *B +
-                           " (the split block has one more warp, which leaves after the "
-                           "loop); only the kernel's own code is rewritten",
-                       C->getBeginLoc());
+      return declineAt(
+          "'" + F->getNameAsString() + "' uses " + *B +
+              " (the split block has one more warp, which leaves after the "
+              "loop); only the kernel's own code is rewritten",
+          C->getBeginLoc());
   }
   return std::nullopt;
 }
 
 std::optional<RewriteResult> SplitRewrite::check() {
-  if (auto It = State.Rewritten.find(K.getCanonicalDecl()); It != State.Rewritten.end())
-    return declineAt("kernel '" + Name + "' was already rewritten for the loop at line " +
-                         std::to_string(It->second) + " (one rewrite per kernel)",
-                     SourceLocation());
+  if (auto It = State.Rewritten.find(K.getCanonicalDecl());
+      It != State.Rewritten.end())
+    return declineAt(
+        "kernel '" + Name + "' was already rewritten for the loop at line " +
+            std::to_string(It->second) + " (one rewrite per kernel)",
+        SourceLocation());
   Loop = dyn_cast<ForStmt>(P.Loop);
   Body = dyn_cast_or_null<CompoundStmt>(K.getBody());
   if (!Loop || !Body)
     return declineAt("not a for loop", SourceLocation());
   if (K.isTemplated() || isa<CXXMethodDecl>(K))
-    return declineAt("kernel '" + Name + "' is a template or a member", K.getLocation());
-  if (inMacro(Loop->getSourceRange()) || inMacro(Body->getSourceRange()) || K.getLocation().isMacroID() ||
-      !SM.isInMainFile(K.getLocation()))
-    return declineAt("the kernel or the loop is written through a macro", SourceLocation());
-  if (!is_contained(Body->body(), Loop))
-    return declineAt("the loop is not a statement of the kernel body itself (under an if, "
-                     "another loop or a pragma): the consumers must all reach it",
+    return declineAt("kernel '" + Name + "' is a template or a member",
+                     K.getLocation());
+  if (inMacro(Loop->getSourceRange()) || inMacro(Body->getSourceRange()) ||
+      K.getLocation().isMacroID() || !SM.isInMainFile(K.getLocation()))
+    return declineAt("the kernel or the loop is written through a macro",
                      SourceLocation());
+  if (!is_contained(Body->body(), Loop))
+    return declineAt(
+        "the loop is not a statement of the kernel body itself (under an if, "
+        "another loop or a pragma): the consumers must all reach it",
+        SourceLocation());
   for (const ParmVarDecl *Q : K.parameters())
     if (Q->getName().empty() || inMacro(Q->getSourceRange()))
-      return declineAt("parameter " + std::to_string(Q->getFunctionScopeIndex() + 1) +
+      return declineAt("parameter " +
+                           std::to_string(Q->getFunctionScopeIndex() + 1) +
                            " is unnamed or written through a macro",
                        Q->getLocation());
   LoopBegin = beginOf(Loop);
   LoopEnd = stmtEnd(Loop);
   if (A) {
-    std::optional<std::pair<unsigned, unsigned>> Line = annotationLine(A->Loc, SM);
+    std::optional<std::pair<unsigned, unsigned>> Line =
+        annotationLine(A->Loc, SM);
     if (!Line)
-      return declineAt("the annotation is not alone on its line, so it cannot be removed",
-                       A->Loc);
+      return declineAt(
+          "the annotation is not alone on its line, so it cannot be removed",
+          A->Loc);
     PragmaLine = *Line;
-    PragmaInBody = PragmaLine.first > beginOf(Body) && PragmaLine.first < endOf(Body);
+    PragmaInBody =
+        PragmaLine.first > beginOf(Body) && PragmaLine.first < endOf(Body);
     if (PragmaInBody && PragmaLine.second > LoopBegin)
       return declineAt("the annotation is not alone on its line", A->Loc);
   }
   if (P.BlockThreads + 32 > 1024)
-    return declineAt("a block of " + std::to_string(P.BlockThreads) +
-                         " threads leaves no room for the producer warp (1024 at most)",
-                     SourceLocation());
+    return declineAt(
+        "a block of " + std::to_string(P.BlockThreads) +
+            " threads leaves no room for the producer warp (1024 at most)",
+        SourceLocation());
   for (const Stream &S : P.Streams)
-    if (S.Halo || S.RingBytes == 0 || S.ThreadStrideBytes != int64_t(S.ElemBytes))
-      return declineAt("stream " + S.Text +
-                           " is not one contiguous tile of the block per iteration (a halo, a "
-                           "shared tile or a thread stride other than one element)",
-                       S.Load->getBeginLoc());
+    if (S.Halo || S.RingBytes == 0 ||
+        S.ThreadStrideBytes != int64_t(S.ElemBytes))
+      return declineAt(
+          "stream " + S.Text +
+              " is not one contiguous tile of the block per iteration (a halo, "
+              "a "
+              "shared tile or a thread stride other than one element)",
+          S.Load->getBeginLoc());
   modifiedVars(Body, Modified);
   if (std::optional<RewriteResult> No = checkLoopControl())
     return No;
   if (!Tiles)
     for (const Stream &S : P.Streams)
       if (!S.Merged)
-        return declineAt("stream " + S.Text +
-                             " is not one contiguous copy per stage although the loop steps "
-                             "by blockDim.x",
-                         S.Load->getBeginLoc());
+        return declineAt(
+            "stream " + S.Text +
+                " is not one contiguous copy per stage although the loop steps "
+                "by blockDim.x",
+            S.Load->getBeginLoc());
   if (std::optional<RewriteResult> No = checkStreams())
     return No;
   if (std::optional<RewriteResult> No = checkKernel())
@@ -886,7 +1004,8 @@ std::optional<RewriteResult> SplitRewrite::check() {
     return declineAt(No->Message, No->Loc);
   append_range(Notes, Launcher.kept());
   if (Launcher.launches().empty())
-    return declineAt("kernel '" + Name + "' has no host launch in this file to replace",
+    return declineAt("kernel '" + Name +
+                         "' has no host launch in this file to replace",
                      K.getLocation());
   return std::nullopt;
 }
@@ -895,7 +1014,8 @@ std::optional<RewriteResult> SplitRewrite::check() {
 /// the launcher's parameters, when the start and bound read parameters and
 /// constants only.
 std::string tripCount(const Expr *Start0, const Expr *Bound, const Expr *Step,
-                      const std::string &Start0Text, const std::string &BoundText) {
+                      const std::string &Start0Text,
+                      const std::string &BoundText) {
   for (const Expr *E : {Start0, Bound, Step}) {
     if (!E)
       continue;
@@ -909,7 +1029,8 @@ std::string tripCount(const Expr *Start0, const Expr *Bound, const Expr *Step,
       return "";
     for (const DeclRefExpr *D : Refs) {
       const auto *V = dyn_cast<VarDecl>(D->getDecl());
-      if (!isa<EnumConstantDecl>(D->getDecl()) && !isa<ParmVarDecl>(D->getDecl()) &&
+      if (!isa<EnumConstantDecl>(D->getDecl()) &&
+          !isa<ParmVarDecl>(D->getDecl()) &&
           !(V && !V->hasLocalStorage() && V->getType().isConstQualified()))
         return "";
     }
@@ -920,18 +1041,22 @@ std::string tripCount(const Expr *Start0, const Expr *Bound, const Expr *Step,
 void SplitRewrite::emit() {
   const std::string U = std::to_string(P.U), D = std::to_string(P.Depth);
   const std::string Cap = std::to_string(P.U * P.BlockThreads);
-  const std::string Line = std::to_string(SM.getExpansionLineNumber(Loop->getBeginLoc()));
+  const std::string Line =
+      std::to_string(SM.getExpansionLineNumber(Loop->getBeginLoc()));
   const std::string J = IV->getNameAsString();
-  auto Cast = [&](const std::string &E) { return "(" + IVType + ")(" + E + ")"; };
+  auto Cast = [&](const std::string &E) {
+    return "(" + IVType + ")(" + E + ")";
+  };
   // Merged: iteration u of a stage is thread t's j = dd_j0 + u * C + t and
   // reads element u * C + t of the stage's one tile. Tiles: iteration u is
   // i = dd_j0 + u * step for every thread, and thread t reads element t of
   // the stage's tile u.
   const std::string StepText = Tiles ? Step : "dd_consumers";
   const std::string Stride = U + " * " + Cast(StepText);
-  const std::string Iter = Tiles ? "dd_j0 + " + Cast("dd_u") + " * " + Cast(StepText)
-                                 : "dd_j0 + " + Cast("dd_u") + " * " + Cast("dd_consumers") +
-                                       " + " + Cast("threadIdx.x");
+  const std::string Iter =
+      Tiles ? "dd_j0 + " + Cast("dd_u") + " * " + Cast(StepText)
+            : "dd_j0 + " + Cast("dd_u") + " * " + Cast("dd_consumers") + " + " +
+                  Cast("threadIdx.x");
 
   // The consumers' loop, in place of the loop in the copy of the body; the
   // body re-indented from the loop's column to its new place.
@@ -939,9 +1064,11 @@ void SplitRewrite::emit() {
   const std::string Indent = Compound ? "        " : "          ";
   std::string LoopBody;
   {
-    const unsigned Column = SM.getExpansionColumnNumber(Loop->getBeginLoc()) - 1;
+    const unsigned Column =
+        SM.getExpansionColumnNumber(Loop->getBeginLoc()) - 1;
     SmallVector<StringRef, 16> Lines;
-    const std::string Raw = edited(beginOf(Loop->getBody()), stmtEnd(Loop->getBody()), InLoop);
+    const std::string Raw =
+        edited(beginOf(Loop->getBody()), stmtEnd(Loop->getBody()), InLoop);
     StringRef(Raw).split(Lines, '\n');
     for (size_t I = 0; I < Lines.size(); ++I) {
       StringRef L = Lines[I].rtrim();
@@ -964,41 +1091,46 @@ void SplitRewrite::emit() {
     declRefs(Body, Refs);
     const bool Used = any_of(Refs, [&](const DeclRefExpr *D) {
       return D->getDecl() == V && none_of(Streams, [&](const StreamGen &G) {
-               return beginOf(D) >= beginOf(G.Load) && beginOf(D) < endOf(G.Load);
+               return beginOf(D) >= beginOf(G.Load) &&
+                      beginOf(D) < endOf(G.Load);
              });
     });
     if (!Used)
-      Unused += "    (void)" + V->getNameAsString() + "; // decoupler: read by the producer only\n";
+      Unused += "    (void)" + V->getNameAsString() +
+                "; // decoupler: read by the producer only\n";
   }
   std::string C;
   raw_string_ostream CS(C);
   CS << "// decoupler: the loop, split: block-uniform stages of " << U
      << " iterations (thread 0's); every\n"
-     << "  // consumer warp waits for and releases every stage, each lane runs the iterations\n"
-     << "  // the loop as written gave it, reading the streamed elements from the stage.\n"
+     << "  // consumer warp waits for and releases every stage, each lane runs "
+        "the iterations\n"
+     << "  // the loop as written gave it, reading the streamed elements from "
+        "the stage.\n"
      << "  {\n"
-     << Unused
-     << "    dd::StageCursor<" << D << "> dd_c;\n"
+     << Unused << "    dd::StageCursor<" << D << "> dd_c;\n"
      << "    for (" << IVType << " dd_j0 = " << Start0 << "; dd_j0 < " << Bound
      << "; dd_j0 += " << Stride << ", dd_c.advance()) {\n"
      << "      dd_ring.wait(dd_c);\n";
   for (const StreamGen &G : Streams)
-    CS << "      " << G.Type << " dd_s" << (&G - Streams.data()) << "[" << U << "];\n";
+    CS << "      " << G.Type << " dd_s" << (&G - Streams.data()) << "[" << U
+       << "];\n";
   CS << "#pragma unroll\n"
      << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u)\n"
      << "        if (" << Iter << " < " << Bound << ") {\n";
   for (const StreamGen &G : Streams) {
     const std::string I = std::to_string(&G - Streams.data());
     CS << "          dd_s" << I << "[dd_u] = dd_stages[dd_c.slot].s" << I
-       << (Tiles ? "[dd_u][threadIdx.x];\n" : "[dd_u * dd_consumers + threadIdx.x];\n");
+       << (Tiles ? "[dd_u][threadIdx.x];\n"
+                 : "[dd_u * dd_consumers + threadIdx.x];\n");
   }
   CS << "        }\n"
      << "      dd_ring.release(dd_c); // decoupler: the stage is in registers\n"
      << "#pragma unroll\n"
      << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u) {\n"
      << "        " << IVType << " " << J << " = " << Iter << ";\n"
-     << "        if (" << J << " < " << Bound << ")" << (Compound ? " " : "\n" + Indent)
-     << LoopBody << "\n"
+     << "        if (" << J << " < " << Bound << ")"
+     << (Compound ? " " : "\n" + Indent) << LoopBody << "\n"
      << "      }\n"
      << "    }\n"
      << "  }";
@@ -1007,71 +1139,81 @@ void SplitRewrite::emit() {
   BodyEdits.push_back({LoopBegin, LoopEnd, C});
   if (PragmaInBody)
     BodyEdits.push_back({PragmaLine.first, PragmaLine.second, ""});
-  const std::string Consumers = edited(beginOf(Body) + 1, SM.getFileOffset(Body->getRBracLoc()),
-                                       BodyEdits);
+  const std::string Consumers = edited(
+      beginOf(Body) + 1, SM.getFileOffset(Body->getRBracLoc()), BodyEdits);
 
   std::string Out;
   raw_string_ostream OS(Out);
-  OS << "\n\n// decoupler: the split of '" << Name << "' (docs/split-pass.md): the loop at line "
-     << Line << " streams\n// ";
+  OS << "\n\n// decoupler: the split of '" << Name
+     << "' (docs/split-pass.md): the loop at line " << Line << " streams\n// ";
   for (const StreamGen &G : Streams)
     OS << (&G == Streams.data() ? "" : ", ") << G.S->Text;
   OS << " through a ring of " << D << " stages of " << U
      << " iterations. One producer warp (the\n"
-     << "// last) runs the loop control and copies; the consumer warps run the kernel as\n"
-     << "// written (blockDim.x -> dd_consumers, __syncthreads() -> dd::consumer_sync) and\n"
-     << "// read the stream from the ring. " << Name << "_launch picks it or " << Name
-     << " per launch.\n";
-  OS << "__global__ void __launch_bounds__(" << P.BlockThreads + 32 << ") " << Name << "_split("
-     << params() << ") {\n";
-  OS << "  // decoupler: the ring; a stage holds " << U << " iterations of each stream"
+     << "// last) runs the loop control and copies; the consumer warps run the "
+        "kernel as\n"
+     << "// written (blockDim.x -> dd_consumers, __syncthreads() -> "
+        "dd::consumer_sync) and\n"
+     << "// read the stream from the ring. " << Name << "_launch picks it or "
+     << Name << " per launch.\n";
+  OS << "__global__ void __launch_bounds__(" << P.BlockThreads + 32 << ") "
+     << Name << "_split(" << params() << ") {\n";
+  OS << "  // decoupler: the ring; a stage holds " << U
+     << " iterations of each stream"
      << (Tiles ? ", one tile each.\n" : " as one tile.\n")
      << "  struct dd_stage {\n";
   for (const StreamGen &G : Streams)
-    OS << "    dd::TileSlot<" << G.Type << ", " << (Tiles ? std::to_string(P.BlockThreads) : Cap)
-       << "> s" << (&G - Streams.data()) << (Tiles ? "[" + U + "]" : std::string()) << "; // "
-       << G.S->Text << "\n";
+    OS << "    dd::TileSlot<" << G.Type << ", "
+       << (Tiles ? std::to_string(P.BlockThreads) : Cap) << "> s"
+       << (&G - Streams.data()) << (Tiles ? "[" + U + "]" : std::string())
+       << "; // " << G.S->Text << "\n";
   OS << "  };\n"
      << "  __shared__ dd::StageRing<" << D << ">::Storage dd_ring_storage;\n"
      << "  __shared__ dd_stage dd_stages[" << D << "];\n"
      << "  dd::StageRing<" << D << "> dd_ring(dd_ring_storage);\n"
-     << "  // decoupler: launched with the original block + 32 threads (" << Name
-     << "_launch).\n"
+     << "  // decoupler: launched with the original block + 32 threads ("
+     << Name << "_launch).\n"
      << "  const unsigned dd_consumers = blockDim.x - 32;\n"
      << "  dd_ring.init(dd_consumers / 32);\n"
      << "  if (threadIdx.x >= dd_consumers) {\n"
-     << "    // decoupler: the producer warp: the loop control and the streamed addresses\n"
-     << "    // as thread 0 computes them; stage k copies iterations [" << U << "k, " << U
-     << "k + " << U << ")\n";
+     << "    // decoupler: the producer warp: the loop control and the "
+        "streamed addresses\n"
+     << "    // as thread 0 computes them; stage k copies iterations [" << U
+     << "k, " << U << "k + " << U << ")\n";
   if (Tiles)
-    OS << "    // of the loop, one tile of dd_consumers elements per stream and iteration.\n";
+    OS << "    // of the loop, one tile of dd_consumers elements per stream "
+          "and iteration.\n";
   else
     OS << "    // of every consumer, " << J << " in [dd_j0, dd_j0 + " << U
        << " * dd_consumers) clipped to the bound.\n";
   for (const Stmt *S : Slice)
     OS << "    " << threadZero(S) << "\n";
   OS << "    dd::StageCursor<" << D << "> dd_c;\n"
-     << "    for (" << IVType << " dd_j0 = " << Start0 << "; dd_j0 < " << Bound << "; dd_j0 += "
-     << Stride << ", dd_c.advance()) {\n"
+     << "    for (" << IVType << " dd_j0 = " << Start0 << "; dd_j0 < " << Bound
+     << "; dd_j0 += " << Stride << ", dd_c.advance()) {\n"
      << "      dd_ring.acquire(dd_c);\n";
   if (Tiles) {
     OS << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u) {\n"
        << "        const " << IVType << " " << J << " = " << Iter << ";\n"
        << "        if (" << J << " < " << Bound << ") {\n";
     for (const StreamGen &G : Streams)
-      OS << "          dd::copy_tile_async(dd_stages[dd_c.slot].s" << (&G - Streams.data())
-         << "[dd_u], " << G.Address << ", 0, dd_consumers, dd_ring.full(dd_c));\n";
+      OS << "          dd::copy_tile_async(dd_stages[dd_c.slot].s"
+         << (&G - Streams.data()) << "[dd_u], " << G.Address
+         << ", 0, dd_consumers, dd_ring.full(dd_c));\n";
     OS << "        }\n"
        << "      }\n";
   } else {
-    OS << "      const long long dd_left = (long long)(" << Bound << ") - (long long)dd_j0;\n"
+    OS << "      const long long dd_left = (long long)(" << Bound
+       << ") - (long long)dd_j0;\n"
        << "      const unsigned dd_count =\n"
-       << "          dd_left < " << U << "LL * dd_consumers ? (unsigned)dd_left : " << U
+       << "          dd_left < " << U
+       << "LL * dd_consumers ? (unsigned)dd_left : " << U
        << "u * dd_consumers;\n"
        << "      const " << IVType << " " << J << " = dd_j0;\n";
     for (const StreamGen &G : Streams)
-      OS << "      dd::copy_tile_async(dd_stages[dd_c.slot].s" << (&G - Streams.data()) << ", "
-         << G.Address << ", 0, dd_count, dd_ring.full(dd_c));\n";
+      OS << "      dd::copy_tile_async(dd_stages[dd_c.slot].s"
+         << (&G - Streams.data()) << ", " << G.Address
+         << ", 0, dd_count, dd_ring.full(dd_c));\n";
   }
   OS << "      dd_ring.commit(dd_c);\n"
      << "    }\n"
@@ -1081,42 +1223,52 @@ void SplitRewrite::emit() {
   OS << Consumers << "}\n\n";
 
   // The launcher.
-  const std::string Trips = tripCount(Start0Expr, BoundExpr, StepExpr, Start0, Bound);
+  const std::string Trips =
+      tripCount(Start0Expr, BoundExpr, StepExpr, Start0, Bound);
   OS << "/// decoupler: in place of " << Name
      << "<<<grid, block, shmem, stream>>>(...): runs " << Name << "_split\n"
-     << "/// (block + 32 threads) where the launch-time checks pass (<dd/split_launch.h>)\n"
+     << "/// (block + 32 threads) where the launch-time checks pass "
+        "(<dd/split_launch.h>)\n"
      << "/// and it measured faster, else " << Name << " as written.\n";
   OS << Launcher.definitionHead() << " {\n"
      << "  static dd::SplitLaunchState dd_state;\n";
   if (!Trips.empty())
-    OS << "  // decoupler: iterations per block (thread 0's), for the minimum of "
+    OS << "  // decoupler: iterations per block (thread 0's), for the minimum "
+          "of "
        << P.MinTripCount << ".\n"
        << "  const long long dd_span = " << Trips << ";\n";
   if (!Trips.empty() && !Tiles)
     OS << "  const long long dd_trips =\n"
-       << "      dd_span <= 0 || dd_block.x == 0 ? 0 : (dd_span + dd_block.x - 1) / dd_block.x;\n";
+       << "      dd_span <= 0 || dd_block.x == 0 ? 0 : (dd_span + dd_block.x - "
+          "1) / dd_block.x;\n";
   else if (!Trips.empty())
     OS << "  const long long dd_step = " << Step << ";\n"
        << "  const long long dd_trips =\n"
-       << "      dd_step <= 0 ? -1 : dd_span <= 0 ? 0 : (dd_span + dd_step - 1) / dd_step;\n";
+       << "      dd_step <= 0 ? -1 : dd_span <= 0 ? 0 : (dd_span + dd_step - "
+          "1) / dd_step;\n";
   else
-    OS << "  const long long dd_trips = -1; // decoupler: not known from the arguments\n";
+    OS << "  const long long dd_trips = -1; // decoupler: not known from the "
+          "arguments\n";
   OS << "  dd::split_launch(\n"
-     << "      dd_state, dd::SplitKernelInfo{\"" << Name << "\", " << P.BlockThreads << ", "
-     << P.MinTripCount << "}, (const void *)" << Name << "_split,\n"
+     << "      dd_state, dd::SplitKernelInfo{\"" << Name << "\", "
+     << P.BlockThreads << ", " << P.MinTripCount << "}, (const void *)" << Name
+     << "_split,\n"
      << "      (const void *)" << Name
      << ", dd_grid, dd_block, dd_shmem, dd_stream, dd_trips,\n"
      << "      [&](dim3 dd_g, dim3 dd_b, size_t dd_s, cudaStream_t dd_st) {\n"
-     << "        " << Name << "_split<<<dd_g, dd_b, dd_s, dd_st>>>(" << args() << ");\n"
+     << "        " << Name << "_split<<<dd_g, dd_b, dd_s, dd_st>>>(" << args()
+     << ");\n"
      << "      },\n"
      << "      [&](dim3 dd_g, dim3 dd_b, size_t dd_s, cudaStream_t dd_st) {\n"
-     << "        " << Name << "<<<dd_g, dd_b, dd_s, dd_st>>>(" << args() << ");\n"
+     << "        " << Name << "<<<dd_g, dd_b, dd_s, dd_st>>>(" << args()
+     << ");\n"
      << "      });\n"
      << "}";
 
   // The original loses its annotation; the split and the launcher follow it.
   if (A && State.RemovedPragmas.insert(PragmaLine.first).second)
-    R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(PragmaLine.first),
+    R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID())
+                     .getLocWithOffset(PragmaLine.first),
                  PragmaLine.second - PragmaLine.first);
   R.InsertTextAfterToken(K.getEndLoc(), Out);
   Launcher.rewrite(R);
@@ -1126,12 +1278,14 @@ RewriteResult SplitRewrite::run() {
   if (std::optional<RewriteResult> No = check())
     return *No;
   emit();
-  State.Rewritten[K.getCanonicalDecl()] = SM.getExpansionLineNumber(Loop->getBeginLoc());
+  State.Rewritten[K.getCanonicalDecl()] =
+      SM.getExpansionLineNumber(Loop->getBeginLoc());
   State.NeedsRuntime = true;
   RewriteResult Out;
   Out.Done = true;
-  Out.Message = Name + "_split (one producer warp, " + std::to_string(P.Depth) + " stages of " +
-                std::to_string(P.U) + " iterations) and " + Name + "_launch for " +
+  Out.Message = Name + "_split (one producer warp, " + std::to_string(P.Depth) +
+                " stages of " + std::to_string(P.U) + " iterations) and " +
+                Name + "_launch for " +
                 std::to_string(Launcher.launches().size()) + " launch" +
                 (Launcher.launches().size() == 1 ? "" : "es");
   for (const std::string &N : Notes)
@@ -1141,8 +1295,9 @@ RewriteResult SplitRewrite::run() {
 
 } // namespace
 
-RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &K, const Annotation *A,
-                           ASTContext &Ctx, Rewriter &R, RewriteState &State) {
+RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &K,
+                           const Annotation *A, ASTContext &Ctx, Rewriter &R,
+                           RewriteState &State) {
   return SplitRewrite(P, K, A, Ctx, R, State).run();
 }
 

@@ -1,4 +1,5 @@
-//===- split/SplitRewrite.h - Code generation for accepted plans -*- C++ -*-===//
+//===- split/SplitRewrite.h - Code generation for accepted plans -*- C++
+//-*-===//
 //
 // The rewrites of the split pass (docs/split-pass.md), for a loop whose plan
 // the cost model accepted:
@@ -47,12 +48,14 @@ struct RewriteState {
   bool NeedsRuntime = false;
 };
 
-RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A, clang::ASTContext &Ctx,
-                           clang::Rewriter &R, RewriteState &State);
+RewriteResult rewriteHoist(const LoopPlan &P, const Annotation &A,
+                           clang::ASTContext &Ctx, clang::Rewriter &R,
+                           RewriteState &State);
 
 /// \p A is the loop's annotation, or null for a loop --split=auto found.
-RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &K, const Annotation *A,
-                           clang::ASTContext &Ctx, clang::Rewriter &R, RewriteState &State);
+RewriteResult rewriteSplit(const LoopPlan &P, const KernelAnalysis &K,
+                           const Annotation *A, clang::ASTContext &Ctx,
+                           clang::Rewriter &R, RewriteState &State);
 
 } // namespace decoupler::split
 

@@ -71,17 +71,28 @@ const FunctionDecl *cudaCallee(const CallExpr *Call) {
 
 StringRef toString(AtomicCall::Op Op) {
   switch (Op) {
-  case AtomicCall::Op::Add: return "add";
-  case AtomicCall::Op::Sub: return "sub";
-  case AtomicCall::Op::Min: return "min";
-  case AtomicCall::Op::Max: return "max";
-  case AtomicCall::Op::And: return "and";
-  case AtomicCall::Op::Or: return "or";
-  case AtomicCall::Op::Xor: return "xor";
-  case AtomicCall::Op::Inc: return "inc";
-  case AtomicCall::Op::Dec: return "dec";
-  case AtomicCall::Op::Exch: return "exch";
-  case AtomicCall::Op::CAS: return "cas";
+  case AtomicCall::Op::Add:
+    return "add";
+  case AtomicCall::Op::Sub:
+    return "sub";
+  case AtomicCall::Op::Min:
+    return "min";
+  case AtomicCall::Op::Max:
+    return "max";
+  case AtomicCall::Op::And:
+    return "and";
+  case AtomicCall::Op::Or:
+    return "or";
+  case AtomicCall::Op::Xor:
+    return "xor";
+  case AtomicCall::Op::Inc:
+    return "inc";
+  case AtomicCall::Op::Dec:
+    return "dec";
+  case AtomicCall::Op::Exch:
+    return "exch";
+  case AtomicCall::Op::CAS:
+    return "cas";
   }
   llvm_unreachable("unknown atomic operation");
 }
@@ -99,19 +110,20 @@ std::optional<AtomicCall> cudaAtomic(const CallExpr *Call) {
     A.Extent = AtomicCall::Scope::Block;
   else if (Rest.consume_back("_system"))
     A.Extent = AtomicCall::Scope::System;
-  std::optional<AtomicCall::Op> Op = StringSwitch<std::optional<AtomicCall::Op>>(Rest)
-                                         .Case("Add", AtomicCall::Op::Add)
-                                         .Case("Sub", AtomicCall::Op::Sub)
-                                         .Case("Min", AtomicCall::Op::Min)
-                                         .Case("Max", AtomicCall::Op::Max)
-                                         .Case("And", AtomicCall::Op::And)
-                                         .Case("Or", AtomicCall::Op::Or)
-                                         .Case("Xor", AtomicCall::Op::Xor)
-                                         .Case("Inc", AtomicCall::Op::Inc)
-                                         .Case("Dec", AtomicCall::Op::Dec)
-                                         .Case("Exch", AtomicCall::Op::Exch)
-                                         .Case("CAS", AtomicCall::Op::CAS)
-                                         .Default(std::nullopt);
+  std::optional<AtomicCall::Op> Op =
+      StringSwitch<std::optional<AtomicCall::Op>>(Rest)
+          .Case("Add", AtomicCall::Op::Add)
+          .Case("Sub", AtomicCall::Op::Sub)
+          .Case("Min", AtomicCall::Op::Min)
+          .Case("Max", AtomicCall::Op::Max)
+          .Case("And", AtomicCall::Op::And)
+          .Case("Or", AtomicCall::Op::Or)
+          .Case("Xor", AtomicCall::Op::Xor)
+          .Case("Inc", AtomicCall::Op::Inc)
+          .Case("Dec", AtomicCall::Op::Dec)
+          .Case("Exch", AtomicCall::Op::Exch)
+          .Case("CAS", AtomicCall::Op::CAS)
+          .Default(std::nullopt);
   if (!Op || !Call->getArg(0)->getType()->isPointerType())
     return std::nullopt;
   A.Operation = *Op;
@@ -137,7 +149,8 @@ SyncKind cudaSync(const CallExpr *Call) {
     if (Group.isNull()) // a static or internal sync of the headers' own
       return SyncKind::Barrier;
     std::string Spelled = Group.getCanonicalType().getAsString();
-    if (StringRef(Spelled).contains("tile") || StringRef(Spelled).contains("coalesced"))
+    if (StringRef(Spelled).contains("tile") ||
+        StringRef(Spelled).contains("coalesced"))
       return SyncKind::WarpBarrier;
     return SyncKind::Barrier;
   }
@@ -165,8 +178,9 @@ bool readsThreadIdentity(const CallExpr *Call) {
          Name.starts_with("__activemask") || Name.starts_with("__vote") ||
          Name == "clock" || Name == "clock64" || Name.starts_with("__lane") ||
          Name.starts_with("__globaltimer") || Name.starts_with("curand") ||
-         Name.starts_with("__nvvm_read_ptx_sreg") || Name.starts_with("__nvvm_shfl") ||
-         Name.starts_with("__nvvm_vote") || Name.starts_with("__nvvm_match");
+         Name.starts_with("__nvvm_read_ptx_sreg") ||
+         Name.starts_with("__nvvm_shfl") || Name.starts_with("__nvvm_vote") ||
+         Name.starts_with("__nvvm_match");
 }
 
 CudaCallKind cudaCallKind(const CallExpr *Call) {
@@ -182,26 +196,84 @@ CudaCallKind cudaCallKind(const CallExpr *Call) {
   static const StringSet<> MinMax = {"min",   "max",   "umin",   "umax",
                                      "llmin", "llmax", "ullmin", "ullmax",
                                      "fminf", "fmaxf", "fmin",   "fmax"};
-  static const StringSet<> Pure = {
-      "abs",      "labs",       "llabs",     "fabs",      "fabsf",
-      "sqrt",     "sqrtf",      "rsqrt",     "rsqrtf",    "cbrt",
-      "cbrtf",    "exp",        "expf",      "exp2",      "exp2f",
-      "log",      "logf",       "log2",      "log2f",     "log10",
-      "log10f",   "sin",        "sinf",      "cos",       "cosf",
-      "tan",      "tanf",       "pow",       "powf",      "floor",
-      "floorf",   "ceil",       "ceilf",     "trunc",     "truncf",
-      "round",    "roundf",     "fma",       "fmaf",      "__popc",
-      "__popcll", "__clz",      "__clzll",   "__ffs",     "__ffsll",
-      "__brev",   "__brevll",   "__mul24",   "__umul24",  "__mulhi",
-      "__umulhi", "__float2int_rn", "__float2int_rz", "__int2float_rn",
-      "__fdividef", "__expf",   "__logf",    "__sinf",    "__cosf",
-      "__powf",   "__saturatef", "__sad",    "__usad",    "ilogb",
-      "copysign", "copysignf"};
-  static const StringSet<> Void = {
-      "__syncthreads", "__syncwarp",         "__threadfence",
-      "__threadfence_block", "__threadfence_system", "__trap",
-      "__nanosleep", "printf", "assert", "__assertfail", "__brkpt",
-      "__prof_trigger"};
+  static const StringSet<> Pure = {"abs",
+                                   "labs",
+                                   "llabs",
+                                   "fabs",
+                                   "fabsf",
+                                   "sqrt",
+                                   "sqrtf",
+                                   "rsqrt",
+                                   "rsqrtf",
+                                   "cbrt",
+                                   "cbrtf",
+                                   "exp",
+                                   "expf",
+                                   "exp2",
+                                   "exp2f",
+                                   "log",
+                                   "logf",
+                                   "log2",
+                                   "log2f",
+                                   "log10",
+                                   "log10f",
+                                   "sin",
+                                   "sinf",
+                                   "cos",
+                                   "cosf",
+                                   "tan",
+                                   "tanf",
+                                   "pow",
+                                   "powf",
+                                   "floor",
+                                   "floorf",
+                                   "ceil",
+                                   "ceilf",
+                                   "trunc",
+                                   "truncf",
+                                   "round",
+                                   "roundf",
+                                   "fma",
+                                   "fmaf",
+                                   "__popc",
+                                   "__popcll",
+                                   "__clz",
+                                   "__clzll",
+                                   "__ffs",
+                                   "__ffsll",
+                                   "__brev",
+                                   "__brevll",
+                                   "__mul24",
+                                   "__umul24",
+                                   "__mulhi",
+                                   "__umulhi",
+                                   "__float2int_rn",
+                                   "__float2int_rz",
+                                   "__int2float_rn",
+                                   "__fdividef",
+                                   "__expf",
+                                   "__logf",
+                                   "__sinf",
+                                   "__cosf",
+                                   "__powf",
+                                   "__saturatef",
+                                   "__sad",
+                                   "__usad",
+                                   "ilogb",
+                                   "copysign",
+                                   "copysignf"};
+  static const StringSet<> Void = {"__syncthreads",
+                                   "__syncwarp",
+                                   "__threadfence",
+                                   "__threadfence_block",
+                                   "__threadfence_system",
+                                   "__trap",
+                                   "__nanosleep",
+                                   "printf",
+                                   "assert",
+                                   "__assertfail",
+                                   "__brkpt",
+                                   "__prof_trigger"};
   if (MinMax.contains(Name))
     return CudaCallKind::MinMax;
   if (Pure.contains(Name))
@@ -230,7 +302,8 @@ std::optional<CudaBuiltinRead> cudaBuiltinRead(const Expr *E) {
   const auto *POE = dyn_cast<PseudoObjectExpr>(E->IgnoreParens());
   if (!POE)
     return std::nullopt;
-  const auto *Prop = dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
+  const auto *Prop =
+      dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
   if (!Prop)
     return std::nullopt;
   const Expr *Base = Prop->getBaseExpr()->IgnoreParens();
@@ -241,7 +314,11 @@ std::optional<CudaBuiltinRead> cudaBuiltinRead(const Expr *E) {
   if (!isCudaBuiltinVariable(V) || V->getName() == "warpSize")
     return std::nullopt;
   StringRef Member = Prop->getPropertyDecl()->getName();
-  unsigned Dim = StringSwitch<unsigned>(Member).Case("x", 0).Case("y", 1).Case("z", 2).Default(3);
+  unsigned Dim = StringSwitch<unsigned>(Member)
+                     .Case("x", 0)
+                     .Case("y", 1)
+                     .Case("z", 2)
+                     .Default(3);
   if (Dim > 2)
     return std::nullopt;
   return CudaBuiltinRead{V->getName(), Dim};

@@ -1,4 +1,5 @@
-//===- support/CudaFacts.h - What CUDA's functions and variables are -*- C++ -*-//
+//===- support/CudaFacts.h - What CUDA's functions and variables are -*- C++
+//-*-//
 //
 // Every pass and the analysis ask the same questions about CUDA: is this call
 // an atomic, a barrier, a fence, a warp intrinsic; is this expression a read
@@ -95,7 +96,9 @@ struct CudaBuiltinRead {
   unsigned Dim;        ///< 0, 1, 2 for x, y, z
 
   /// "threadIdx.x", "blockDim.y", ...
-  std::string name() const { return (Var + "." + llvm::StringRef(&"xyz"[Dim], 1)).str(); }
+  std::string name() const {
+    return (Var + "." + llvm::StringRef(&"xyz"[Dim], 1)).str();
+  }
 };
 
 /// Whether \p V is one of CUDA's builtin variables (threadIdx, blockIdx,

@@ -48,7 +48,8 @@ FunctionIndex::FunctionIndex(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {
   Collector C(SM);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   for (const FunctionDecl *FD : C.Found) {
-    auto [BeginFile, Begin] = SM.getDecomposedLoc(SM.getExpansionLoc(FD->getBeginLoc()));
+    auto [BeginFile, Begin] =
+        SM.getDecomposedLoc(SM.getExpansionLoc(FD->getBeginLoc()));
     auto [EndFile, End] =
         SM.getDecomposedLoc(SM.getExpansionRange(FD->getEndLoc()).getEnd());
     if (BeginFile.isInvalid() || BeginFile != EndFile || End < Begin)
@@ -56,7 +57,8 @@ FunctionIndex::FunctionIndex(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {
     Entries.push_back({BeginFile, Begin, End, FD});
   }
   llvm::sort(Entries, [](const Entry &A, const Entry &B) {
-    return std::make_tuple(A.File, A.Begin, A.End) < std::make_tuple(B.File, B.Begin, B.End);
+    return std::make_tuple(A.File, A.Begin, A.End) <
+           std::make_tuple(B.File, B.Begin, B.End);
   });
 }
 

@@ -19,19 +19,25 @@ namespace {
 /// never reported by the preprocessor, nor text in comments.
 class Recorder : public PPCallbacks {
 public:
-  Recorder(const SourceManager &SM, IncludeSites &Sites) : SM(SM), Sites(Sites) {}
+  Recorder(const SourceManager &SM, IncludeSites &Sites)
+      : SM(SM), Sites(Sites) {}
 
-  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
-                          CharSourceRange, OptionalFileEntryRef, StringRef, StringRef,
-                          const Module *, bool, SrcMgr::CharacteristicKind) override {
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef,
+                          bool, CharSourceRange, OptionalFileEntryRef,
+                          StringRef, StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
     if (inMain(HashLoc))
       Sites.Directives.push_back({SM.getFileOffset(HashLoc), Depth});
   }
-  void If(SourceLocation Loc, SourceRange, ConditionValueKind) override { open(Loc); }
-  void Ifdef(SourceLocation Loc, const Token &, const MacroDefinition &) override {
+  void If(SourceLocation Loc, SourceRange, ConditionValueKind) override {
     open(Loc);
   }
-  void Ifndef(SourceLocation Loc, const Token &, const MacroDefinition &) override {
+  void Ifdef(SourceLocation Loc, const Token &,
+             const MacroDefinition &) override {
+    open(Loc);
+  }
+  void Ifndef(SourceLocation Loc, const Token &,
+              const MacroDefinition &) override {
     open(Loc);
   }
   void Endif(SourceLocation Loc, SourceLocation) override {
@@ -54,8 +60,8 @@ private:
 };
 
 /// The main-file range [begin, end] of a top-level declaration.
-std::optional<std::pair<unsigned, unsigned>> mainFileRange(const Decl *D,
-                                                           const SourceManager &SM) {
+std::optional<std::pair<unsigned, unsigned>>
+mainFileRange(const Decl *D, const SourceManager &SM) {
   SourceLocation B = SM.getExpansionLoc(D->getBeginLoc());
   SourceLocation E = SM.getExpansionRange(D->getEndLoc()).getEnd();
   if (B.isInvalid() || E.isInvalid() || !SM.isWrittenInMainFile(B) ||
@@ -148,7 +154,8 @@ unsigned IncludeSites::insertionOffset(ASTContext &Ctx) const {
     if (LineStart == 0 && Text.starts_with("\xEF\xBB\xBF"))
       LineStart = 3;
     if (LineStart <= D.HashOffset &&
-        Text.slice(LineStart, D.HashOffset).find_first_not_of(" \t") == StringRef::npos)
+        Text.slice(LineStart, D.HashOffset).find_first_not_of(" \t") ==
+            StringRef::npos)
       return LineStart;
     return D.HashOffset;
   }
@@ -162,12 +169,14 @@ void IncludeEditor::ensure(StringRef Header) {
   for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
     StringRef Name = It->first.getName();
     if (Name.ends_with(Header) &&
-        (Name.size() == Header.size() || Name.drop_back(Header.size()).ends_with("/")))
+        (Name.size() == Header.size() ||
+         Name.drop_back(Header.size()).ends_with("/")))
       return;
   }
   Added.insert(Header);
-  R.InsertTextBefore(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Offset),
-                     ("#include <" + Header + ">\n").str());
+  R.InsertTextBefore(
+      SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Offset),
+      ("#include <" + Header + ">\n").str());
 }
 
 } // namespace decoupler

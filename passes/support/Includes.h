@@ -38,7 +38,7 @@ public:
   unsigned insertionOffset(clang::ASTContext &Ctx) const;
 
   struct Directive {
-    unsigned HashOffset;      // offset of the '#'
+    unsigned HashOffset;       // offset of the '#'
     unsigned ConditionalDepth; // #if/#ifdef/#ifndef regions around it
   };
   std::vector<Directive> Directives;

@@ -1,4 +1,5 @@
-//===- support/LaunchRewriter.h - k<<<...>>> to a generated launcher -*- C++ -*-//
+//===- support/LaunchRewriter.h - k<<<...>>> to a generated launcher -*- C++
+//-*-//
 //
 // The delegate and split passes generate a host function beside a kernel and
 // replace the kernel's launches by calls of it. One convention for both:
@@ -59,14 +60,17 @@ public:
   };
 
   /// \p Kernel is the kernel's definition.
-  LaunchRewriter(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel, Policy P);
+  LaunchRewriter(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                 Policy P);
 
   /// Finds the kernel's launches and plans their rewrite; the first problem,
   /// if any. No launch at all is no problem (the pass decides).
   std::optional<LaunchProblem> check();
 
   /// The launches rewrite() replaces (after check()), in source order.
-  const std::vector<const clang::CUDAKernelCallExpr *> &launches() const { return Launches; }
+  const std::vector<const clang::CUDAKernelCallExpr *> &launches() const {
+    return Launches;
+  }
   /// Policy::KeepOthers: the launches left calling the kernel, each with why
   /// ("the launch at line N ... keeps the original").
   const std::vector<std::string> &kept() const { return Kept; }
@@ -88,7 +92,8 @@ public:
 private:
   struct Found;
   std::optional<LaunchProblem> checkKernel() const;
-  std::optional<LaunchProblem> planPrototype(const std::vector<Found> &Rewritten);
+  std::optional<LaunchProblem>
+  planPrototype(const std::vector<Found> &Rewritten);
   std::string paramType(unsigned I) const;
   std::string callee(const Found &F) const;
   std::string fullName() const;
@@ -102,7 +107,8 @@ private:
   clang::PrintingPolicy Printing;
 
   std::vector<const clang::CUDAKernelCallExpr *> Launches;
-  std::vector<std::string> Calls; // per launch: the launcher's callee as written there
+  std::vector<std::string>
+      Calls; // per launch: the launcher's callee as written there
   std::vector<std::string> Kept;
   /// Parameters from this index on get the kernel's default arguments.
   unsigned FirstDefault = 0;

@@ -11,7 +11,8 @@ namespace decoupler {
 bool usesCRLF(StringRef Text) {
   size_t LF = 0, CRLF = 0;
   bool FirstIsCRLF = false;
-  for (size_t At = Text.find('\n'); At != StringRef::npos; At = Text.find('\n', At + 1)) {
+  for (size_t At = Text.find('\n'); At != StringRef::npos;
+       At = Text.find('\n', At + 1)) {
     bool IsCRLF = At > 0 && Text[At - 1] == '\r';
     if (LF + CRLF == 0)
       FirstIsCRLF = IsCRLF;
@@ -43,10 +44,11 @@ std::string InsertedLineEndings::text() const {
     return std::string(Buffer->begin(), Buffer->end());
   std::string Out;
   Out.reserve(Buffer->size() + Buffer->size() / 16);
-  for (RewriteBuffer::iterator It = Buffer->begin(), End = Buffer->end(); It != End;
-       It.MoveToNextPiece()) {
+  for (RewriteBuffer::iterator It = Buffer->begin(), End = Buffer->end();
+       It != End; It.MoveToNextPiece()) {
     StringRef Piece = It.piece();
-    bool Own = Piece.data() >= Copy && Piece.data() + Piece.size() <= Copy + Original.size();
+    bool Own = Piece.data() >= Copy &&
+               Piece.data() + Piece.size() <= Copy + Original.size();
     if (Own) {
       Out += Piece;
       continue;

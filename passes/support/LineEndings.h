@@ -1,4 +1,5 @@
-//===- support/LineEndings.h - Inserted lines end as the file's do -*- C++ -*-===//
+//===- support/LineEndings.h - Inserted lines end as the file's do -*- C++
+//-*-===//
 //
 // Passes write their text with '\n'. In a file whose lines end in "\r\n"
 // (most of its line endings, the first one on a tie), every bare '\n' of the

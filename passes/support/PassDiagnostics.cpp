@@ -32,7 +32,8 @@ void PassDiagnostics::recordInto(std::vector<Decision> &Into,
 
 template <unsigned N>
 void PassDiagnostics::show(SourceLocation Loc, DiagnosticsEngine::Level Level,
-                           const char (&Format)[N], const std::string &Message) {
+                           const char (&Format)[N],
+                           const std::string &Message) {
   LastShown = !Silent;
   if (Silent)
     return;
@@ -110,7 +111,8 @@ void PassDiagnostics::declined(SourceLocation Loc, const llvm::Twine &Message) {
     show(Loc, DiagnosticsEngine::Warning, "%0 [-Wdecoupler-declined]", Text);
     return;
   case DeclinedSeverity::Error:
-    show(Loc, DiagnosticsEngine::Error, "%0 [-Werror,-Wdecoupler-declined]", Text);
+    show(Loc, DiagnosticsEngine::Error, "%0 [-Werror,-Wdecoupler-declined]",
+         Text);
     return;
   }
 }
@@ -133,8 +135,8 @@ void PassDiagnostics::note(SourceLocation Loc, const llvm::Twine &Message) {
   Diags.Report(Loc, ID) << Text;
 }
 
-void PassDiagnostics::classified(SourceLocation Loc, ValueClass Class, bool Branch,
-                                 const llvm::Twine &Message) {
+void PassDiagnostics::classified(SourceLocation Loc, ValueClass Class,
+                                 bool Branch, const llvm::Twine &Message) {
   if (!Remarks)
     return;
   std::string Text = Message.str();

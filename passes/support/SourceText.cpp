@@ -9,8 +9,8 @@ using namespace llvm;
 
 namespace decoupler {
 
-std::optional<std::pair<unsigned, unsigned>> annotationLine(SourceLocation Loc,
-                                                            const SourceManager &SM) {
+std::optional<std::pair<unsigned, unsigned>>
+annotationLine(SourceLocation Loc, const SourceManager &SM) {
   SourceLocation L = SM.getExpansionLoc(Loc);
   if (!SM.isInMainFile(L))
     return std::nullopt;
@@ -21,7 +21,8 @@ std::optional<std::pair<unsigned, unsigned>> annotationLine(SourceLocation Loc,
   size_t End = Buf.find('\n', Off);
   End = End == StringRef::npos ? Buf.size() : End + 1;
   StringRef Line = Buf.slice(Begin, End).trim();
-  if (!(Line.starts_with("#") || (Line.starts_with("DD_PRAGMA(") && Line.ends_with(")"))))
+  if (!(Line.starts_with("#") ||
+        (Line.starts_with("DD_PRAGMA(") && Line.ends_with(")"))))
     return std::nullopt;
   return std::make_pair(unsigned(Begin), unsigned(End));
 }

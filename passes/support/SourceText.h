@@ -1,4 +1,5 @@
-//===- support/SourceText.h - Source facts the rewrite passes share -*- C++ -*-//
+//===- support/SourceText.h - Source facts the rewrite passes share -*- C++
+//-*-//
 //
 // Small questions about the text a pass is about to edit: whether a range
 // comes from a macro (it cannot be rewritten in place), which line an
@@ -26,12 +27,13 @@ inline bool inMacro(clang::SourceRange Range) {
 /// file, its newline included, when the directive is alone on that line
 /// (`#pragma dd ...` or `DD_PRAGMA(...)`); none when it shares the line or
 /// is not in the main file, so that removing it would take other text.
-std::optional<std::pair<unsigned, unsigned>> annotationLine(clang::SourceLocation Loc,
-                                                            const clang::SourceManager &SM);
+std::optional<std::pair<unsigned, unsigned>>
+annotationLine(clang::SourceLocation Loc, const clang::SourceManager &SM);
 
 /// The function whose body holds \p S (walking up the AST's parents);
 /// null when there is none.
-const clang::FunctionDecl *enclosingFunction(clang::ASTContext &Ctx, const clang::Stmt *S);
+const clang::FunctionDecl *enclosingFunction(clang::ASTContext &Ctx,
+                                             const clang::Stmt *S);
 
 } // namespace decoupler
 

@@ -9,7 +9,9 @@ using namespace llvm;
 
 namespace decoupler {
 
-void forEachStore(const Stmt *S, function_ref<void(const Expr *Target, bool AtomicPointer)> Fn) {
+void forEachStore(
+    const Stmt *S,
+    function_ref<void(const Expr *Target, bool AtomicPointer)> Fn) {
   struct Finder : RecursiveASTVisitor<Finder> {
     function_ref<void(const Expr *, bool)> Fn;
     explicit Finder(function_ref<void(const Expr *, bool)> Fn) : Fn(Fn) {}
@@ -42,7 +44,8 @@ const VarDecl *baseVar(const Expr *E) {
     else if (const auto *U = dyn_cast<UnaryOperator>(E);
              U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
       E = U->getSubExpr();
-    else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
+    else if (const auto *B = dyn_cast<BinaryOperator>(E);
+             B && B->isAdditiveOp())
       E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
     else if (const auto *D = dyn_cast<DeclRefExpr>(E))
       return dyn_cast<VarDecl>(D->getDecl());

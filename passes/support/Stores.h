@@ -1,4 +1,5 @@
-//===- support/Stores.h - Where a statement writes ---------------*- C++ -*-===//
+//===- support/Stores.h - Where a statement writes ---------------*- C++
+//-*-===//
 //
 // The writes the rewrite passes need to know about before they move code:
 // the left side of an assignment (compound ones too), the operand of ++ and
@@ -18,8 +19,9 @@ namespace decoupler {
 
 /// Calls \p Fn for every write in \p S, in source order: with the written
 /// lvalue and false, or with an atomic* call's pointer argument and true.
-void forEachStore(const clang::Stmt *S,
-                  llvm::function_ref<void(const clang::Expr *Target, bool AtomicPointer)> Fn);
+void forEachStore(
+    const clang::Stmt *S,
+    llvm::function_ref<void(const clang::Expr *Target, bool AtomicPointer)> Fn);
 
 /// The variable at the base of an lvalue or pointer expression: `a` of
 /// a[i], a.f[i], a->f, *a, *(a + i), &a[i]; null when there is none.
@@ -27,7 +29,8 @@ const clang::VarDecl *baseVar(const clang::Expr *E);
 
 /// Adds to \p Out the variables that \p S assigns, increments or takes the
 /// address of by name (`x = ...`, `x++`, `&x`; not stores through memory).
-void modifiedVars(const clang::Stmt *S, llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
+void modifiedVars(const clang::Stmt *S,
+                  llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
 
 } // namespace decoupler
 

@@ -22,35 +22,35 @@ ParseSettings settings() {
 }
 
 TEST(CompileCommands, AdjustsAClangCommand) {
-  EXPECT_THAT(
-      adjustForParsing({"clang++", "-c", "-o", "f.o", "-MD", "-MF", "f.d",
-                        "-x", "c++", "--cuda-gpu-arch=sm_70", "-Iinc",
-                        "--cuda-path=/old", "-resource-dir", "/old-res",
-                        "src/f.cu", "-Wall"},
-                       "src/f.cu", "/d", settings()),
-      ElementsAre("clang++", "-DBEFORE", "-Iinc", "-Wall", "--cuda-host-only",
-                  "-Wno-unknown-cuda-version", "--cuda-path=/cuda",
-                  "--cuda-gpu-arch=sm_90", "-D__DECOUPLER__=1",
-                  "-resource-dir=/res", "-I/rt", "-fsyntax-only", "-DAFTER",
-                  "-x", "cuda", "--", "src/f.cu"));
+  EXPECT_THAT(adjustForParsing({"clang++", "-c", "-o", "f.o", "-MD", "-MF",
+                                "f.d", "-x", "c++", "--cuda-gpu-arch=sm_70",
+                                "-Iinc", "--cuda-path=/old", "-resource-dir",
+                                "/old-res", "src/f.cu", "-Wall"},
+                               "src/f.cu", "/d", settings()),
+              ElementsAre("clang++", "-DBEFORE", "-Iinc", "-Wall",
+                          "--cuda-host-only", "-Wno-unknown-cuda-version",
+                          "--cuda-path=/cuda", "--cuda-gpu-arch=sm_90",
+                          "-D__DECOUPLER__=1", "-resource-dir=/res", "-I/rt",
+                          "-fsyntax-only", "-DAFTER", "-x", "cuda", "--",
+                          "src/f.cu"));
 }
 
 TEST(CompileCommands, FindsTheInputSpelledDifferently) {
   // The database's file field is absolute, the command's argument relative.
-  EXPECT_THAT(adjustForParsing({"clang++", "../d/f.cu", "-DX"}, "/d/f.cu",
-                               "/d", ParseSettings()),
-              ElementsAre("clang++", "-DX", "--cuda-host-only",
-                          "-Wno-unknown-cuda-version", "--cuda-path=",
-                          "--cuda-gpu-arch=", "-D__DECOUPLER__=1",
-                          "-resource-dir=", "-fsyntax-only", "-x", "cuda",
-                          "--", "/d/f.cu"));
+  EXPECT_THAT(
+      adjustForParsing({"clang++", "../d/f.cu", "-DX"}, "/d/f.cu", "/d",
+                       ParseSettings()),
+      ElementsAre(
+          "clang++", "-DX", "--cuda-host-only", "-Wno-unknown-cuda-version",
+          "--cuda-path=", "--cuda-gpu-arch=", "-D__DECOUPLER__=1",
+          "-resource-dir=", "-fsyntax-only", "-x", "cuda", "--", "/d/f.cu"));
 }
 
 TEST(CompileCommands, InferredCommandsEndWithDashDash) {
   // clang's interpolation writes `-- <file>`; nothing may follow it.
-  std::vector<std::string> Adjusted = adjustForParsing(
-      {"clang++", "--driver-mode=g++", "-DX", "--", "/d/g.cu"}, "/d/g.cu",
-      "/d", settings());
+  std::vector<std::string> Adjusted =
+      adjustForParsing({"clang++", "--driver-mode=g++", "-DX", "--", "/d/g.cu"},
+                       "/d/g.cu", "/d", settings());
   ASSERT_GE(Adjusted.size(), 4u);
   EXPECT_EQ(Adjusted[1], "-DBEFORE");
   EXPECT_EQ(Adjusted[3], "-DX");

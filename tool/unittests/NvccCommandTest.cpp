@@ -17,8 +17,7 @@ namespace {
 
 std::vector<std::string> translate(std::vector<std::string> CommandLine,
                                    llvm::StringRef Directory = "/build") {
-  CompileCommand Command(Directory, "/src/f.cu", std::move(CommandLine),
-                         "f.o");
+  CompileCommand Command(Directory, "/src/f.cu", std::move(CommandLine), "f.o");
   return translateNvccCommand(Command).CommandLine;
 }
 
@@ -32,9 +31,9 @@ TEST(NvccCommand, RecognizesNvcc) {
 TEST(NvccCommand, CMakeCommand) {
   // What CMake 3.2x writes for a CUDA target.
   EXPECT_THAT(
-      translate({"/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler",
-                 "-DNEEDED=1", "-DSTR=\"a b\"", "-I/src/inc",
-                 "-isystem=/usr/include/sys",
+      translate({"/usr/local/cuda/bin/nvcc",
+                 "-forward-unknown-to-host-compiler", "-DNEEDED=1",
+                 "-DSTR=\"a b\"", "-I/src/inc", "-isystem=/usr/include/sys",
                  "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
                  "-Xcompiler=-fPIC", "-Xcompiler=-Wall,-DFROMX=1",
                  "--expt-relaxed-constexpr", "-std=c++17", "-x", "cu", "-c",
@@ -45,24 +44,59 @@ TEST(NvccCommand, CMakeCommand) {
 }
 
 TEST(NvccCommand, SeparateJoinedAndLongForms) {
-  EXPECT_THAT(
-      translate({"nvcc", "-I", "a", "--include-path", "b", "--include-path=c",
-                 "-D", "X", "--define-macro=Y=2", "-U", "Z",
-                 "--undefine-macro", "W", "--std", "c++20", "-include",
-                 "p.h", "--pre-include=q.h", "-isystem", "s",
-                 "--system-include=t", "-iquote", "u", "/src/f.cu"}),
-      ElementsAre("clang++", "-Ia", "-Ib", "-Ic", "-DX", "-DY=2", "-UZ", "-UW",
-                  "-std=c++20", "-include", "p.h", "-include", "q.h",
-                  "-isystem", "s", "-isystem", "t", "-iquote", "u",
-                  "/src/f.cu"));
+  EXPECT_THAT(translate({"nvcc",
+                         "-I",
+                         "a",
+                         "--include-path",
+                         "b",
+                         "--include-path=c",
+                         "-D",
+                         "X",
+                         "--define-macro=Y=2",
+                         "-U",
+                         "Z",
+                         "--undefine-macro",
+                         "W",
+                         "--std",
+                         "c++20",
+                         "-include",
+                         "p.h",
+                         "--pre-include=q.h",
+                         "-isystem",
+                         "s",
+                         "--system-include=t",
+                         "-iquote",
+                         "u",
+                         "/src/f.cu"}),
+              ElementsAre("clang++", "-Ia", "-Ib", "-Ic", "-DX", "-DY=2", "-UZ",
+                          "-UW", "-std=c++20", "-include", "p.h", "-include",
+                          "q.h", "-isystem", "s", "-isystem", "t", "-iquote",
+                          "u", "/src/f.cu"));
 }
 
 TEST(NvccCommand, DropsOptionsWithTheirValues) {
-  EXPECT_THAT(translate({"nvcc", "-ccbin", "/usr/bin/g++", "-gencode",
-                         "arch=compute_90,code=sm_90", "-Xptxas", "-v",
-                         "-arch", "sm_90", "-rdc", "true", "-O3", "-G",
-                         "-lineinfo", "--threads", "4", "-MF", "f.d",
-                         "-Werror", "all-warnings", "-DKEPT", "/src/f.cu"}),
+  EXPECT_THAT(translate({"nvcc",
+                         "-ccbin",
+                         "/usr/bin/g++",
+                         "-gencode",
+                         "arch=compute_90,code=sm_90",
+                         "-Xptxas",
+                         "-v",
+                         "-arch",
+                         "sm_90",
+                         "-rdc",
+                         "true",
+                         "-O3",
+                         "-G",
+                         "-lineinfo",
+                         "--threads",
+                         "4",
+                         "-MF",
+                         "f.d",
+                         "-Werror",
+                         "all-warnings",
+                         "-DKEPT",
+                         "/src/f.cu"}),
               ElementsAre("clang++", "-DKEPT", "/src/f.cu"));
 }
 

@@ -57,7 +57,8 @@ TEST(UnifiedDiff, CloseChangesShareOneHunk) {
 TEST(UnifiedDiff, InsertionsDeletionsAndEmptyRanges) {
   EXPECT_EQ(unifiedDiff("", "a\nb\n", "f"),
             "--- a/f\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n");
-  EXPECT_EQ(unifiedDiff("a\n", "", "f"), "--- a/f\n+++ b/f\n@@ -1 +0,0 @@\n-a\n");
+  EXPECT_EQ(unifiedDiff("a\n", "", "f"),
+            "--- a/f\n+++ b/f\n@@ -1 +0,0 @@\n-a\n");
   EXPECT_EQ(unifiedDiff("a\nc\n", "a\nb\nc\n", "f"),
             "--- a/f\n+++ b/f\n@@ -1,2 +1,3 @@\n a\n+b\n c\n");
 }
