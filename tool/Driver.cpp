@@ -132,6 +132,8 @@ public:
 
 private:
   void report(FileResult &Result);
+  /// Input \p I as it is on disk; null (reported, failed) if unreadable.
+  std::unique_ptr<MemoryBuffer> readInput(size_t I);
   void diff(size_t I, const FileResult &Result);
   void write(size_t I, const FileResult &Result);
   void writeDepFile(size_t I, const FileResult &Result);
@@ -233,7 +235,7 @@ void OutcomeHandler::report(FileResult &Result) {
   }
 }
 
-void OutcomeHandler::diff(size_t I, const FileResult &Result) {
+std::unique_ptr<MemoryBuffer> OutcomeHandler::readInput(size_t I) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Original =
       MemoryBuffer::getFile(Inputs[I], /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
@@ -241,9 +243,16 @@ void OutcomeHandler::diff(size_t I, const FileResult &Result) {
     printError("cannot read '" + Inputs[I] +
                "': " + Original.getError().message());
     Failed = true;
-    return;
+    return nullptr;
   }
-  outs() << unifiedDiff((*Original)->getBuffer(), Result.Rewritten,
+  return std::move(*Original);
+}
+
+void OutcomeHandler::diff(size_t I, const FileResult &Result) {
+  std::unique_ptr<MemoryBuffer> Original = readInput(I);
+  if (!Original)
+    return;
+  outs() << unifiedDiff(Original->getBuffer(), Result.Rewritten,
                         diffLabel(Inputs[I]));
   outs().flush();
 }
@@ -256,23 +265,17 @@ void OutcomeHandler::write(size_t I, const FileResult &Result) {
   // Lines of a changed file point back at the input (not in place: there
   // the output is the input; not when unchanged: a copy stays a copy).
   if (Opts.LineDirectives && Result.Changed && !Opts.InPlace) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Original =
-        MemoryBuffer::getFile(Inputs[I], /*IsText=*/false,
-                              /*RequiresNullTerminator=*/false);
-    if (!Original) {
-      printError("cannot read '" + Inputs[I] +
-                 "': " + Original.getError().message());
-      Failed = true;
+    std::unique_ptr<MemoryBuffer> Original = readInput(I);
+    if (!Original)
       return;
-    }
     SmallString<256> InputPath(Inputs[I]), OutputPath;
     sys::path::make_absolute(Commands[I].Directory, InputPath);
     if (Outputs[I] != "-") {
       OutputPath = Outputs[I];
       sys::fs::make_absolute(OutputPath);
     }
-    Text = addLineDirectives((*Original)->getBuffer(), Text, InputPath,
-                             OutputPath);
+    Text =
+        addLineDirectives(Original->getBuffer(), Text, InputPath, OutputPath);
   }
   // An existing file keeps its mode, owner, group and links.
   if (Error E = writeOutputFile(Outputs[I], Text)) {

@@ -196,13 +196,17 @@ void ControlStructure::computeLoops() {
   Visit(&G.getEntry());
 }
 
-int ControlStructure::approximatedCycle(const CFGBlock *Branch) const {
-  unsigned BranchID = Branch->getBlockID();
+int ControlStructure::innermostLoop(unsigned BlockID) const {
   int Innermost = -1;
   for (unsigned L = 0; L < Loops.size(); ++L)
-    if (Loops[L].test(BranchID) &&
+    if (Loops[L].test(BlockID) &&
         (Innermost < 0 || Loops[L].count() < Loops[Innermost].count()))
       Innermost = int(L);
+  return Innermost;
+}
+
+int ControlStructure::approximatedCycle(const CFGBlock *Branch) const {
+  int Innermost = innermostLoop(Branch->getBlockID());
   if (Innermost >= 0 && IrreducibleLoop[Innermost] &&
       Loops[Innermost].count() > MaxExactIrreducibleBlocks)
     return Innermost;
@@ -261,10 +265,8 @@ const BitVector &ControlStructure::joinBlocks(const CFGBlock *Branch) {
   // threads that left wait at the exit for the others, and the next entry
   // is a new instance of the branch (LLVM's SyncDependenceAnalysis
   // propagates the same way).
-  const BitVector *Inner = nullptr;
-  for (const BitVector &L : Loops)
-    if (L.test(BranchID) && (!Inner || L.count() < Inner->count()))
-      Inner = &L;
+  const int InnerLoop = innermostLoop(BranchID);
+  const BitVector *Inner = InnerLoop >= 0 ? &Loops[InnerLoop] : nullptr;
   auto Enters = [&](const CFGBlock *From, unsigned To) {
     return Inner && Inner->test(To) && !Inner->test(From->getBlockID());
   };

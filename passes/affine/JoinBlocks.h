@@ -81,6 +81,8 @@ private:
   void computeOrder();
   void computeLoops();
   void computeExits();
+  /// The smallest loop (cycle) holding block \p BlockID, or -1.
+  int innermostLoop(unsigned BlockID) const;
 };
 
 } // namespace decoupler
