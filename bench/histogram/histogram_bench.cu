@@ -9,7 +9,8 @@
 // Key rows: --keys keys (default 2^24) over nbins bins, uniform or Zipf(1.0)
 // (bin k with probability proportional to 1/(k+1)), for nbins in --bins
 // (default 1,2,4,8,32,256,4096,65536). Three key sets of the row (64 MiB
-// each at 2^24 keys, together beyond the L2) rotate between runs. Columns:
+// each at 2^24 keys, each beyond the L2) rotate: every launch reads a
+// different set from the launch before it. Columns:
 // for each kernel shape of kernels.cu -- thread, thread_ranged, grid,
 // grid_ranged, grid_mod, shared_private -- naive ms, auto ms and naive/auto
 // (> 1: the rewrite is faster); then cub ms and best auto / cub (the fastest
@@ -47,6 +48,9 @@
 #include <thread>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 // The launchers of kernels.cu, compiled once as written (naive) and, when
 // the build ran decoupler, once rewritten (autorw).
 #define DD_BENCH_DECLARE_KERNELS(NS)                                                     \
@@ -72,7 +76,7 @@ DD_BENCH_DECLARE_KERNELS(autorw)
 
 namespace {
 
-constexpr int kSets = 3;                      // inputs rotating between runs
+constexpr int kSets = 3;                      // inputs rotating between launches
 constexpr unsigned kMaxParts = 4096;          // warp_hist256 partial histograms
 constexpr std::size_t kSharedLimit = 48 << 10; // shared_private's bins must fit
 const char *const kShapes[] = {"thread", "thread_ranged", "grid",
@@ -198,28 +202,33 @@ struct Column {
 
 struct Row {
   std::string table, input; // "keys" or "bytes"; e.g. "uniform 256 bins"
-  unsigned bins = 0;
   std::string note;
   std::map<std::string, double> median_ms;
   bool ok = true;
 };
 
 std::vector<Row> g_rows;
-std::vector<std::string> g_raw; // table,input,column,rep,warmup,ms
+std::vector<std::string> g_raw; // table,input,column,run,set,warmup,ms
 std::size_t g_failures = 0;
 
 /// Times every column warmup + reps times, the columns alternating run by
-/// run; run r uses input set r % kSets. Before each run d_bins (nbins words)
-/// is zeroed; after it, d_bins is compared with want[r % kSets].
+/// run. Each launch takes the next input set, so that no launch finds its
+/// input in what the previous one left in the L2; where the columns are a
+/// multiple of kSets one set is skipped per run, so that each column still
+/// rotates over all sets. Before each run d_bins (nbins words) is zeroed;
+/// after it, d_bins is compared with the CPU histogram want[set].
 void time_columns(Row &row, std::vector<Column> &cols, unsigned *d_bins, unsigned nbins,
                   const std::vector<unsigned> (&want)[kSets], const Options &opt) {
   cudaEvent_t start, stop;
   DD_CUDA_CHECK(cudaEventCreate(&start));
   DD_CUDA_CHECK(cudaEventCreate(&stop));
   std::vector<unsigned> got(nbins);
+  unsigned launch = 0;
   for (int r = 0; r < opt.warmup + opt.reps; ++r) {
-    const int set = r % kSets;
+    if (cols.size() % kSets == 0)
+      ++launch;
     for (Column &c : cols) {
+      const int set = static_cast<int>(launch++ % kSets);
       DD_CUDA_CHECK(cudaMemsetAsync(d_bins, 0, std::size_t{nbins} * sizeof(unsigned)));
       DD_CUDA_CHECK(cudaEventRecord(start));
       c.run(set);
@@ -233,7 +242,7 @@ void time_columns(Row &row, std::vector<Column> &cols, unsigned *d_bins, unsigne
       if (!warm)
         c.ms.push_back(ms);
       char buf[96];
-      std::snprintf(buf, sizeof buf, ",%d,%d,%.6f", r, warm ? 1 : 0, ms);
+      std::snprintf(buf, sizeof buf, ",%d,%d,%d,%.6f", r, set, warm ? 1 : 0, ms);
       g_raw.push_back(row.table + "," + row.input + "," + c.name + buf);
 
       DD_CUDA_CHECK(cudaMemcpy(got.data(), d_bins, std::size_t{nbins} * sizeof(unsigned),
@@ -270,7 +279,6 @@ void bench_keys(const Options &opt, bool zipf, unsigned nbins) {
   Row row;
   row.table = "keys";
   row.input = std::string(zipf ? "zipf" : "uniform") + " " + std::to_string(nbins) + " bins";
-  row.bins = nbins;
   std::fprintf(stderr, "histogram_bench: keys %s: making %d sets of %u keys\n",
                row.input.c_str(), kSets, n);
 
@@ -351,7 +359,6 @@ void bench_bytes(const Options &opt, bool skewed) {
   Row row;
   row.table = "bytes";
   row.input = skewed ? "skewed" : "uniform";
-  row.bins = 256;
   std::fprintf(stderr, "histogram_bench: bytes %s: making %d sets of %zu bytes\n",
                row.input.c_str(), kSets, n);
 
@@ -570,6 +577,16 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  // The output folder is made (one level) and checked before the work, not
+  // found unwritable after it.
+  if (!opt.out.empty()) {
+    mkdir(opt.out.c_str(), 0777);
+    if (access(opt.out.c_str(), W_OK) != 0) {
+      std::fprintf(stderr, "histogram_bench: --out %s: not a writable folder\n", opt.out.c_str());
+      return 2;
+    }
+  }
+
   cudaDeviceProp prop{};
   DD_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   int driver = 0, runtime = 0, sm_khz = 0, mem_khz = 0;
@@ -622,7 +639,7 @@ int main(int argc, char **argv) {
                    opt.out.c_str());
       return 2;
     }
-    std::fprintf(f, "table,input,column,run,warmup,ms\n");
+    std::fprintf(f, "table,input,column,run,set,warmup,ms\n");
     for (const std::string &line : g_raw)
       std::fprintf(f, "%s\n", line.c_str());
     std::fclose(f);

@@ -2,7 +2,7 @@
 # Runs the histogram benchmark on the GPU machine and writes under $OUT
 # (default .):
 #   histogram_bench.md        the Markdown tables
-#   histogram_bench_raw.csv   every run (table,input,column,run,warmup,ms)
+#   histogram_bench_raw.csv   every run (table,input,column,run,set,warmup,ms)
 #   histogram_bench.log       the whole output
 #   gpu.txt                   nvidia-smi's view of the GPU before and after
 #
