@@ -457,10 +457,10 @@ std::string keys_table(const Options &opt) {
     s += (best < 0 || cub <= 0 ? std::string("—") : fmt("%.2f", best / cub) + " (" + best_shape + ")");
     s += std::string(" | ") + (r.ok ? "ok" : "**FAIL**") + " |\n";
   }
-  char head[256];
+  char head[512];
   std::snprintf(head, sizeof head,
                 "Histograms of %llu keys: ms (median of %d runs); naive/auto > 1: the "
-                "rewrite is faster;, best auto / cub = the fastest auto column's time over "
+                "rewrite is faster; best auto / cub = the fastest auto column's time over "
                 "CUB HistogramEven's (< 1: faster than CUB).\n\n",
                 opt.keys, opt.reps);
   std::string notes;
@@ -491,7 +491,7 @@ std::string bytes_table(const Options &opt) {
       s += std::string(" | ") + (r.ok ? "ok" : "**FAIL**") + " |\n";
     }
   }
-  char head[256];
+  char head[512];
   std::snprintf(head, sizeof head,
                 "Byte histograms (256 bins) of %llu bytes: ms (median of %d runs) and GB/s of "
                 "input; auto / cub < 1: faster than CUB.\n\n",
