@@ -35,7 +35,7 @@ pack() {
   set -e
   "$root/scripts/setup.sh" >/dev/null
   cmake --build "$build" --target atomics_test channel_stress delegate_test dd-sssp dd-graph \
-    histogram histogram_dd spmv_coo spmv_coo_dd sssp_topology sssp_topology_dd \
+    histogram histogram_dd privatize privatize_dd spmv_coo spmv_coo_dd sssp_topology sssp_topology_dd \
     hashtable hashtable_dd bank bank_dd ledger ledger_dd decouple decouple_dd >&2
   mkdir -p "$dir/bin" "$dir/graphs"
   cp "$build"/bin/{atomics_test,channel_stress,delegate_test,dd-sssp,dd-graph} "$dir/bin/"
@@ -43,7 +43,7 @@ pack() {
   "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" \
     "$root/bench/delegate/delegate_bench.cu" -o "$dir/bin/delegate_bench"
   # Every example test/gpu/examples-differential.sh runs, as written and rewritten.
-  cp "$build"/examples/{histogram,spmv_coo,sssp_topology,hashtable,bank,ledger,decouple}{,_dd} "$dir/bin/"
+  cp "$build"/examples/{histogram,privatize,spmv_coo,sssp_topology,hashtable,bank,ledger,decouple}{,_dd} "$dir/bin/"
   # racecheck names source lines only in -lineinfo builds.
   mkdir -p "$dir/bin/lineinfo"
   for ex in hashtable bank; do

@@ -38,6 +38,8 @@ StringRef toString(AtomicVariant V) {
     return "vr";
   case AtomicVariant::SS:
     return "ss";
+  case AtomicVariant::Privatize:
+    return "privatize";
   case AtomicVariant::None:
     return "none";
   }
@@ -50,6 +52,7 @@ constexpr StringRef Directives[] = {"decouple", "delegate", "atomic",
                                     "monotonic"};
 constexpr StringRef DecoupleClauses[] = {"depth"};
 constexpr StringRef DelegateClauses[] = {"servers", "locks"};
+constexpr StringRef AtomicClauses[] = {"range"};
 
 /// The one of \p Known that \p Name most likely misspells: the same but for
 /// case, or at most a third of its letters (rounded up) away.
@@ -154,7 +157,7 @@ private:
     PP.Lex(Tok);
     if (!Tok.is(tok::l_paren)) {
       fail(Tok, "expected '(' after 'atomic': write atomic(sr), atomic(vr), "
-                "atomic(ss) or atomic(none)");
+                "atomic(ss), atomic(privatize) or atomic(none)");
       return false;
     }
     PP.Lex(Tok);
@@ -165,10 +168,12 @@ private:
               .Case("sr", AtomicVariant::SR)
               .Case("vr", AtomicVariant::VR)
               .Case("ss", AtomicVariant::SS)
+              .Case("privatize", AtomicVariant::Privatize)
               .Case("none", AtomicVariant::None)
               .Default(std::nullopt);
     if (!V) {
-      fail(Tok, "unknown atomic variant %0; expected sr, vr, ss or none",
+      fail(Tok,
+           "unknown atomic variant %0; expected sr, vr, ss, privatize or none",
            spelling(Tok));
       return false;
     }
@@ -176,6 +181,47 @@ private:
     PP.Lex(Tok);
     if (!Tok.is(tok::r_paren)) {
       fail(Tok, "expected ')' after the atomic variant");
+      return false;
+    }
+    return true;
+  }
+
+  /// Parses `range(N)` or `range(name)` of atomic(privatize); \p Tok is
+  /// `range` and ends on the closing parenthesis.
+  bool parseRange(Annotation &A, Token &Tok) {
+    if (A.Variant != AtomicVariant::Privatize) {
+      fail(Tok, "clause 'range' applies to '#pragma dd atomic(privatize)' "
+                "only");
+      return false;
+    }
+    if (A.RangeValue || !A.RangeName.empty()) {
+      fail(Tok, "clause '%0' given twice", "range");
+      return false;
+    }
+    PP.Lex(Tok);
+    if (!Tok.is(tok::l_paren)) {
+      fail(Tok, "expected '(' after clause '%0'", "range");
+      return false;
+    }
+    PP.Lex(Tok);
+    A.RangeLoc = loc(Tok);
+    uint64_t Value = 0;
+    if (Tok.is(tok::numeric_constant) &&
+        !StringRef(PP.getSpelling(Tok)).getAsInteger(0, Value) && Value > 0 &&
+        Value <= (1ull << 32)) {
+      A.RangeValue = Value;
+    } else if (Tok.is(tok::identifier)) {
+      A.RangeName = Tok.getIdentifierInfo()->getName().str();
+    } else {
+      fail(Tok,
+           "expected a positive integer (at most 2^32) or a kernel "
+           "parameter in clause 'range', not %0",
+           spelling(Tok));
+      return false;
+    }
+    PP.Lex(Tok);
+    if (!Tok.is(tok::r_paren)) {
+      fail(Tok, "expected ')' to close clause '%0'", "range");
       return false;
     }
     return true;
@@ -196,6 +242,12 @@ private:
         return false;
       }
       StringRef Clause = Tok.getIdentifierInfo()->getName();
+      if (A.Kind == Directive::Atomic && Clause == "range") {
+        if (!parseRange(A, Tok))
+          return false;
+        PP.Lex(Tok);
+        continue;
+      }
       std::optional<unsigned> *Slot = nullptr;
       if (A.Kind == Directive::Decouple && Clause == "depth")
         Slot = &A.Depth;
@@ -209,6 +261,8 @@ private:
                                     ? ArrayRef<StringRef>(DecoupleClauses)
                                 : A.Kind == Directive::Delegate
                                     ? ArrayRef<StringRef>(DelegateClauses)
+                                : A.Kind == Directive::Atomic
+                                    ? ArrayRef<StringRef>(AtomicClauses)
                                     : ArrayRef<StringRef>())) {
           unsigned ID = Diags.getCustomDiagID(
               DiagnosticsEngine::Error,
@@ -222,6 +276,7 @@ private:
         StringRef Allowed = StringSwitch<StringRef>(toString(A.Kind))
                                 .Case("decouple", "depth(N)")
                                 .Case("delegate", "servers(N) and locks(N)")
+                                .Case("atomic", "range(N), with privatize")
                                 .Default("none");
         unsigned ID = Diags.getCustomDiagID(
             DiagnosticsEngine::Error,

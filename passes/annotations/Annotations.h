@@ -11,6 +11,7 @@
 //   decouple [depth(N)]              before a loop or a kernel
 //   delegate [servers(N)] [locks(N)] before a loop (a try-lock loop)
 //   atomic(sr|vr|ss|none)            before a statement holding an atomic
+//   atomic(privatize) [range(N|param)]  the same: block-private copies
 //   monotonic                        before a kernel
 //
 //===----------------------------------------------------------------------===//
@@ -27,7 +28,7 @@
 namespace decoupler {
 
 enum class Directive { Decouple, Delegate, Atomic, Monotonic };
-enum class AtomicVariant { SR, VR, SS, None };
+enum class AtomicVariant { SR, VR, SS, Privatize, None };
 
 llvm::StringRef toString(Directive D);
 llvm::StringRef toString(AtomicVariant V);
@@ -46,6 +47,13 @@ struct Annotation {
   std::optional<unsigned> Locks;
   /// atomic(...): the forced variant.
   AtomicVariant Variant = AtomicVariant::None;
+  /// atomic(privatize) range(N): indices in [0, N).
+  std::optional<uint64_t> RangeValue;
+  /// atomic(privatize) range(param): indices in [0, param), a kernel
+  /// parameter (resolved by the atomics pass).
+  std::string RangeName;
+  /// Where the range clause's value is written.
+  clang::SourceLocation RangeLoc;
 
   /// Set by AnnotationSet::attach: exactly one of the two targets.
   const clang::FunctionDecl *TargetFunction = nullptr;

@@ -1,8 +1,10 @@
 //===- atomics/AtomicsPass.cpp - Contended atomics to aggregated ones -----===//
 
 #include "atomics/AtomicsPass.h"
+#include "atomics/Privatize.h"
 #include "support/CudaFacts.h"
 #include "support/Includes.h"
+#include "support/MemorySpace.h"
 #include "support/SourceText.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
@@ -226,160 +228,224 @@ bool runAtomicsPass(PassContext &P) {
       annotatedCalls(Annotations);
 
   bool Changed = false;
+  bool Aggregated = false; // a call now names <dd/atomics.cuh>
   std::set<const Annotation *> MonotonicSeen;
+  MemorySpaces Spaces(Ctx);
+  Privatizer Private(P);
   std::vector<const CallExpr *> Calls = atomicCallsInMainFile(Ctx);
-  for (const CallExpr *Call : Calls) {
-    AtomicCall Atomic = *cudaAtomic(Call);
-    StringRef Name = Atomic.Name;
-    StringRef Op = toString(Atomic.Operation);
-    SourceLocation Loc = Call->getBeginLoc();
-    auto ForcedIt = Forced.find(Call);
-    const Annotation *Pragma =
-        ForcedIt == Forced.end() ? nullptr : ForcedIt->second;
-    // The min/max of a kernel annotated monotonic, which the user asked to
-    // become a guarded plain write.
-    const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
-    const Annotation *Monotonic =
-        Fn && !Pragma && (Op == "min" || Op == "max")
-            ? Annotations.find(Directive::Monotonic, Fn)
-            : nullptr;
-    if (llvm::any_of(P.Claimed, [&](SourceRange S) {
-          return !Ctx.getSourceManager().isBeforeInTranslationUnit(
-                     Loc, S.getBegin()) &&
-                 !Ctx.getSourceManager().isBeforeInTranslationUnit(S.getEnd(),
-                                                                   Loc);
-        })) {
-      // An annotated atomic in code another pass replaced stays as written.
-      bool MonotonicCovered = Monotonic && resultUnused(Ctx, Call);
-      if (MonotonicCovered)
-        MonotonicSeen.insert(Monotonic);
-      if ((Pragma && Pragma->Variant != AtomicVariant::None) ||
-          MonotonicCovered)
-        Diags.declined(Loc, Name +
-                                " left unchanged: it is in code the split or "
-                                "delegate pass rewrote");
-      continue;
-    }
-
-    // What cannot be rewritten: an annotation asking for it is an error, a
-    // monotonic kernel's min/max a warning (but for one whose result is
-    // used, which monotonic does not cover), otherwise a remark says why it
-    // stays.
-    auto Refuse = [&](const Twine &Why, bool Covered = true) {
-      if (Pragma && Pragma->Variant != AtomicVariant::None) {
-        Diags.error(Pragma->Loc, "cannot apply '#pragma dd atomic(" +
-                                     toString(Pragma->Variant) + ")' to " +
-                                     Name + ": " + Why);
-        Diags.note(Loc, "the atomic is here");
-        return;
+  // Two rounds over the atomics. The first, silent, offers the candidates
+  // for privatization, which is decided per array once all of its atomics
+  // are known; the second decides and reports each atomic in source order.
+  PassDiagnostics Quiet(Ctx.getDiagnostics(), /*Remarks=*/false);
+  Quiet.silence();
+  for (bool Planning : {true, false}) {
+    PassDiagnostics &D = Planning ? Quiet : Diags;
+    if (!Planning)
+      Private.plan();
+    for (const CallExpr *Call : Calls) {
+      AtomicCall Atomic = *cudaAtomic(Call);
+      StringRef Name = Atomic.Name;
+      StringRef Op = toString(Atomic.Operation);
+      SourceLocation Loc = Call->getBeginLoc();
+      auto ForcedIt = Forced.find(Call);
+      const Annotation *Pragma =
+          ForcedIt == Forced.end() ? nullptr : ForcedIt->second;
+      // The min/max of a kernel annotated monotonic, which the user asked to
+      // become a guarded plain write.
+      const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
+      const Annotation *Monotonic =
+          Fn && !Pragma && (Op == "min" || Op == "max")
+              ? Annotations.find(Directive::Monotonic, Fn)
+              : nullptr;
+      if (llvm::any_of(P.Claimed, [&](SourceRange S) {
+            return !Ctx.getSourceManager().isBeforeInTranslationUnit(
+                       Loc, S.getBegin()) &&
+                   !Ctx.getSourceManager().isBeforeInTranslationUnit(S.getEnd(),
+                                                                     Loc);
+          })) {
+        // An annotated atomic in code another pass replaced stays as written.
+        bool MonotonicCovered = Monotonic && resultUnused(Ctx, Call);
+        if (MonotonicCovered)
+          MonotonicSeen.insert(Monotonic);
+        if ((Pragma && Pragma->Variant != AtomicVariant::None) ||
+            MonotonicCovered)
+          D.declined(Loc, Name + " left unchanged: it is in code the split or "
+                                 "delegate pass rewrote");
+        continue;
       }
-      if (Monotonic && Covered) {
-        MonotonicSeen.insert(Monotonic);
-        Diags.declined(Loc, Name + " not made monotonic: " + Why);
-        Diags.note(Monotonic->Loc,
-                   "the kernel is annotated '#pragma dd monotonic' here");
-        return;
+
+      // What cannot be rewritten: an annotation asking for it is an error, a
+      // monotonic kernel's min/max a warning (but for one whose result is
+      // used, which monotonic does not cover), otherwise a remark says why it
+      // stays.
+      auto Refuse = [&](const Twine &Why, bool Covered = true) {
+        if (Pragma && Pragma->Variant != AtomicVariant::None) {
+          D.error(Pragma->Loc, "cannot apply '#pragma dd atomic(" +
+                                   toString(Pragma->Variant) + ")' to " + Name +
+                                   ": " + Why);
+          D.note(Loc, "the atomic is here");
+          return;
+        }
+        if (Monotonic && Covered) {
+          MonotonicSeen.insert(Monotonic);
+          D.declined(Loc, Name + " not made monotonic: " + Why);
+          D.note(Monotonic->Loc,
+                 "the kernel is annotated '#pragma dd monotonic' here");
+          return;
+        }
+        D.remark(Loc, Name + " left unchanged: " + Why);
+      };
+
+      if (Pragma && Pragma->Variant == AtomicVariant::None) {
+        D.remark(Loc, Name + " left unchanged: annotated atomic(none)");
+        continue;
       }
-      Diags.remark(Loc, Name + " left unchanged: " + Why);
-    };
+      if (Pragma && Pragma->Variant == AtomicVariant::SS) {
+        D.error(Pragma->Loc,
+                "'#pragma dd atomic(ss)' cannot be applied by the pass: "
+                "sort-and-scatter reorders whole warps through a host-side "
+                "remap (dd::scatter_remap in <dd/scatter_remap.h>); use it "
+                "in the program");
+        continue;
+      }
+      if (Atomic.Extent != AtomicCall::Scope::Device) {
+        Refuse(Twine(Atomic.Extent == AtomicCall::Scope::Block ? "block"
+                                                               : "system") +
+               "-scoped atomics are not rewritten");
+        continue;
+      }
+      if (Op == "cas" || Op == "exch" || Op == "dec") {
+        Refuse("not an update that can be combined across lanes");
+        continue;
+      }
+      if (!resultUnused(Ctx, Call)) {
+        Refuse("its result is used", /*Covered=*/false);
+        continue;
+      }
+      ValueType Type = valueTypeOf(Call, Op);
+      if (!Type.Supported) {
+        Refuse("no aggregated variant for " + Type.Spelling);
+        continue;
+      }
+      SourceRange CalleeRange =
+          Call->getCallee()->IgnoreImpCasts()->getSourceRange();
+      if (CalleeRange.getBegin().isMacroID() ||
+          CalleeRange.getEnd().isMacroID()) {
+        Refuse("it is written through a macro");
+        continue;
+      }
+      auto AddressIt = Addresses.find(Call);
+      if (AddressIt == Addresses.end()) {
+        // Templates, lambdas, member functions, kernels of included files:
+        // the analysis says which and why.
+        Refuse(whyNotAnalysed(Ctx, Call));
+        continue;
+      }
+      const AffineValue &Address = AddressIt->second;
 
-    if (Pragma && Pragma->Variant == AtomicVariant::None) {
-      Diags.remark(Loc, Name + " left unchanged: annotated atomic(none)");
-      continue;
-    }
-    if (Pragma && Pragma->Variant == AtomicVariant::SS) {
-      Diags.error(Pragma->Loc,
-                  "'#pragma dd atomic(ss)' cannot be applied by the pass: "
-                  "sort-and-scatter reorders whole warps through a host-side "
-                  "remap (dd::scatter_remap in <dd/scatter_remap.h>); use it "
-                  "in the program");
-      continue;
-    }
-    if (Atomic.Extent != AtomicCall::Scope::Device) {
-      Refuse(Twine(Atomic.Extent == AtomicCall::Scope::Block ? "block"
-                                                             : "system") +
-             "-scoped atomics are not rewritten");
-      continue;
-    }
-    if (Op == "cas" || Op == "exch" || Op == "dec") {
-      Refuse("not an update that can be combined across lanes");
-      continue;
-    }
-    if (!resultUnused(Ctx, Call)) {
-      Refuse("its result is used", /*Covered=*/false);
-      continue;
-    }
-    ValueType Type = valueTypeOf(Call, Op);
-    if (!Type.Supported) {
-      Refuse("no aggregated variant for " + Type.Spelling);
-      continue;
-    }
-    SourceRange CalleeRange =
-        Call->getCallee()->IgnoreImpCasts()->getSourceRange();
-    if (CalleeRange.getBegin().isMacroID() ||
-        CalleeRange.getEnd().isMacroID()) {
-      Refuse("it is written through a macro");
-      continue;
-    }
-    auto AddressIt = Addresses.find(Call);
-    if (AddressIt == Addresses.end()) {
-      // Templates, lambdas, member functions, kernels of included files:
-      // the analysis says which and why.
-      Refuse(whyNotAnalysed(Ctx, Call));
-      continue;
-    }
-    const AffineValue &Address = AddressIt->second;
+      // Where the lanes' words lie: shared-memory atomics are native and
+      // cheap, so only a provably uniform address is worth a reduction there.
+      const MemorySpace Space = Spaces.of(Call->getArg(0));
+      const bool Distinct = Address.valueClass() == ValueClass::Affine &&
+                            Address.conditions().empty() &&
+                            Address.strides()[0] && *Address.strides()[0] != 0;
+      const bool Scalar = Address.valueClass() == ValueClass::Scalar;
+      const bool WantsPrivate =
+          Pragma && Pragma->Variant == AtomicVariant::Privatize;
+      if (WantsPrivate && Type.Floating && !P.Options.AtomicsFloat) {
+        Refuse("privatizing reorders floating-point additions (--atomics-float "
+               "allows it)");
+        continue;
+      }
+      std::string NotPrivate;
+      if (WantsPrivate || (!Pragma && !Monotonic && Op != "inc" && !Scalar &&
+                           !Distinct && Space == MemorySpace::Global &&
+                           (!Type.Floating || P.Options.AtomicsFloat))) {
+        if (Planning) {
+          Private.offer(Call, Atomic, Type.Spelling, Pragma);
+          continue;
+        }
+        if (std::optional<std::string> Done = Private.privatized(Call)) {
+          D.rewritten(Loc, Name + " -> " + *Done);
+          ++P.Rewrites;
+          continue;
+        }
+        if (WantsPrivate) {
+          Refuse(Private.whyNot(Call));
+          continue;
+        }
+        NotPrivate = " (not privatized: " + Private.whyNot(Call) + ")";
+      }
 
-    // A monotonic kernel's min/max: a guarded plain write.
-    std::string Replacement;
-    std::string Why;
-    if (Monotonic) {
-      MonotonicSeen.insert(Monotonic);
-      Replacement = ("dd::monotonic_" + Op).str();
-      Why = "in a monotonic kernel: a guarded plain write";
-    } else if (Type.Floating && !P.Options.AtomicsFloat) {
-      Refuse("aggregating reorders floating-point additions (--atomics-float "
-             "allows it)");
-      continue;
-    } else if (Pragma) {
-      Replacement =
-          ("dd::atomic_" + Op + "_" + toString(Pragma->Variant)).str();
-      Why = ("annotated atomic(" + toString(Pragma->Variant) + ")").str();
-    } else if (Op == "inc") {
-      // Combining increments that wrap needs a compare-and-swap, which other
-      // warps' increments make fail: measured slower than plain atomicInc on
-      // the H200 (docs/PERF.md). Only on request.
-      Diags.remark(Loc, Name + " left unchanged: combined wrapping increments "
-                               "need a compare-and-swap that loses under "
-                               "contention (atomic(sr|vr) forces it)");
-      continue;
-    } else if (Address.valueClass() == ValueClass::Scalar) {
-      Replacement = ("dd::atomic_" + Op + "_uniform").str();
-      Why = "scalar address: one atomic per warp";
-    } else if (Address.valueClass() == ValueClass::Affine &&
-               Address.conditions().empty() && Address.strides()[0] &&
-               *Address.strides()[0] != 0) {
-      Diags.remark(Loc, Name + " left unchanged: affine address (" +
-                            describeStride(Address) +
-                            "): the lanes of a warp update distinct words");
-      continue;
-    } else {
-      // Vote first: a few sampled addresses and a ballot cost almost nothing
-      // when lanes hit distinct words, and lanes that share one are combined
-      // (match and reduce). Plain match-and-reduce costs 2.3x at 64K bins
-      // (docs/PERF.md).
-      Replacement = ("dd::atomic_" + Op + "_vr").str();
-      Why = (toString(Address.valueClass()) +
-             " address: lanes that hit the same word are combined "
-             "(vote, then match and reduce)")
-                .str();
-    }
+      // A monotonic kernel's min/max: a guarded plain write.
+      std::string Replacement;
+      std::string Why;
+      if (Monotonic) {
+        MonotonicSeen.insert(Monotonic);
+        Replacement = ("dd::monotonic_" + Op).str();
+        Why = "in a monotonic kernel: a guarded plain write";
+      } else if (Type.Floating && !P.Options.AtomicsFloat) {
+        Refuse("aggregating reorders floating-point additions (--atomics-float "
+               "allows it)");
+        continue;
+      } else if (Pragma) {
+        Replacement =
+            ("dd::atomic_" + Op + "_" + toString(Pragma->Variant)).str();
+        Why = ("annotated atomic(" + toString(Pragma->Variant) + ")").str();
+      } else if (Op == "inc") {
+        // Combining increments that wrap needs a compare-and-swap, which other
+        // warps' increments make fail: measured slower than plain atomicInc on
+        // the H200 (docs/PERF.md). Only on request.
+        D.remark(Loc, Name + " left unchanged: combined wrapping increments "
+                             "need a compare-and-swap that loses under "
+                             "contention (atomic(sr|vr) forces it)");
+        continue;
+      } else if (Scalar) {
+        Replacement = ("dd::atomic_" + Op + "_uniform").str();
+        Why = "scalar address: one atomic per warp";
+      } else if (Distinct) {
+        D.remark(Loc, Name + " left unchanged: affine address (" +
+                          describeStride(Address) +
+                          "): the lanes of a warp update distinct words");
+        continue;
+      } else if (Space == MemorySpace::Shared) {
+        // Measured: a per-warp shared-memory histogram ran 10x slower through
+        // the vote than as written on the H200 (docs/PERF.md).
+        D.remark(Loc, Name + " left unchanged: the address is in shared "
+                             "memory, whose atomics are native and cheaper "
+                             "than combining lanes");
+        continue;
+      } else if (Space == MemorySpace::Unknown) {
+        Replacement = ("dd::atomic_" + Op + "_auto").str();
+        Why = (toString(Address.valueClass()) +
+               " address in memory the pass cannot place: in global memory "
+               "lanes that hit the same word are combined, in shared memory "
+               "the atomic stays as written (decided at run time)")
+                  .str();
+      } else {
+        // Vote first: a few sampled addresses and a ballot cost almost nothing
+        // when lanes hit distinct words, and lanes that share one are combined
+        // (match and reduce). Plain match-and-reduce costs 2.3x at 64K bins
+        // (docs/PERF.md).
+        Replacement = ("dd::atomic_" + Op + "_vr").str();
+        Why = (toString(Address.valueClass()) +
+               " address: lanes that hit the same word are combined "
+               "(vote, then match and reduce)")
+                  .str();
+      }
 
-    R.ReplaceText(CharSourceRange::getTokenRange(CalleeRange), Replacement);
-    Diags.rewritten(Loc, Name + " -> " + Replacement + ": " + Why);
-    Changed = true;
-    ++P.Rewrites;
+      if (Planning)
+        continue;
+      R.ReplaceText(CharSourceRange::getTokenRange(CalleeRange), Replacement);
+      D.rewritten(Loc, Name + " -> " + Replacement + ": " + Why + NotPrivate);
+      Changed = true;
+      Aggregated = true;
+      ++P.Rewrites;
+    }
   }
+  // The kernels of the privatized arrays, rewritten as a whole.
+  if (Private.rewrite())
+    Changed = true;
   for (const CallExpr *Call : atomicCallsOnlyInInstantiations(Ctx, Calls))
     Diags.remark(Call->getBeginLoc(),
                  cudaAtomic(Call)->Name +
@@ -405,7 +471,7 @@ bool runAtomicsPass(PassContext &P) {
                                 A.TargetFunction->getNameAsString() +
                                 "' has no atomicMin or atomicMax whose result "
                                 "is unused in its body");
-  if (Changed)
+  if (Aggregated)
     P.Includes.ensure("dd/atomics.cuh");
   return Changed;
 }

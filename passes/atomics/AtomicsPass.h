@@ -2,16 +2,21 @@
 //-*-//
 //
 // Rewrites CUDA atomics whose result is unused into the warp-aggregated
-// variants of <dd/atomics.cuh>, choosing by the class of the address
+// variants of <dd/atomics.cuh> or block-private copies of <dd/privatize.cuh>,
+// choosing by the class of the address and the memory it points to
 // (docs/atomics.md):
-//   scalar address            -> dd::atomic_OP_uniform (one atomic per warp)
-//   affine, known x stride    -> unchanged (lanes of a warp hit distinct words)
-//   anything else             -> dd::atomic_OP_vr      (vote, then match and
-//                                                        reduce where lanes
-//                                                        share)
-// `#pragma dd atomic(sr|vr|none)` forces a choice; in a kernel annotated
-// `#pragma dd monotonic`, atomicMin/atomicMax become dd::monotonic_min/max
-// (a guarded plain write). Every decision is a remark under -Rdecoupler.
+//   scalar address                  -> dd::atomic_OP_uniform (one per warp)
+//   affine, known x stride          -> unchanged (distinct words per warp)
+//   small global array, bounded
+//   indices, used for nothing else  -> a block-private copy (Privatize.h)
+//   anything else, shared memory    -> unchanged (native shared atomics)
+//   anything else, global memory    -> dd::atomic_OP_vr (vote, then match
+//                                      and reduce where lanes share)
+//   anything else, memory unknown   -> dd::atomic_OP_auto (decided per lane)
+// `#pragma dd atomic(sr|vr|privatize|none)` forces a choice; in a kernel
+// annotated `#pragma dd monotonic`, atomicMin/atomicMax become
+// dd::monotonic_min/max (a guarded plain write). Every decision is a remark
+// under -Rdecoupler.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_ATOMICS_ATOMICSPASS_H

@@ -2,6 +2,7 @@
 
 #include "delegate/DelegatePass.h"
 #include "delegate/CriticalSection.h"
+#include "support/Barriers.h"
 #include "support/CudaFacts.h"
 #include "support/Includes.h"
 #include "support/LaunchRewriter.h"
@@ -106,79 +107,6 @@ SmallVector<const VarDecl *, 4> writtenBases(ArrayRef<const Stmt *> Body) {
         Out.push_back(V);
     });
   return Out;
-}
-
-/// The first return of \p Body (outside lambdas, which return from
-/// themselves), if any.
-const ReturnStmt *firstReturn(const Stmt *Body) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const ReturnStmt *Found = nullptr;
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool VisitReturnStmt(ReturnStmt *R) {
-      Found = R;
-      return false;
-    }
-  } F;
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
-}
-
-bool hasReturn(const Stmt *Body) { return firstReturn(Body) != nullptr; }
-
-/// A block barrier that code reaches: where (in the code scanned), what it
-/// is, and where it lies when that is in a function called.
-struct BarrierSite {
-  SourceLocation Loc;
-  std::string What;
-  SourceLocation Inner;
-};
-
-/// The first block barrier (cudaSync: Barrier) that \p Body executes,
-/// itself or in a function it calls (transitively); a call that cannot be
-/// followed (no body in the file, through a pointer) counts as one.
-std::optional<BarrierSite>
-findBarrier(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    SmallPtrSetImpl<const FunctionDecl *> &Seen;
-    std::optional<BarrierSite> Found;
-    explicit Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen) : Seen(Seen) {}
-    bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (cudaSync(C) == SyncKind::Barrier) {
-        Found = BarrierSite{
-            C->getBeginLoc(),
-            "synchronizes its block ('" +
-                (F ? F->getNameAsString() : std::string("sync")) + "')",
-            {}};
-      } else if (!F) {
-        if (!isa<CXXPseudoDestructorExpr>(
-                C->getCallee()->IgnoreParenImpCasts()))
-          Found = BarrierSite{
-              C->getBeginLoc(),
-              "calls a function through a pointer, which may synchronize its "
-              "block",
-              {}};
-      } else if (!isCudaFunction(F) && !F->getBuiltinID()) {
-        const FunctionDecl *Def = nullptr;
-        if (!F->hasBody(Def))
-          Found = BarrierSite{
-              C->getBeginLoc(),
-              "calls '" + F->getNameAsString() +
-                  "', which has no body in this file and may synchronize its "
-                  "block",
-              {}};
-        else if (Seen.insert(Def).second)
-          if (std::optional<BarrierSite> In = findBarrier(Def->getBody(), Seen))
-            Found = BarrierSite{C->getBeginLoc(),
-                                "calls '" + F->getNameAsString() + "', which " +
-                                    StringRef(In->What).str(),
-                                In->Inner.isValid() ? In->Inner : In->Loc};
-      }
-      return !Found;
-    }
-  } F(Seen);
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
 }
 
 /// The innermost loop around \p S inside the kernel, if any.

@@ -28,11 +28,11 @@ __global__ void k(int *a, int n) {
   #pragma dd decouple depth(n)
   for (int i = 0; i < n; ++i) a[i] = 0;
 
-  // CHECK: bad-directive.cu:[[@LINE+1]]:20: error: expected '(' after 'atomic': write atomic(sr), atomic(vr), atomic(ss) or atomic(none)
+  // CHECK: bad-directive.cu:[[@LINE+1]]:20: error: expected '(' after 'atomic': write atomic(sr), atomic(vr), atomic(ss), atomic(privatize) or atomic(none)
   #pragma dd atomic
   atomicAdd(a, 1);
 
-  // CHECK: bad-directive.cu:[[@LINE+1]]:21: error: unknown atomic variant 'rs'; expected sr, vr, ss or none
+  // CHECK: bad-directive.cu:[[@LINE+1]]:21: error: unknown atomic variant 'rs'; expected sr, vr, ss, privatize or none
   #pragma dd atomic(rs)
   atomicAdd(a, 1);
 

@@ -12,12 +12,13 @@
 // OUT-NEXT: #include <cstdio>
 #include <cstdio>
 
-__global__ void histogram(unsigned *bins, const unsigned char *keys, int n,
+__global__ void histogram(unsigned *bins, const unsigned *keys, int n,
                           int *count, int *perThread, unsigned long long *sum) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= n)
     return;
-  // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address: lanes that hit the same word are combined (vote, then match and reduce) [-Rdecoupler]
+  // Not privatized: nothing bounds a key of 32 bits.
+  // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address: lanes that hit the same word are combined (vote, then match and reduce) (not privatized: no bound of the index is known but the type 'unsigned int' (write '#pragma dd atomic(privatize) range(N)' to give one)) [-Rdecoupler]
   // OUT: dd::atomic_add_vr(&bins[keys[tid]], 1u);
   atomicAdd(&bins[keys[tid]], 1u);
   // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp [-Rdecoupler]
@@ -27,7 +28,7 @@ __global__ void histogram(unsigned *bins, const unsigned char *keys, int n,
   // OUT: {{^}}  atomicAdd(&perThread[tid], 2);
   atomicAdd(&perThread[tid], 2);
   // An unknown stride (it could be 0): vote, then match and reduce.
-  // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicSub -> dd::atomic_sub_vr: affine address: lanes that hit the same word are combined (vote, then match and reduce) [-Rdecoupler]
+  // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicSub -> dd::atomic_sub_vr: affine address: lanes that hit the same word are combined (vote, then match and reduce)
   // OUT: dd::atomic_sub_vr(&perThread[tid * n], 1);
   atomicSub(&perThread[tid * n], 1);
   // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicMax -> dd::atomic_max_uniform: scalar address: one atomic per warp [-Rdecoupler]

@@ -12,15 +12,17 @@
 
 typedef void (*Op)(int *, int);
 
-// REMARK: open-context.cu:[[@LINE+2]]:39: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address
-// OUT: __device__ void bump(int *p, int i) { dd::atomic_add_vr(&p[i], 1); }
+// Nor is it known which memory p points to: the variant that decides at
+// run time (vote and reduce on global memory, the plain atomic on shared).
+// REMARK: open-context.cu:[[@LINE+2]]:39: remark: atomicAdd -> dd::atomic_add_auto: nonaffine address in memory the pass cannot place
+// OUT: __device__ void bump(int *p, int i) { dd::atomic_add_auto(&p[i], 1); }
 __device__ void bump(int *p, int i) { atomicAdd(&p[i], 1); }
 __device__ Op table[] = {bump};
 
 // Without -fgpu-rdc only its caller reaches it: scalar, one atomic per warp.
 // With it, other translation units may pass a per-lane address.
 // REMARK: open-context.cu:[[@LINE+3]]:40: remark: atomicAdd -> dd::atomic_add_uniform: scalar address
-// RDC: open-context.cu:[[@LINE+2]]:40: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address
+// RDC: open-context.cu:[[@LINE+2]]:40: remark: atomicAdd -> dd::atomic_add_auto: nonaffine address
 // OUT: __device__ void count(int *p, int i) { dd::atomic_add_uniform(&p[i], 1); }
 __device__ void count(int *p, int i) { atomicAdd(&p[i], 1); }
 

@@ -6,7 +6,7 @@
 # CPU Dijkstra by the program itself (--verify 1).
 #
 #   test/gpu/examples-differential.sh BIN_DIR GRAPH_DIR
-# BIN_DIR holds histogram, histogram_dd, spmv_coo, spmv_coo_dd, sssp_topology,
+# BIN_DIR holds histogram, histogram_dd, privatize, privatize_dd, spmv_coo, spmv_coo_dd, sssp_topology,
 # sssp_topology_dd, hashtable, hashtable_dd, bank, bank_dd, ledger, ledger_dd,
 # decouple, decouple_dd; GRAPH_DIR holds
 # chesapeake.mtx, wiki-Vote.txt, luxembourg_osm.edges and any *.gr files
@@ -208,6 +208,20 @@ for bins in 1 2 8 32 256 4096 65536; do
   done
 done
 run histogram --bins 7 --block 33 --keys 100003 --grid 5 --seed 9
+
+# Privatization (block-private copies): ranges that fit the block's budget or
+# not (bins against block size), keys beyond the annotated range, one element
+# per thread with early returns, partial warps (block 33, 100).
+for bins in 1 3 32 256 2048 4096 8192; do
+  for dist in uniform zipf; do
+    for block in 33 100 256 1024; do
+      run privatize --bins $bins --dist $dist --block $block --keys 200003 --seed $((bins * 7 + block))
+    done
+  done
+done
+run privatize --bins 256 --block 256 --keys 16777216 --grid 528 --seed 5
+run privatize --bins 4096 --dist zipf --block 512 --keys 4194304 --seed 6
+run privatize --bins 17 --block 64 --keys 1000 --grid 1 --seed 7
 
 # SpMV COO and SSSP on the real graphs and the generated ones.
 graph_args=(

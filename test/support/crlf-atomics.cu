@@ -11,5 +11,10 @@
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.out.cu -o %t.o
 // CHECK: {{^}}#include <dd/atomics.cuh>
+// The privatized array adds lines before, inside and after the body.
+// CHECK: dd::block_private<dd::ops::add, int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 1);
+// CHECK: goto dd_private_merge;
 // CHECK: dd::atomic_add_uniform(total, 1);
-// CHECK: dd::atomic_add_vr(&bins[keys[i] & 255], 1); // BARE-LF
+// CHECK: dd_private_bins.update(keys[i] & 255, 1); // BARE-LF
+// CHECK: {{^}}dd_private_merge:
+// CHECK-NEXT: {{^}}  dd_private_bins.flush();

@@ -17,6 +17,8 @@
 // Each tag provides:
 //   supports<T>      whether CUDA has the hardware atomic for T
 //   combine(a, b)    the binary operation the reduction applies
+//   identity<T>()    the value combine leaves unchanged (block_private
+//                    starts its shared copies from it)
 //   atomic(p, v)     the hardware atomic, result discarded (compiles to RED)
 //   redux(mask, v)   (sm_80+) the reduction of v over `mask` with the
 //                    __reduce_*_sync instructions, when has_redux<T>
@@ -32,6 +34,8 @@
 #define DD_ATOMIC_OPS_CUH
 
 #include "dd/type_traits.cuh"
+
+#include <cuda/std/limits>
 
 /// Whether the __reduce_*_sync instructions (sm_80+) may be used. Define
 /// DD_ATOMICS_NO_REDUX to force the shuffle-based reductions everywhere (the
@@ -105,6 +109,7 @@ struct add {
   static constexpr bool has_redux =
       dd::detail::is_one_of_v<T, int, unsigned, unsigned long long>;
 
+  template <class T> __device__ __forceinline__ static constexpr T identity() { return T(0); }
   template <class T> __device__ __forceinline__ static T combine(T a, T b) {
     if constexpr (std::is_same_v<T, int>) // wrap like the hardware, without UB
       return static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b));
@@ -134,6 +139,7 @@ struct sub {
       dd::detail::is_one_of_v<T, int, unsigned, unsigned long long>;
   template <class T> static constexpr bool has_redux = add::has_redux<T>;
 
+  template <class T> __device__ __forceinline__ static constexpr T identity() { return T(0); }
   template <class T> __device__ __forceinline__ static T combine(T a, T b) {
     return add::combine(a, b);
   }
@@ -157,6 +163,9 @@ struct min {
       dd::detail::is_one_of_v<T, int, unsigned, long long, unsigned long long>;
   template <class T> static constexpr bool has_redux = supports<T>;
 
+  template <class T> __device__ __forceinline__ static constexpr T identity() {
+    return cuda::std::numeric_limits<T>::max();
+  }
   template <class T> __device__ __forceinline__ static T combine(T a, T b) {
     return b < a ? b : a;
   }
@@ -178,6 +187,9 @@ struct max {
   template <class T> static constexpr bool supports = min::supports<T>;
   template <class T> static constexpr bool has_redux = supports<T>;
 
+  template <class T> __device__ __forceinline__ static constexpr T identity() {
+    return cuda::std::numeric_limits<T>::lowest();
+  }
   template <class T> __device__ __forceinline__ static T combine(T a, T b) {
     return a < b ? b : a;
   }
@@ -215,6 +227,7 @@ struct bit_and {
       dd::detail::is_one_of_v<T, int, unsigned, unsigned long long>;
   template <class T> static constexpr bool has_redux = supports<T>;
 
+  template <class T> __device__ __forceinline__ static constexpr T identity() { return static_cast<T>(~T(0)); }
   template <class T> __device__ __forceinline__ static T combine(T a, T b) { return a & b; }
   template <class T> __device__ __forceinline__ static void atomic(T *p, T v) {
     atomicAnd(p, v);
@@ -233,6 +246,7 @@ struct bit_or {
   template <class T> static constexpr bool supports = bit_and::supports<T>;
   template <class T> static constexpr bool has_redux = supports<T>;
 
+  template <class T> __device__ __forceinline__ static constexpr T identity() { return T(0); }
   template <class T> __device__ __forceinline__ static T combine(T a, T b) { return a | b; }
   template <class T> __device__ __forceinline__ static void atomic(T *p, T v) {
     atomicOr(p, v);
@@ -251,6 +265,7 @@ struct bit_xor {
   template <class T> static constexpr bool supports = bit_and::supports<T>;
   template <class T> static constexpr bool has_redux = supports<T>;
 
+  template <class T> __device__ __forceinline__ static constexpr T identity() { return T(0); }
   template <class T> __device__ __forceinline__ static T combine(T a, T b) { return a ^ b; }
   template <class T> __device__ __forceinline__ static void atomic(T *p, T v) {
     atomicXor(p, v);

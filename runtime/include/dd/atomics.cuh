@@ -16,6 +16,8 @@
 //   dd::atomic_OP_sr(T *address, T value)       match and reduce (atomicSR)
 //   dd::atomic_OP_vr(T *address, T value)       vote and reduce  (atomicVR)
 //   dd::atomic_OP_uniform(T *address, T value)  caller promises one address
+//   dd::atomic_OP_auto(T *address, T value)     vr on global memory, the
+//                                               plain atomic on shared
 //   dd::atomic_inc_{sr,vr,uniform}(unsigned *address, unsigned limit)
 //   dd::monotonic_min / monotonic_max(T *address, T value)
 //   dd::remapped_warp / remapped_thread_index   (atomicSS, scatter.cuh; the
@@ -277,6 +279,19 @@ __device__ __forceinline__ void atomic_vr(T *address, T value) {
     Op::atomic(address, total);
 }
 
+/// Vote and reduce on global memory, the plain atomic on shared memory:
+/// shared-memory atomics are native instructions of the SM (sm_60+), and a
+/// per-warp histogram in shared memory ran 10x slower through the vote than
+/// as written (docs/PERF.md). Which one is decided per lane by the address
+/// (isspacep, one instruction), so generic pointers of either kind work.
+template <class Op, class T>
+__device__ __forceinline__ void atomic_auto(T *address, T value) {
+  if (__isShared(address))
+    Op::atomic(address, value);
+  else
+    atomic_vr<Op>(address, value);
+}
+
 /// One reduction over the active lanes and one atomic by the lowest.
 template <class Op, class T>
 __device__ __forceinline__ void atomic_uniform(T *address, T value) {
@@ -368,6 +383,19 @@ template <class T> __device__ __forceinline__ void atomic_max_vr(T *address, ide
 template <class T> __device__ __forceinline__ void atomic_and_vr(T *address, identity_t<T> value) { detail::atomic_vr<ops::bit_and>(address, value); }
 template <class T> __device__ __forceinline__ void atomic_or_vr (T *address, identity_t<T> value) { detail::atomic_vr<ops::bit_or>(address, value); }
 template <class T> __device__ __forceinline__ void atomic_xor_vr(T *address, identity_t<T> value) { detail::atomic_vr<ops::bit_xor>(address, value); }
+
+// ---------------------------------------------------------------------------
+// Shared memory as written, global memory vote and reduce:
+// dd::atomic_OP_auto(address, value) (what the pass emits when it cannot tell
+// which memory a pointer points to)
+// ---------------------------------------------------------------------------
+template <class T> __device__ __forceinline__ void atomic_add_auto(T *address, identity_t<T> value) { detail::atomic_auto<ops::add>(address, value); }
+template <class T> __device__ __forceinline__ void atomic_sub_auto(T *address, identity_t<T> value) { detail::atomic_auto<ops::sub>(address, value); }
+template <class T> __device__ __forceinline__ void atomic_min_auto(T *address, identity_t<T> value) { detail::atomic_auto<ops::min>(address, value); }
+template <class T> __device__ __forceinline__ void atomic_max_auto(T *address, identity_t<T> value) { detail::atomic_auto<ops::max>(address, value); }
+template <class T> __device__ __forceinline__ void atomic_and_auto(T *address, identity_t<T> value) { detail::atomic_auto<ops::bit_and>(address, value); }
+template <class T> __device__ __forceinline__ void atomic_or_auto (T *address, identity_t<T> value) { detail::atomic_auto<ops::bit_or>(address, value); }
+template <class T> __device__ __forceinline__ void atomic_xor_auto(T *address, identity_t<T> value) { detail::atomic_auto<ops::bit_xor>(address, value); }
 
 // ---------------------------------------------------------------------------
 // Warp-uniform address: dd::atomic_OP_uniform(address, value)

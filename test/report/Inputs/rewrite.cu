@@ -1,6 +1,6 @@
 // Input of the --remarks-output tests: a file the passes rewrite without
 // error (a rewrite, a decline with a note, what stays unchanged).
-__global__ void counts(unsigned *bins, const unsigned char *keys, int *count,
+__global__ void counts(unsigned *bins, const unsigned *keys, int *count,
                        float *sum, int n) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= n)

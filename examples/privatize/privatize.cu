@@ -1,0 +1,257 @@
+// Small global arrays updated by atomics at data-dependent indices: the
+// shapes the atomics pass privatizes (a block-private copy in shared memory,
+// merged once per block: dd/privatize.cuh), and one it must leave as written
+// (a per-warp histogram already in shared memory). Each kernel's range comes
+// from somewhere else: the key type, `% nbins`, `& mask`, an annotation (run
+// here with keys beyond it, which must still land in the global array), a
+// __device__ array's extent.
+//
+//   privatize [--keys N] [--bins B] [--dist uniform|zipf] [--seed S]
+//             [--block T] [--grid G] [--verify 0|1]
+// prints one digest line per kernel; --verify 1 checks every result against
+// the CPU and prints "verify: ok".
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include <dd/annotate.h>
+
+#include "example_util.h"
+
+constexpr unsigned DeviceBins = 64;
+__device__ unsigned g_max[DeviceBins];
+
+/// Byte histogram: the range (256) comes from the key type.
+__global__ void byte_hist(const unsigned char *bytes, size_t n, unsigned *bins) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    atomicAdd(&bins[bytes[i]], 1u);
+}
+
+/// Histogram over `% nbins`: a range known at launch.
+__global__ void mod_hist(const unsigned *keys, size_t n, unsigned *bins,
+                         unsigned nbins) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    atomicAdd(bins + keys[i] % nbins, 1u);
+}
+
+/// The range given by the programmer; `keys` may exceed it (`bins` holds
+/// `limit` words): those updates go to the global array directly.
+__global__ void ranged_hist(const unsigned *keys, size_t n,
+                            unsigned long long *bins, unsigned nbins) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    const unsigned long long weight = keys[i] + 1ull;
+#pragma dd atomic(privatize) range(nbins)
+    atomicAdd(&bins[keys[i]], weight);
+  }
+}
+
+/// One element per thread, an early return, a subtraction on `& 63`.
+__global__ void masked_sub(const unsigned *keys, unsigned n, int *bins) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  const int k = keys[i] & 63;
+  atomicSub(&bins[k], int(keys[i] % 5));
+}
+
+/// A maximum into a __device__ array: the range is its extent.
+__global__ void device_max(const unsigned *keys, unsigned n) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x)
+    atomicMax(&g_max[keys[i] % DeviceBins], keys[i] * 2654435761u);
+}
+
+/// Minimum, xor and or on other types, ranges from min() and `>>`.
+__global__ void mixed_ops(const unsigned *keys, unsigned n, int *mins,
+                          unsigned long long *xors, unsigned *ors) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x) {
+    const unsigned k = keys[i];
+    atomicMin(&mins[min(k, 99u)], int(k * 7919u) - 1000);
+    atomicXor(&xors[(k * 2246822519u) >> 22], 0x9e3779b97f4a7c15ull * (k + 1));
+    atomicOr(&ors[k & 31], 1u << (k % 32));
+  }
+}
+
+/// A per-warp histogram already in shared memory (the pass leaves its
+/// atomics as written: shared-memory atomics are native).
+constexpr unsigned WarpsPerBlock = 4;
+__device__ inline void add_one(unsigned *warp_hist, unsigned bin) {
+  atomicAdd(warp_hist + bin, 1u);
+}
+__global__ void warp_hist(const unsigned *keys, unsigned n, unsigned *bins) {
+  __shared__ unsigned hist[WarpsPerBlock * 256];
+  for (unsigned b = threadIdx.x; b < WarpsPerBlock * 256; b += blockDim.x)
+    hist[b] = 0;
+  __syncthreads();
+  unsigned *mine = hist + (threadIdx.x / 32) % WarpsPerBlock * 256;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x)
+    add_one(mine, keys[i] & 255);
+  __syncthreads();
+  for (unsigned b = threadIdx.x; b < 256; b += blockDim.x) {
+    unsigned sum = 0;
+    for (unsigned w = 0; w < WarpsPerBlock; ++w)
+      sum += hist[w * 256 + b];
+    atomicAdd(&bins[b], sum);
+  }
+}
+
+namespace {
+
+const char Usage[] =
+    "usage: privatize [--keys N] [--bins B] [--dist uniform|zipf] [--seed S]\n"
+    "                 [--block T] [--grid G] [--verify 0|1]\n";
+
+/// Keys in [0, bins): uniform, or Zipf(1) by inverse CDF, from the seed.
+std::vector<unsigned> makeKeys(std::uint64_t n, unsigned bins, bool zipf,
+                               std::uint64_t seed) {
+  std::vector<unsigned> keys(n);
+  std::vector<double> cdf;
+  if (zipf) {
+    cdf.resize(bins);
+    double sum = 0;
+    for (unsigned b = 0; b < bins; ++b)
+      cdf[b] = (sum += 1.0 / (b + 1));
+    for (double &c : cdf)
+      c /= sum;
+  }
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::uint64_t r = dd::examples::mix64(seed * 0x100000001b3ull + i);
+    if (!zipf) {
+      keys[i] = unsigned(r % bins);
+      continue;
+    }
+    double u = double(r >> 11) * (1.0 / 9007199254740992.0);
+    keys[i] = unsigned(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
+    keys[i] = std::min(keys[i], bins - 1);
+  }
+  return keys;
+}
+
+template <class T> std::vector<T> download(const T *device, std::size_t count) {
+  std::vector<T> host(count);
+  DD_CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+template <class T> std::uint64_t digest(const std::vector<T> &values) {
+  dd::examples::Digest d;
+  for (T v : values)
+    d.add(static_cast<std::uint64_t>(v));
+  return d.value();
+}
+
+template <class T> T *upload(const std::vector<T> &host) {
+  T *device = nullptr;
+  DD_CUDA_CHECK(cudaMalloc(&device, host.size() * sizeof(T)));
+  DD_CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return device;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  dd::examples::Options opts(argc, argv, Usage);
+  std::uint64_t n = opts.number("keys", 1 << 20);
+  std::uint64_t bins = opts.number("bins", 256);
+  std::string dist = opts.get("dist", "uniform");
+  std::uint64_t seed = opts.number("seed", 1);
+  std::uint64_t block = opts.number("block", 256);
+  std::uint64_t grid = opts.number("grid", 0);
+  bool verify = opts.number("verify", 1) != 0;
+  opts.finish();
+  if (n == 0 || n > (1ull << 28) || bins == 0 || bins > (1u << 20))
+    opts.fail("need 0 < keys <= 2^28 and 0 < bins <= 2^20");
+  if (dist != "uniform" && dist != "zipf")
+    opts.fail("--dist is uniform or zipf");
+  if (block == 0 || block > 1024)
+    opts.fail("--block is between 1 and 1024");
+  if (grid == 0)
+    grid = std::min<std::uint64_t>((n + block - 1) / block, 1024);
+  const unsigned one_per_thread_grid = unsigned((n + block - 1) / block);
+
+  // The ranged kernel sees keys up to twice its annotated range.
+  const unsigned nbins = unsigned(bins);
+  std::vector<unsigned> keys = makeKeys(n, 2 * nbins, dist == "zipf", seed);
+  std::vector<unsigned char> bytes(n);
+  for (std::uint64_t i = 0; i < n; ++i)
+    bytes[i] = static_cast<unsigned char>(keys[i] * 131u + (keys[i] >> 8));
+
+  unsigned *dKeys = upload(keys);
+  unsigned char *dBytes = upload(bytes);
+  unsigned *dByteBins = upload(std::vector<unsigned>(256, 0));
+  unsigned *dModBins = upload(std::vector<unsigned>(nbins, 0));
+  unsigned long long *dRanged = upload(std::vector<unsigned long long>(2 * nbins, 0));
+  int *dSub = upload(std::vector<int>(64, 1000));
+  std::vector<unsigned> maxInit(DeviceBins);
+  for (unsigned b = 0; b < DeviceBins; ++b)
+    maxInit[b] = b * 1000u;
+  DD_CUDA_CHECK(cudaMemcpyToSymbol(g_max, maxInit.data(), sizeof(unsigned) * DeviceBins));
+  int *dMins = upload(std::vector<int>(100, 1 << 30));
+  unsigned long long *dXors = upload(std::vector<unsigned long long>(1024, 0x1234));
+  unsigned *dOrs = upload(std::vector<unsigned>(32, 0));
+  unsigned *dWarp = upload(std::vector<unsigned>(256, 0));
+
+  const dim3 G{unsigned(grid)}, B{unsigned(block)};
+  byte_hist<<<G, B>>>(dBytes, n, dByteBins);
+  mod_hist<<<G, B>>>(dKeys, n, dModBins, nbins);
+  ranged_hist<<<G, B>>>(dKeys, n, dRanged, nbins);
+  masked_sub<<<one_per_thread_grid, B>>>(dKeys, unsigned(n), dSub);
+  device_max<<<G, B>>>(dKeys, unsigned(n));
+  mixed_ops<<<G, B>>>(dKeys, unsigned(n), dMins, dXors, dOrs);
+  warp_hist<<<G, B>>>(dKeys, unsigned(n), dWarp);
+  DD_CUDA_CHECK(cudaGetLastError());
+  DD_CUDA_CHECK(cudaDeviceSynchronize());
+
+  auto byteBins = download(dByteBins, 256);
+  auto modBins = download(dModBins, nbins);
+  auto ranged = download(dRanged, 2 * nbins);
+  auto sub = download(dSub, 64);
+  std::vector<unsigned> maxes(DeviceBins);
+  DD_CUDA_CHECK(cudaMemcpyFromSymbol(maxes.data(), g_max, sizeof(unsigned) * DeviceBins));
+  auto mins = download(dMins, 100);
+  auto xors = download(dXors, 1024);
+  auto ors = download(dOrs, 32);
+  auto warp = download(dWarp, 256);
+
+  std::printf("byte_hist %016llx\n", (unsigned long long)digest(byteBins));
+  std::printf("mod_hist %016llx\n", (unsigned long long)digest(modBins));
+  std::printf("ranged_hist %016llx\n", (unsigned long long)digest(ranged));
+  std::printf("masked_sub %016llx\n", (unsigned long long)digest(sub));
+  std::printf("device_max %016llx\n", (unsigned long long)digest(maxes));
+  std::printf("mixed_ops %016llx %016llx %016llx\n", (unsigned long long)digest(mins),
+              (unsigned long long)digest(xors), (unsigned long long)digest(ors));
+  std::printf("warp_hist %016llx\n", (unsigned long long)digest(warp));
+
+  int status = 0;
+  if (verify) {
+    std::vector<unsigned> eByte(256, 0), eMod(nbins, 0), eMax = maxInit, eOrs(32, 0), eWarp(256, 0);
+    std::vector<unsigned long long> eRanged(2 * nbins, 0), eXors(1024, 0x1234);
+    std::vector<int> eSub(64, 1000), eMins(100, 1 << 30);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const unsigned k = keys[i];
+      ++eByte[bytes[i]];
+      ++eMod[k % nbins];
+      eRanged[k] += k + 1ull;
+      eSub[k & 63] = int(unsigned(eSub[k & 63]) - k % 5);
+      eMax[k % DeviceBins] = std::max(eMax[k % DeviceBins], k * 2654435761u);
+      eMins[std::min(k, 99u)] = std::min(eMins[std::min(k, 99u)], int(k * 7919u) - 1000);
+      eXors[(k * 2246822519u) >> 22] ^= 0x9e3779b97f4a7c15ull * (k + 1);
+      eOrs[k & 31] |= 1u << (k % 32);
+      ++eWarp[k & 255];
+    }
+    bool ok = eByte == byteBins && eMod == modBins && eRanged == ranged && eSub == sub &&
+              eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eWarp == warp;
+    std::printf("verify: %s\n", ok ? "ok" : "FAILED");
+    status = ok ? 0 : 1;
+  }
+  for (void *p : {(void *)dKeys, (void *)dBytes, (void *)dByteBins, (void *)dModBins,
+                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs,
+                  (void *)dWarp})
+    DD_CUDA_CHECK(cudaFree(p));
+  return status;
+}

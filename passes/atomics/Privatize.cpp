@@ -1,0 +1,790 @@
+//===- atomics/Privatize.cpp - Block-private copies of global arrays ------===//
+
+#include "atomics/Privatize.h"
+#include "support/Barriers.h"
+#include "support/SourceText.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <algorithm>
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+namespace {
+
+/// Shared-memory bytes one privatized array may take (DD_PRIVATE_BYTES of
+/// <dd/privatize.cuh>: the capacity declared for a range known at launch).
+constexpr uint64_t PrivateBytes = 16384;
+/// A kernel's static shared memory may not exceed 48 KiB.
+constexpr uint64_t StaticSharedLimit = 48 * 1024;
+/// Clearing and merging a copy costs `range / block size` shared-memory
+/// words per thread: pays inside a loop (many updates per thread) up to 16,
+/// outside one only up to one word per thread.
+constexpr unsigned PerThreadInLoop = 16;
+constexpr unsigned PerThreadOnce = 1;
+
+//===-- Index bounds ------------------------------------------------------===//
+
+/// Integers far beyond any shared-memory array; arithmetic saturates here.
+constexpr int64_t Huge = int64_t(1) << 40;
+
+struct Interval {
+  int64_t Lo;
+  int64_t Hi;
+  std::string How;
+};
+
+int64_t clampHuge(__int128 V) {
+  return V > Huge ? Huge : V < -Huge ? -Huge : static_cast<int64_t>(V);
+}
+
+std::optional<Interval> typeRange(ASTContext &Ctx, QualType T) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (!T->isIntegerType())
+    return std::nullopt;
+  if (T->isBooleanType())
+    return Interval{0, 1, "the type 'bool'"};
+  unsigned W = Ctx.getIntWidth(T);
+  std::string How = "the type '" + T.getAsString() + "'";
+  if (W >= 40)
+    return Interval{T->isSignedIntegerOrEnumerationType() ? -Huge : 0, Huge,
+                    How};
+  if (T->isSignedIntegerOrEnumerationType())
+    return Interval{-(int64_t(1) << (W - 1)), (int64_t(1) << (W - 1)) - 1, How};
+  return Interval{0, (int64_t(1) << W) - 1, How};
+}
+
+class Bounds {
+public:
+  Bounds(ASTContext &Ctx, const FunctionDecl *Kernel)
+      : Ctx(Ctx), Kernel(Kernel) {}
+
+  std::optional<Interval> of(const Expr *E, unsigned Depth = 0) {
+    if (Depth > 16)
+      return typeRange(Ctx, E->getType());
+    E = E->IgnoreParens();
+    if (!E->isValueDependent() && !E->isTypeDependent())
+      if (std::optional<APSInt> C = E->getIntegerConstantExpr(Ctx)) {
+        if (C->getSignificantBits() > 40)
+          return typeRange(Ctx, E->getType());
+        int64_t V = C->getExtValue();
+        return Interval{V, V, "the constant " + std::to_string(V)};
+      }
+    std::optional<Interval> Type = typeRange(Ctx, E->getType());
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      switch (Cast->getCastKind()) {
+      case CK_LValueToRValue:
+        if (const auto *D =
+                dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens()))
+          if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+              V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+              V->getInit() && setOnce(V))
+            return narrower(of(V->getInit(), Depth + 1), Type);
+        return Type;
+      case CK_IntegralCast:
+      case CK_NoOp: {
+        std::optional<Interval> Sub = of(Cast->getSubExpr(), Depth + 1);
+        if (Sub && Type && Sub->Lo >= Type->Lo && Sub->Hi <= Type->Hi)
+          return Sub;
+        return Type;
+      }
+      default:
+        return Type;
+      }
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->getOpcode() == BO_Comma)
+        return of(B->getRHS(), Depth + 1);
+      std::optional<Interval> L = of(B->getLHS(), Depth + 1);
+      std::optional<Interval> R = of(B->getRHS(), Depth + 1);
+      if (!L || !R)
+        return Type;
+      auto Const = [](const Interval &I) { return I.Lo == I.Hi; };
+      std::optional<Interval> Out;
+      switch (B->getOpcode()) {
+      case BO_And:
+        if (L->Lo >= 0 && R->Lo >= 0)
+          Out = Interval{0, std::min(L->Hi, R->Hi),
+                         L->Hi <= R->Hi ? L->How : R->How};
+        else if (L->Lo >= 0 || R->Lo >= 0) {
+          const Interval &NonNeg = L->Lo >= 0 ? *L : *R;
+          Out = Interval{0, NonNeg.Hi, NonNeg.How};
+        }
+        if (Out && Const(*R) && R->Hi == Out->Hi)
+          Out->How = "'& " + std::to_string(R->Hi) + "'";
+        break;
+      case BO_Rem:
+        if (Const(*R) && R->Hi > 0) {
+          int64_t M = R->Hi - 1;
+          Out = L->Lo >= 0 ? Interval{0, std::min(L->Hi, M), ""}
+                           : Interval{-M, M, ""};
+          Out->How = "'% " + std::to_string(R->Hi) + "'";
+        }
+        break;
+      case BO_Shr:
+        if (Const(*R) && R->Hi >= 0 && R->Hi < 63 && L->Lo >= 0)
+          Out = Interval{L->Lo >> R->Hi, L->Hi >> R->Hi,
+                         "'>> " + std::to_string(R->Hi) + "' of " + L->How};
+        break;
+      case BO_Div:
+        if (Const(*R) && R->Hi > 0 && L->Lo >= 0)
+          Out = Interval{L->Lo / R->Hi, L->Hi / R->Hi,
+                         "'/ " + std::to_string(R->Hi) + "' of " + L->How};
+        break;
+      case BO_Add:
+      case BO_Sub:
+      case BO_Mul: {
+        __int128 A[2] = {L->Lo, L->Hi}, C[2] = {R->Lo, R->Hi};
+        __int128 Lo = 0, Hi = 0;
+        bool First = true;
+        for (__int128 X : A)
+          for (__int128 Y : C) {
+            __int128 V = B->getOpcode() == BO_Add   ? X + Y
+                         : B->getOpcode() == BO_Sub ? X - Y
+                                                    : X * Y;
+            Lo = First || V < Lo ? V : Lo;
+            Hi = First || V > Hi ? V : Hi;
+            First = false;
+          }
+        // Outside the result type it wraps: only the type is known then.
+        if (Type && Lo >= Type->Lo && Hi <= Type->Hi)
+          Out = Interval{clampHuge(Lo), clampHuge(Hi),
+                         "arithmetic on " + L->How + " and " + R->How};
+        break;
+      }
+      default:
+        break;
+      }
+      return narrower(Out, Type);
+    }
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      std::optional<Interval> T = of(C->getTrueExpr(), Depth + 1);
+      std::optional<Interval> F = of(C->getFalseExpr(), Depth + 1);
+      if (T && F)
+        return narrower(Interval{std::min(T->Lo, F->Lo), std::max(T->Hi, F->Hi),
+                                 T->Hi >= F->Hi ? T->How : F->How},
+                        Type);
+      return Type;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && Call->getNumArgs() == 2 &&
+        cudaCallKind(Call) == CudaCallKind::MinMax) {
+      StringRef Name = cudaFunctionName(Call->getDirectCallee());
+      std::optional<Interval> A = of(Call->getArg(0), Depth + 1);
+      std::optional<Interval> C = of(Call->getArg(1), Depth + 1);
+      if (A && C && Name.contains("min"))
+        return narrower(Interval{std::min(A->Lo, C->Lo), std::min(A->Hi, C->Hi),
+                                 "'" + Name.str() + "' with " +
+                                     (A->Hi <= C->Hi ? A->How : C->How)},
+                        Type);
+      if (A && C && Name.contains("max"))
+        return narrower(Interval{std::max(A->Lo, C->Lo), std::max(A->Hi, C->Hi),
+                                 "'" + Name.str() + "'"},
+                        Type);
+    }
+    return Type;
+  }
+
+private:
+  static std::optional<Interval> narrower(std::optional<Interval> A,
+                                          std::optional<Interval> B) {
+    if (!A)
+      return B;
+    if (!B)
+      return A;
+    return A->Hi - A->Lo <= B->Hi - B->Lo ? A : B;
+  }
+
+  /// Whether local \p V is only read after its initialization.
+  bool setOnce(const VarDecl *V) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      ASTContext &Ctx;
+      const VarDecl *V;
+      bool Written = false;
+      Finder(ASTContext &Ctx, const VarDecl *V) : Ctx(Ctx), V(V) {}
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        if (E->getDecl() != V)
+          return true;
+        DynTypedNodeList Parents = Ctx.getParents(*E);
+        const auto *Cast =
+            Parents.size() == 1 ? Parents[0].get<ImplicitCastExpr>() : nullptr;
+        Written = !Cast || Cast->getCastKind() != CK_LValueToRValue;
+        return !Written;
+      }
+    } F(Ctx, V);
+    if (!Kernel->getBody())
+      return false;
+    F.TraverseStmt(Kernel->getBody());
+    return !F.Written;
+  }
+
+  ASTContext &Ctx;
+  const FunctionDecl *Kernel;
+};
+
+/// A parameter of \p Kernel read by \p E (casts and parentheses ignored).
+const ParmVarDecl *kernelParam(const Expr *E, const FunctionDecl *Kernel) {
+  const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+  return P && P->getDeclContext() == Kernel ? P : nullptr;
+}
+
+//===-- Kernel facts ------------------------------------------------------===//
+
+/// Every function \p Body calls, transitively, with a body in this file
+/// (\p Body's own function included by the caller); \p Opaque is set when
+/// a call cannot be followed.
+void callees(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen,
+             bool &Opaque) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SmallPtrSetImpl<const FunctionDecl *> &Seen;
+    bool &Opaque;
+    Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen, bool &Opaque)
+        : Seen(Seen), Opaque(Opaque) {}
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (!F) {
+        if (!isa<CXXPseudoDestructorExpr>(
+                C->getCallee()->IgnoreParenImpCasts()))
+          Opaque = true;
+        return true;
+      }
+      if (isCudaFunction(F) || F->getBuiltinID())
+        return true;
+      const FunctionDecl *Def = nullptr;
+      if (!F->hasBody(Def)) {
+        Opaque = true;
+        return true;
+      }
+      if (Seen.insert(Def).second)
+        callees(Def->getBody(), Seen, Opaque);
+      return true;
+    }
+  } F(Seen, Opaque);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+}
+
+/// `__shared__` variables declared in \p Body: the bytes of those of fixed
+/// size, and whether one is sized at launch (extern, unsized).
+void sharedVariables(ASTContext &Ctx, const Stmt *Body, uint64_t &Bytes,
+                     bool &Dynamic) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    ASTContext &Ctx;
+    uint64_t &Bytes;
+    bool &Dynamic;
+    Finder(ASTContext &Ctx, uint64_t &Bytes, bool &Dynamic)
+        : Ctx(Ctx), Bytes(Bytes), Dynamic(Dynamic) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      // An extern __shared__ array declared at file scope and used here.
+      if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+        if (V->hasAttr<CUDASharedAttr>() && V->getType()->isIncompleteType())
+          Dynamic = true;
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      if (!V->hasAttr<CUDASharedAttr>())
+        return true;
+      if (V->getType()->isIncompleteType() || V->hasExternalStorage())
+        Dynamic = true;
+      else if (!V->getType()->isDependentType())
+        Bytes += Ctx.getTypeSizeInChars(V->getType()).getQuantity();
+      return true;
+    }
+  } F(Ctx, Bytes, Dynamic);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+}
+
+/// Every return statement of \p Body (outside lambdas).
+std::vector<const ReturnStmt *> returnsOf(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const ReturnStmt *> Out;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitReturnStmt(ReturnStmt *R) {
+      Out.push_back(R);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Out;
+}
+
+/// The opening of the line \p Loc is on, when only blanks precede \p Loc
+/// there.
+std::optional<SourceLocation> lineStartIfBlank(const SourceManager &SM,
+                                               SourceLocation Loc) {
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  StringRef Text = SM.getBufferData(File);
+  unsigned Start = Offset;
+  while (Start > 0 && (Text[Start - 1] == ' ' || Text[Start - 1] == '\t'))
+    --Start;
+  if (Start > 0 && Text[Start - 1] != '\n')
+    return std::nullopt;
+  return Loc.getLocWithOffset(-static_cast<int>(Offset - Start));
+}
+
+/// The blanks before \p Loc on its line.
+std::string indentOf(const SourceManager &SM, SourceLocation Loc) {
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  StringRef Text = SM.getBufferData(File);
+  unsigned Start = Offset;
+  while (Start > 0 && (Text[Start - 1] == ' ' || Text[Start - 1] == '\t'))
+    --Start;
+  if (Start > 0 && Text[Start - 1] != '\n')
+    return "  ";
+  return Text.substr(Start, Offset - Start).str();
+}
+
+/// A C identifier made of \p Name (a variable's name, so already one).
+std::string opTag(AtomicCall::Op Op) {
+  switch (Op) {
+  case AtomicCall::Op::Add:
+    return "add";
+  case AtomicCall::Op::Sub:
+    return "sub";
+  case AtomicCall::Op::Min:
+    return "min";
+  case AtomicCall::Op::Max:
+    return "max";
+  case AtomicCall::Op::And:
+    return "bit_and";
+  case AtomicCall::Op::Or:
+    return "bit_or";
+  case AtomicCall::Op::Xor:
+    return "bit_xor";
+  default:
+    return "";
+  }
+}
+
+} // namespace
+
+std::optional<IndexBound> boundOf(ASTContext &Ctx, const Expr *Index,
+                                  const FunctionDecl *Kernel) {
+  // `i % n`, n a parameter of the kernel: known at launch.
+  const Expr *Stripped = Index->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(Stripped);
+      B && B->getOpcode() == BO_Rem) {
+    if (const ParmVarDecl *N = kernelParam(B->getRHS(), Kernel);
+        N && N->getType()->isIntegerType()) {
+      std::optional<Interval> L = Bounds(Ctx, Kernel).of(B->getLHS());
+      if (L && L->Lo >= 0)
+        return IndexBound{std::nullopt, N, "'% " + N->getNameAsString() + "'"};
+    }
+  }
+  std::optional<Interval> I = Bounds(Ctx, Kernel).of(Index);
+  if (!I || I->Hi < 0 || I->Hi >= Huge)
+    return std::nullopt;
+  return IndexBound{static_cast<uint64_t>(I->Hi), nullptr, I->How};
+}
+
+//===-- The privatizer ----------------------------------------------------===//
+
+struct Privatizer::Member {
+  const CallExpr *Call;
+  const Expr *Index;
+  const DeclRefExpr *BaseRef;
+  IndexBound Bound;
+  bool InLoop;
+  const Annotation *Pragma;
+};
+
+struct Privatizer::Array {
+  const FunctionDecl *Kernel;
+  const VarDecl *Base;
+  AtomicCall::Op Op;
+  std::string Type;
+  uint64_t ElementBytes;
+  std::vector<Member> Members;
+  // Decided by checkArray:
+  std::optional<uint64_t> Range; ///< constant range (exclusive)
+  const ParmVarDecl *RangeParam = nullptr;
+  uint64_t Capacity = 0;
+  bool Ok = false;
+};
+
+Privatizer::Privatizer(PassContext &P) : P(P) {}
+Privatizer::~Privatizer() = default;
+
+void Privatizer::offer(const CallExpr *Call, const AtomicCall &Atomic,
+                       StringRef TypeSpelling, const Annotation *Pragma) {
+  if (std::optional<std::string> Why =
+          consider(Call, Atomic, TypeSpelling, Pragma))
+    Declined[Call] = *Why;
+}
+
+std::optional<std::string> Privatizer::consider(const CallExpr *Call,
+                                                const AtomicCall &Atomic,
+                                                StringRef TypeSpelling,
+                                                const Annotation *Pragma) {
+  ASTContext &Ctx = P.Ctx;
+  const FunctionDecl *Kernel = enclosingFunction(Ctx, Call);
+  if (!Kernel || !Kernel->hasAttr<CUDAGlobalAttr>())
+    return std::string("privatization needs the atomic in the kernel's own "
+                       "body (it is in a device function or a lambda)");
+  if (Kernel->isTemplated() || Kernel->isTemplateInstantiation())
+    return std::string("the kernel is a template");
+  if (opTag(Atomic.Operation).empty())
+    return std::string("not an operation a private copy can combine");
+
+  // &Base[Index], Base + Index, Index + Base.
+  const Expr *Address = Call->getArg(0)->IgnoreParenImpCasts();
+  const Expr *BaseExpr = nullptr;
+  const Expr *Index = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(Address);
+      U && U->getOpcode() == UO_AddrOf) {
+    if (const auto *A =
+            dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens())) {
+      BaseExpr = A->getBase();
+      Index = A->getIdx();
+    }
+  } else if (const auto *B = dyn_cast<BinaryOperator>(Address);
+             B && B->getOpcode() == BO_Add) {
+    bool LeftIsPointer = B->getLHS()->getType()->isPointerType();
+    BaseExpr = LeftIsPointer ? B->getLHS() : B->getRHS();
+    Index = LeftIsPointer ? B->getRHS() : B->getLHS();
+  }
+  const auto *BaseRef =
+      BaseExpr ? dyn_cast<DeclRefExpr>(BaseExpr->IgnoreParenImpCasts())
+               : nullptr;
+  const auto *Base = BaseRef ? dyn_cast<VarDecl>(BaseRef->getDecl()) : nullptr;
+  if (!Base || !Index)
+    return std::string("the address is not 'array[index]' or 'array + "
+                       "index' of a named array");
+  bool IsParam = isa<ParmVarDecl>(Base) && Base->getDeclContext() == Kernel &&
+                 Base->getType()->isPointerType();
+  bool IsDeviceArray =
+      Base->hasGlobalStorage() && Base->hasAttr<CUDADeviceAttr>() &&
+      !Base->hasAttr<CUDASharedAttr>() &&
+      isa<ConstantArrayType>(Ctx.getAsArrayType(Base->getType()));
+  if (Base->hasAttr<CUDASharedAttr>())
+    return "'" + Base->getNameAsString() + "' is in shared memory already";
+  if (!IsParam && !IsDeviceArray)
+    return "'" + Base->getNameAsString() +
+           "' is neither a pointer parameter of the kernel nor a __device__ "
+           "array";
+  if (inMacro(Index->getSourceRange()) || inMacro(Call->getSourceRange()))
+    return std::string("it is written through a macro");
+
+  // The range: the annotation's, the index's, the array's extent.
+  std::optional<IndexBound> Bound;
+  if (Pragma && Pragma->RangeValue) {
+    Bound = IndexBound{*Pragma->RangeValue - 1, nullptr,
+                       "'range(" + std::to_string(*Pragma->RangeValue) + ")'"};
+  } else if (Pragma && !Pragma->RangeName.empty()) {
+    const ParmVarDecl *N = nullptr;
+    for (const ParmVarDecl *Param : Kernel->parameters())
+      if (Param->getName() == Pragma->RangeName)
+        N = Param;
+    if (!N || !N->getType()->isIntegerType())
+      return "'range(" + Pragma->RangeName +
+             ")' names no integer parameter of kernel '" +
+             Kernel->getNameAsString() + "'";
+    Bound = IndexBound{std::nullopt, N, "'range(" + Pragma->RangeName + ")'"};
+  } else {
+    Bound = boundOf(Ctx, Index, Kernel);
+  }
+  if (IsDeviceArray) {
+    uint64_t Extent =
+        cast<ConstantArrayType>(Ctx.getAsArrayType(Base->getType()))
+            ->getZExtSize();
+    if (Extent > 0 &&
+        (!Bound || (Bound->Constant && *Bound->Constant >= Extent)))
+      Bound = IndexBound{Extent - 1, nullptr,
+                         "the extent of '" + Base->getNameAsString() + "'"};
+  }
+  if (!Bound)
+    return std::string("no bound of the index is known (write "
+                       "'#pragma dd atomic(privatize) range(N)' to give one)");
+
+  QualType Element =
+      Base->getType()->isPointerType()
+          ? Base->getType()->getPointeeType()
+          : Ctx.getAsArrayType(Base->getType())->getElementType();
+  uint64_t ElementBytes = Ctx.getTypeSizeInChars(Element).getQuantity();
+  if (Bound->Constant && *Bound->Constant >= (uint64_t(1) << 20))
+    return "no bound of the index is known but " + Bound->How +
+           " (write '#pragma dd atomic(privatize) range(N)' to give one)";
+  if (Bound->Constant && (*Bound->Constant + 1) * ElementBytes > PrivateBytes)
+    return "its range (" + std::to_string(*Bound->Constant + 1) +
+           " words, from " + Bound->How + ") does not fit the " +
+           std::to_string(PrivateBytes / 1024) +
+           " KiB of shared memory a private copy may take";
+
+  // One array per kernel and base.
+  Array *A = nullptr;
+  for (auto &Existing : Arrays)
+    if (Existing->Kernel == Kernel && Existing->Base == Base)
+      A = Existing.get();
+  if (!A) {
+    Arrays.push_back(std::make_unique<Array>());
+    A = Arrays.back().get();
+    A->Kernel = Kernel;
+    A->Base = Base;
+    A->Op = Atomic.Operation;
+    A->Type = TypeSpelling.str();
+    A->ElementBytes = ElementBytes;
+  }
+  bool InLoop = false;
+  for (DynTypedNodeList Parents = Ctx.getParents(*Call); !Parents.empty();) {
+    const Stmt *S = Parents[0].get<Stmt>();
+    if (!S)
+      break;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      InLoop = true;
+    Parents = Ctx.getParents(*S);
+  }
+  // A second operation or type on the same array: checkArray refuses.
+  A->Members.push_back(Member{Call, Index, BaseRef, *Bound, InLoop, Pragma});
+  return std::nullopt;
+}
+
+std::optional<std::string> Privatizer::checkArray(Array &A) {
+  ASTContext &Ctx = P.Ctx;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Name = "'" + A.Base->getNameAsString() + "'";
+  for (const Member &M : A.Members) {
+    AtomicCall Atomic = *cudaAtomic(M.Call);
+    if (Atomic.Operation != A.Op || M.Call->getArg(0)
+                                            ->getType()
+                                            ->getPointeeType()
+                                            .getUnqualifiedType()
+                                            .getAsString() != A.Type)
+      return "kernel '" + A.Kernel->getNameAsString() + "' updates " + Name +
+             " with more than one operation or type";
+  }
+
+  // The range of the array: constants combine to the largest; a range known
+  // at launch must be the same parameter for every atomic.
+  for (const Member &M : A.Members) {
+    if (M.Bound.Param) {
+      if (A.RangeParam && A.RangeParam != M.Bound.Param)
+        return "the atomics on " + Name +
+               " have ranges of different parameters";
+      A.RangeParam = M.Bound.Param;
+    } else {
+      A.Range = std::max(A.Range.value_or(0), *M.Bound.Constant + 1);
+    }
+  }
+  if (A.RangeParam && A.Range) {
+    // A constant next to a launch-time range: the launch-time capacity
+    // must hold the constant.
+    if (*A.Range * A.ElementBytes > PrivateBytes)
+      return "the atomics on " + Name + " have ranges of different kinds";
+    A.Range.reset();
+  }
+  A.Capacity = A.Range ? *A.Range : PrivateBytes / A.ElementBytes;
+
+  // Every use of the base in the kernel is one of these atomics: the merged
+  // values appear only at the end, so nothing else may read or write it
+  // meanwhile (or change the pointer).
+  SmallPtrSet<const DeclRefExpr *, 8> Ours;
+  for (const Member &M : A.Members)
+    Ours.insert(M.BaseRef);
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *Base;
+    const DeclRefExpr *Other = nullptr;
+    SmallPtrSetImpl<const DeclRefExpr *> &Ours;
+    Uses(const VarDecl *Base, SmallPtrSetImpl<const DeclRefExpr *> &Ours)
+        : Base(Base), Ours(Ours) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == Base && !Ours.count(E))
+        Other = E;
+      return !Other;
+    }
+  } U(A.Base, Ours);
+  U.TraverseStmt(A.Kernel->getBody());
+  if (U.Other) {
+    PresumedLoc PL =
+        SM.getPresumedLoc(SM.getExpansionLoc(U.Other->getBeginLoc()));
+    return "kernel '" + A.Kernel->getNameAsString() + "' also uses " + Name +
+           " otherwise (line " + std::to_string(PL.getLine()) +
+           "), which would not see the block's updates until its end";
+  }
+  SmallPtrSet<const FunctionDecl *, 8> Called;
+  bool Opaque = false;
+  callees(A.Kernel->getBody(), Called, Opaque);
+  if (!isa<ParmVarDecl>(A.Base)) {
+    // A __device__ array: the functions the kernel calls must not touch it.
+    if (Opaque)
+      return "kernel '" + A.Kernel->getNameAsString() +
+             "' calls functions whose code is not in this file, which may "
+             "use " +
+             Name;
+    for (const FunctionDecl *F : Called) {
+      Uses InCallee(A.Base, Ours);
+      InCallee.TraverseStmt(F->getBody());
+      if (InCallee.Other)
+        return "function '" + F->getNameAsString() +
+               "', which the kernel calls, also uses " + Name;
+    }
+  }
+
+  // Every thread must reach the merge.
+  std::vector<const ReturnStmt *> Returns = returnsOf(A.Kernel->getBody());
+  if (!Returns.empty()) {
+    SmallPtrSet<const FunctionDecl *, 8> Seen;
+    if (std::optional<BarrierSite> B = findBarrier(A.Kernel->getBody(), Seen))
+      return "kernel '" + A.Kernel->getNameAsString() + "' returns early and " +
+             B->What + ": the merge's barrier would pair with it";
+    for (const ReturnStmt *R : Returns)
+      if (inMacro(R->getSourceRange()))
+        return std::string("the kernel returns through a macro");
+  }
+
+  // Shared memory: ours comes on top of the kernel's.
+  uint64_t Bytes = 0;
+  bool Dynamic = false;
+  sharedVariables(Ctx, A.Kernel->getBody(), Bytes, Dynamic);
+  for (const FunctionDecl *F : Called)
+    sharedVariables(Ctx, F->getBody(), Bytes, Dynamic);
+  if (Dynamic)
+    return "kernel '" + A.Kernel->getNameAsString() +
+           "' uses dynamic shared memory, which the launch sizes: a private "
+           "copy could make the launch fail";
+  uint64_t Ours2 = 0;
+  for (auto &Other : Arrays)
+    if (Other->Kernel == A.Kernel && Other->Ok)
+      Ours2 += Other->Capacity * Other->ElementBytes;
+  if (Bytes + Ours2 + A.Capacity * A.ElementBytes > StaticSharedLimit)
+    return "kernel '" + A.Kernel->getNameAsString() + "' would need " +
+           std::to_string(Bytes + Ours2 + A.Capacity * A.ElementBytes) +
+           " bytes of static shared memory (at most 49152)";
+
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(A.Kernel->getBody());
+  if (!Body || Body->getLBracLoc().isMacroID() ||
+      Body->getRBracLoc().isMacroID() || !SM.isInMainFile(Body->getLBracLoc()))
+    return std::string("the kernel's body is written through a macro");
+  for (SourceRange S : P.Claimed)
+    if (!SM.isBeforeInTranslationUnit(S.getEnd(), Body->getLBracLoc()) &&
+        !SM.isBeforeInTranslationUnit(Body->getRBracLoc(), S.getBegin()))
+      return "kernel '" + A.Kernel->getNameAsString() +
+             "' holds code the split or delegate pass rewrote";
+  return std::nullopt;
+}
+
+void Privatizer::plan() {
+  for (auto &A : Arrays) {
+    if (std::optional<std::string> Why = checkArray(*A)) {
+      for (const Member &M : A->Members)
+        Declined[M.Call] = *Why;
+      continue;
+    }
+    A->Ok = true;
+  }
+}
+
+const Privatizer::Array *Privatizer::arrayOf(const CallExpr *Call) const {
+  for (const auto &A : Arrays)
+    for (const Member &M : A->Members)
+      if (M.Call == Call)
+        return A.get();
+  return nullptr;
+}
+
+std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
+  const Array *A = arrayOf(Call);
+  if (!A || !A->Ok)
+    return std::nullopt;
+  const Member &M =
+      *find_if(A->Members, [&](const Member &M) { return M.Call == Call; });
+  std::string Base = A->Base->getNameAsString();
+  std::string Range = A->RangeParam ? A->RangeParam->getNameAsString()
+                                    : std::to_string(*A->Range);
+  bool InLoop = any_of(A->Members, [](const Member &M) { return M.InLoop; });
+  return "dd_private_" + Base + ".update: a block-private copy of '" + Base +
+         "' in shared memory, indices [0, " + Range + ") (from " + M.Bound.How +
+         ")" +
+         (InLoop ? ""
+                 : ", privatized where the block has at least as many "
+                   "threads");
+}
+
+std::string Privatizer::whyNot(const CallExpr *Call) const {
+  auto It = Declined.find(Call);
+  return It == Declined.end() ? "not offered" : It->second;
+}
+
+bool Privatizer::rewrite() {
+  std::vector<const FunctionDecl *> Kernels;
+  for (auto &A : Arrays)
+    if (A->Ok && !is_contained(Kernels, A->Kernel))
+      Kernels.push_back(A->Kernel);
+  for (const FunctionDecl *K : Kernels) {
+    std::vector<Array *> InKernel;
+    for (auto &A : Arrays)
+      if (A->Ok && A->Kernel == K)
+        InKernel.push_back(A.get());
+    rewriteKernel(K, InKernel);
+  }
+  if (!Kernels.empty())
+    P.Includes.ensure("dd/privatize.cuh");
+  return !Kernels.empty();
+}
+
+void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
+                               ArrayRef<Array *> InKernel) {
+  ASTContext &Ctx = P.Ctx;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  const auto *Body = cast<CompoundStmt>(Kernel->getBody());
+  std::string Indent =
+      Body->body_empty()
+          ? "  "
+          : indentOf(SM, SM.getExpansionLoc(Body->body_front()->getBeginLoc()));
+  std::vector<const ReturnStmt *> Returns = returnsOf(Body);
+
+  std::string Prologue, Epilogue;
+  for (const Array *A : InKernel) {
+    std::string Base = A->Base->getNameAsString();
+    std::string Storage = "dd_private_storage_" + Base;
+    std::string Object = "dd_private_" + Base;
+    std::string Capacity = std::to_string(A->Capacity);
+    std::string Range = A->RangeParam ? A->RangeParam->getNameAsString()
+                                      : std::to_string(*A->Range);
+    bool InLoop = any_of(A->Members, [](const Member &M) { return M.InLoop; });
+    Prologue += "\n" + Indent + "// decoupler: '" + Base +
+                "' is updated through a block-private copy in shared memory, "
+                "merged at the end (dd/privatize.cuh)\n";
+    Prologue += Indent + "__shared__ " + A->Type + " " + Storage + "[" +
+                Capacity + "];\n";
+    Prologue += Indent + "dd::block_private<dd::ops::" + opTag(A->Op) + ", " +
+                A->Type + "> " + Object + "(" + Storage + ", " + Capacity +
+                ", " + Base + ", " + Range + ", " +
+                std::to_string(InLoop ? PerThreadInLoop : PerThreadOnce) + ");";
+    Epilogue += Indent + Object + ".flush();\n";
+
+    for (const Member &M : A->Members) {
+      CharSourceRange IndexText =
+          CharSourceRange::getTokenRange(M.Index->getSourceRange());
+      std::string Text =
+          Object + ".update(" + Lexer::getSourceText(IndexText, SM, LO).str();
+      P.R.ReplaceText(
+          CharSourceRange::getTokenRange(M.Call->getBeginLoc(),
+                                         M.Call->getArg(0)->getEndLoc()),
+          Text);
+    }
+  }
+  if (!Returns.empty()) {
+    // Early returns jump to the merge, out of the original body's scope.
+    Prologue += "\n" + Indent + "{";
+    for (const ReturnStmt *R : Returns)
+      P.R.ReplaceText(CharSourceRange::getTokenRange(R->getSourceRange()),
+                      "goto dd_private_merge");
+    Epilogue = Indent + "}\ndd_private_merge:\n" + Epilogue;
+  }
+  P.R.InsertTextAfterToken(Body->getLBracLoc(), Prologue);
+  if (std::optional<SourceLocation> Line =
+          lineStartIfBlank(SM, Body->getRBracLoc()))
+    P.R.InsertTextBefore(*Line, Epilogue);
+  else
+    P.R.InsertTextBefore(Body->getRBracLoc(), "\n" + Epilogue);
+}
+
+} // namespace decoupler

@@ -1,0 +1,71 @@
+//===- support/Barriers.cpp - Returns and block barriers in code ---------===//
+
+#include "support/Barriers.h"
+#include "support/CudaFacts.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace decoupler {
+
+const ReturnStmt *firstReturn(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ReturnStmt *Found = nullptr;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitReturnStmt(ReturnStmt *R) {
+      Found = R;
+      return false;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+std::optional<BarrierSite>
+findBarrier(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SmallPtrSetImpl<const FunctionDecl *> &Seen;
+    std::optional<BarrierSite> Found;
+    explicit Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen) : Seen(Seen) {}
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (cudaSync(C) == SyncKind::Barrier) {
+        Found = BarrierSite{
+            C->getBeginLoc(),
+            "synchronizes its block ('" +
+                (F ? F->getNameAsString() : std::string("sync")) + "')",
+            {}};
+      } else if (!F) {
+        if (!isa<CXXPseudoDestructorExpr>(
+                C->getCallee()->IgnoreParenImpCasts()))
+          Found = BarrierSite{
+              C->getBeginLoc(),
+              "calls a function through a pointer, which may synchronize its "
+              "block",
+              {}};
+      } else if (!isCudaFunction(F) && !F->getBuiltinID()) {
+        const FunctionDecl *Def = nullptr;
+        if (!F->hasBody(Def))
+          Found = BarrierSite{
+              C->getBeginLoc(),
+              "calls '" + F->getNameAsString() +
+                  "', which has no body in this file and may synchronize its "
+                  "block",
+              {}};
+        else if (Seen.insert(Def).second)
+          if (std::optional<BarrierSite> In = findBarrier(Def->getBody(), Seen))
+            Found = BarrierSite{C->getBeginLoc(),
+                                "calls '" + F->getNameAsString() + "', which " +
+                                    StringRef(In->What).str(),
+                                In->Inner.isValid() ? In->Inner : In->Loc};
+      }
+      return !Found;
+    }
+  } F(Seen);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+} // namespace decoupler

@@ -1,0 +1,115 @@
+// Privatization: a small global array that a kernel updates only through
+// atomics at bounded indices gets a block-private copy in shared memory
+// (dd::block_private, <dd/privatize.cuh>), merged once per block. The bound
+// comes from the key type, `% param`, `& mask`, min(), `>>`, an annotation
+// (a constant or a parameter) or a __device__ array's extent; an early return
+// jumps to the merge.
+// RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+// RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
+// REQUIRES: nvcc
+// RUN: %nvcc -Werror all-warnings -diag-suppress 20199 -c %t.cu -o %t.o
+
+// Only the privatization header: no call names <dd/atomics.cuh>.
+// CHECK-NOT: #include <dd/atomics.cuh>
+// CHECK: {{^}}#include <dd/privatize.cuh>
+
+__device__ unsigned g_counts[128];
+
+// CHECK-LABEL: void byte_hist(
+// CHECK-NEXT: // decoupler: 'bins' is updated through a block-private copy in shared memory, merged at the end (dd/privatize.cuh)
+// CHECK-NEXT: {{^}}  __shared__ unsigned int dd_private_storage_bins[256];
+// CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16);
+// CHECK: {{^}}    dd_private_bins.update(bytes[i], 1u);
+// CHECK-NEXT: {{^}}  dd_private_bins.flush();
+// CHECK-NEXT: {{^}}}
+__global__ void byte_hist(const unsigned char *bytes, size_t n, unsigned *bins) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 256) (from the type 'unsigned char') [-Rdecoupler]
+    atomicAdd(&bins[bytes[i]], 1u);
+}
+
+// A range known at launch: the capacity is DD_PRIVATE_BYTES (16 KiB).
+// CHECK-LABEL: void mod_hist(
+// CHECK: {{^}}  __shared__ unsigned int dd_private_storage_bins[4096];
+// CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 4096, bins, nbins, 16);
+// CHECK: {{^}}    dd_private_bins.update(keys[i] % nbins, 1u);
+__global__ void mod_hist(const unsigned *keys, size_t n, unsigned *bins,
+                         unsigned nbins) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from '% nbins') [-Rdecoupler]
+    atomicAdd(bins + keys[i] % nbins, 1u);
+}
+
+// No loop: one word per thread to clear and merge (the last argument); the
+// early return jumps to the merge, out of the body's scope.
+// CHECK-LABEL: void early_return(
+// CHECK: {{^}}  dd::block_private<dd::ops::sub, int> dd_private_bins(dd_private_storage_bins, 64, bins, 64, 1);
+// CHECK-NEXT: {{^}}  {
+// CHECK: {{^}}    goto dd_private_merge;
+// CHECK: {{^}}  dd_private_bins.update(k, 2);
+// CHECK-NEXT: {{^}}  }
+// CHECK-NEXT: {{^}}dd_private_merge:
+// CHECK-NEXT: {{^}}  dd_private_bins.flush();
+// CHECK-NEXT: {{^}}}
+__global__ void early_return(const unsigned *keys, unsigned n, int *bins) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  const int k = keys[i] & 63;
+  // REMARK: privatize.cu:[[@LINE+1]]:3: remark: atomicSub -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 64) (from '& 63'), privatized where the block has at least as many threads [-Rdecoupler]
+  atomicSub(&bins[k], 2);
+}
+
+// CHECK-LABEL: void annotated(
+// CHECK: {{^}}  __shared__ unsigned long long dd_private_storage_bins[2048];
+// CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned long long> dd_private_bins(dd_private_storage_bins, 2048, bins, nbins, 16);
+// CHECK: {{^}}    dd_private_bins.update(keys[i], 1ull);
+__global__ void annotated(const unsigned *keys, size_t n,
+                          unsigned long long *bins, unsigned nbins) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+#pragma dd atomic(privatize) range(nbins)
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from 'range(nbins)') [-Rdecoupler]
+    atomicAdd(&bins[keys[i]], 1ull);
+  }
+}
+
+// CHECK-LABEL: void constant_range(
+// CHECK: {{^}}  dd::block_private<dd::ops::bit_or, unsigned int> dd_private_bins(dd_private_storage_bins, 1000, bins, 1000, 16);
+// CHECK: {{^}}    dd_private_bins.update(keys[i], 1u << (keys[i] & 31));
+__global__ void constant_range(const unsigned *keys, size_t n, unsigned *bins) {
+  for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+#pragma dd atomic(privatize) range(1000)
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicOr -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 1000) (from 'range(1000)') [-Rdecoupler]
+    atomicOr(&bins[keys[i]], 1u << (keys[i] & 31));
+  }
+}
+
+// CHECK-LABEL: void device_array(
+// CHECK: {{^}}  dd::block_private<dd::ops::max, unsigned int> dd_private_g_counts(dd_private_storage_g_counts, 128, g_counts, 128, 16);
+// CHECK: {{^}}    dd_private_g_counts.update(keys[i], i);
+__global__ void device_array(const unsigned *keys, unsigned n) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x)
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMax -> dd_private_g_counts.update: a block-private copy of 'g_counts' in shared memory, indices [0, 128) (from the extent of 'g_counts') [-Rdecoupler]
+    atomicMax(&g_counts[keys[i]], i);
+}
+
+// CHECK-LABEL: void two_arrays(
+// CHECK: {{^}}  dd::block_private<dd::ops::min, int> dd_private_lo(dd_private_storage_lo, 16, lo, 16, 16);
+// CHECK: {{^}}  dd::block_private<dd::ops::bit_xor, int> dd_private_hi(dd_private_storage_hi, 17, hi, 17, 16);
+// CHECK: {{^}}    dd_private_lo.update(min(keys[i], 15u), int(keys[i]));
+// CHECK-NEXT: {{^}}    dd_private_hi.update((keys[i] >> 28) + 1, 1);
+// CHECK: {{^}}  dd_private_lo.flush();
+// CHECK-NEXT: {{^}}  dd_private_hi.flush();
+__global__ void two_arrays(const unsigned *keys, unsigned n, int *lo, int *hi) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x) {
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMin -> dd_private_lo.update: a block-private copy of 'lo' in shared memory, indices [0, 16) (from 'min' with the constant 15) [-Rdecoupler]
+    atomicMin(&lo[min(keys[i], 15u)], int(keys[i]));
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicXor -> dd_private_hi.update: a block-private copy of 'hi' in shared memory, indices [0, 17) (from arithmetic on '>> 28' of the type 'unsigned int' and the constant 1) [-Rdecoupler]
+    atomicXor(&hi[(keys[i] >> 28) + 1], 1);
+  }
+}
