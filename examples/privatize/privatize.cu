@@ -64,15 +64,16 @@ __global__ void device_max(const unsigned *keys, unsigned n) {
     atomicMax(&g_max[keys[i] % DeviceBins], keys[i] * 2654435761u);
 }
 
-/// Minimum, xor and or on other types, ranges from min() and `>>`.
+/// Minimum, xor, or and and on other types, ranges from min() and `>>`.
 __global__ void mixed_ops(const unsigned *keys, unsigned n, int *mins,
-                          unsigned long long *xors, unsigned *ors) {
+                          unsigned long long *xors, unsigned *ors, unsigned *ands) {
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += gridDim.x * blockDim.x) {
     const unsigned k = keys[i];
     atomicMin(&mins[min(k, 99u)], int(k * 7919u) - 1000);
     atomicXor(&xors[(k * 2246822519u) >> 22], 0x9e3779b97f4a7c15ull * (k + 1));
     atomicOr(&ors[k & 31], 1u << (k % 32));
+    atomicAnd(&ands[(k >> 3) % 7], ~(1u << (k % 29)));
   }
 }
 
@@ -194,6 +195,7 @@ int main(int argc, char **argv) {
   int *dMins = upload(std::vector<int>(100, 1 << 30));
   unsigned long long *dXors = upload(std::vector<unsigned long long>(1024, 0x1234));
   unsigned *dOrs = upload(std::vector<unsigned>(32, 0));
+  unsigned *dAnds = upload(std::vector<unsigned>(7, ~0u));
   unsigned *dWarp = upload(std::vector<unsigned>(256, 0));
 
   const dim3 G{unsigned(grid)}, B{unsigned(block)};
@@ -202,7 +204,7 @@ int main(int argc, char **argv) {
   ranged_hist<<<G, B>>>(dKeys, n, dRanged, nbins);
   masked_sub<<<one_per_thread_grid, B>>>(dKeys, unsigned(n), dSub);
   device_max<<<G, B>>>(dKeys, unsigned(n));
-  mixed_ops<<<G, B>>>(dKeys, unsigned(n), dMins, dXors, dOrs);
+  mixed_ops<<<G, B>>>(dKeys, unsigned(n), dMins, dXors, dOrs, dAnds);
   warp_hist<<<G, B>>>(dKeys, unsigned(n), dWarp);
   DD_CUDA_CHECK(cudaGetLastError());
   DD_CUDA_CHECK(cudaDeviceSynchronize());
@@ -216,6 +218,7 @@ int main(int argc, char **argv) {
   auto mins = download(dMins, 100);
   auto xors = download(dXors, 1024);
   auto ors = download(dOrs, 32);
+  auto ands = download(dAnds, 7);
   auto warp = download(dWarp, 256);
 
   std::printf("byte_hist %016llx\n", (unsigned long long)digest(byteBins));
@@ -223,13 +226,15 @@ int main(int argc, char **argv) {
   std::printf("ranged_hist %016llx\n", (unsigned long long)digest(ranged));
   std::printf("masked_sub %016llx\n", (unsigned long long)digest(sub));
   std::printf("device_max %016llx\n", (unsigned long long)digest(maxes));
-  std::printf("mixed_ops %016llx %016llx %016llx\n", (unsigned long long)digest(mins),
-              (unsigned long long)digest(xors), (unsigned long long)digest(ors));
+  std::printf("mixed_ops %016llx %016llx %016llx %016llx\n", (unsigned long long)digest(mins),
+              (unsigned long long)digest(xors), (unsigned long long)digest(ors),
+              (unsigned long long)digest(ands));
   std::printf("warp_hist %016llx\n", (unsigned long long)digest(warp));
 
   int status = 0;
   if (verify) {
-    std::vector<unsigned> eByte(256, 0), eMod(nbins, 0), eMax = maxInit, eOrs(32, 0), eWarp(256, 0);
+    std::vector<unsigned> eByte(256, 0), eMod(nbins, 0), eMax = maxInit, eOrs(32, 0), eWarp(256, 0),
+        eAnds(7, ~0u);
     std::vector<unsigned long long> eRanged(2 * nbins, 0), eXors(1024, 0x1234);
     std::vector<int> eSub(64, 1000), eMins(100, 1 << 30);
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -242,15 +247,17 @@ int main(int argc, char **argv) {
       eMins[std::min(k, 99u)] = std::min(eMins[std::min(k, 99u)], int(k * 7919u) - 1000);
       eXors[(k * 2246822519u) >> 22] ^= 0x9e3779b97f4a7c15ull * (k + 1);
       eOrs[k & 31] |= 1u << (k % 32);
+      eAnds[(k >> 3) % 7] &= ~(1u << (k % 29));
       ++eWarp[k & 255];
     }
     bool ok = eByte == byteBins && eMod == modBins && eRanged == ranged && eSub == sub &&
-              eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eWarp == warp;
+              eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eAnds == ands &&
+              eWarp == warp;
     std::printf("verify: %s\n", ok ? "ok" : "FAILED");
     status = ok ? 0 : 1;
   }
   for (void *p : {(void *)dKeys, (void *)dBytes, (void *)dByteBins, (void *)dModBins,
-                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs,
+                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds,
                   (void *)dWarp})
     DD_CUDA_CHECK(cudaFree(p));
   return status;

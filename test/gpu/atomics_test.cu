@@ -57,7 +57,7 @@ namespace {
 
 constexpr int kMaxReps = 4;
 
-enum class Variant { plain, sr, vr, uniform, monotonic };
+enum class Variant { plain, sr, vr, uniform, automatic, monotonic };
 enum class Mode { all, subset, loop, early };
 enum class Space { global, shared };
 enum class KeyPattern { random, sorted, warp_uniform };
@@ -69,6 +69,7 @@ const char *name(Variant v) {
   case Variant::sr: return "sr";
   case Variant::vr: return "vr";
   case Variant::uniform: return "uniform";
+  case Variant::automatic: return "auto";
   case Variant::monotonic: return "monotonic";
   }
   return "?";
@@ -135,6 +136,7 @@ struct OpAdd {
   template <class T> __device__ static void plain(T *p, T v) { atomicAdd(p, v); }
   template <class T> __device__ static void sr(T *p, T v) { dd::atomic_add_sr(p, v); }
   template <class T> __device__ static void vr(T *p, T v) { dd::atomic_add_vr(p, v); }
+  template <class T> __device__ static void automatic(T *p, T v) { dd::atomic_add_auto(p, v); }
   template <class T> __device__ static void uniform(T *p, T v) { dd::atomic_add_uniform(p, v); }
   template <class T> __device__ static T value(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
   template <class T> __device__ static T init(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
@@ -147,6 +149,7 @@ struct OpSub {
   }
   template <class T> __device__ static void sr(T *p, T v) { dd::atomic_sub_sr(p, v); }
   template <class T> __device__ static void vr(T *p, T v) { dd::atomic_sub_vr(p, v); }
+  template <class T> __device__ static void automatic(T *p, T v) { dd::atomic_sub_auto(p, v); }
   template <class T> __device__ static void uniform(T *p, T v) { dd::atomic_sub_uniform(p, v); }
   template <class T> __device__ static T value(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
   template <class T> __device__ static T init(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
@@ -156,6 +159,7 @@ struct OpMin {
   template <class T> __device__ static void plain(T *p, T v) { atomicMin(p, v); }
   template <class T> __device__ static void sr(T *p, T v) { dd::atomic_min_sr(p, v); }
   template <class T> __device__ static void vr(T *p, T v) { dd::atomic_min_vr(p, v); }
+  template <class T> __device__ static void automatic(T *p, T v) { dd::atomic_min_auto(p, v); }
   template <class T> __device__ static void uniform(T *p, T v) { dd::atomic_min_uniform(p, v); }
   template <class T> __device__ static T value(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
   template <class T> __device__ static T init(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
@@ -165,6 +169,7 @@ struct OpMax {
   template <class T> __device__ static void plain(T *p, T v) { atomicMax(p, v); }
   template <class T> __device__ static void sr(T *p, T v) { dd::atomic_max_sr(p, v); }
   template <class T> __device__ static void vr(T *p, T v) { dd::atomic_max_vr(p, v); }
+  template <class T> __device__ static void automatic(T *p, T v) { dd::atomic_max_auto(p, v); }
   template <class T> __device__ static void uniform(T *p, T v) { dd::atomic_max_uniform(p, v); }
   template <class T> __device__ static T value(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
   template <class T> __device__ static T init(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
@@ -174,6 +179,7 @@ struct OpAnd {
   template <class T> __device__ static void plain(T *p, T v) { atomicAnd(p, v); }
   template <class T> __device__ static void sr(T *p, T v) { dd::atomic_and_sr(p, v); }
   template <class T> __device__ static void vr(T *p, T v) { dd::atomic_and_vr(p, v); }
+  template <class T> __device__ static void automatic(T *p, T v) { dd::atomic_and_auto(p, v); }
   template <class T> __device__ static void uniform(T *p, T v) { dd::atomic_and_uniform(p, v); }
   // Mostly ones (each bit 0 with probability 1/8), so that the AND of a
   // group is not simply 0.
@@ -187,6 +193,7 @@ struct OpOr {
   template <class T> __device__ static void plain(T *p, T v) { atomicOr(p, v); }
   template <class T> __device__ static void sr(T *p, T v) { dd::atomic_or_sr(p, v); }
   template <class T> __device__ static void vr(T *p, T v) { dd::atomic_or_vr(p, v); }
+  template <class T> __device__ static void automatic(T *p, T v) { dd::atomic_or_auto(p, v); }
   template <class T> __device__ static void uniform(T *p, T v) { dd::atomic_or_uniform(p, v); }
   // Mostly zeros, so that the OR of a group is not simply all ones.
   template <class T> __device__ static T value(std::uint64_t h, ValueKind, unsigned, std::uint64_t) {
@@ -201,6 +208,7 @@ struct OpXor {
   template <class T> __device__ static void plain(T *p, T v) { atomicXor(p, v); }
   template <class T> __device__ static void sr(T *p, T v) { dd::atomic_xor_sr(p, v); }
   template <class T> __device__ static void vr(T *p, T v) { dd::atomic_xor_vr(p, v); }
+  template <class T> __device__ static void automatic(T *p, T v) { dd::atomic_xor_auto(p, v); }
   template <class T> __device__ static void uniform(T *p, T v) { dd::atomic_xor_uniform(p, v); }
   template <class T> __device__ static T value(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
   template <class T> __device__ static T init(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
@@ -313,6 +321,7 @@ template <class Op, class T, Variant V> __device__ __forceinline__ void apply(T 
   else if constexpr (V == Variant::sr) Op::sr(p, v);
   else if constexpr (V == Variant::vr) Op::vr(p, v);
   else if constexpr (V == Variant::uniform) Op::uniform(p, v);
+  else if constexpr (V == Variant::automatic) Op::automatic(p, v);
   else Op::apply(p, v);
 }
 
@@ -748,6 +757,10 @@ void run_aggregated(Buffers &b, const Options &o, Totals &t, long &i) {
   run_variant<Op, T, Variant::sr>(b, o, t, i);
   run_variant<Op, T, Variant::vr>(b, o, t, i);
   run_variant<Op, T, Variant::uniform>(b, o, t, i);
+  // _auto: the plain atomic on shared memory, vr on global (atomicInc has
+  // no such variant).
+  if constexpr (!std::is_same_v<Op, OpInc>)
+    run_variant<Op, T, Variant::automatic>(b, o, t, i);
 }
 
 } // namespace
