@@ -1933,10 +1933,10 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
   if (Method && Method->getParent()->isLambda())
     return "it is in a lambda: the analysis does not follow calls of "
            "lambdas, so nothing classifies its accesses";
-  if (Fn->isDependentContext() || Fn->isTemplateInstantiation())
-    return "it is in a template: one text serves every instantiation, and "
-           "the analysis classifies instantiations only, so templates are "
-           "not rewritten";
+  // An instantiation goes on like any function: why no kernel reaches it.
+  if (Fn->isDependentContext())
+    return "it is in a template that nothing in this file instantiates: the "
+           "analysis classifies instantiations only";
   std::string Name;
   llvm::raw_string_ostream NameOS(Name);
   Fn->getNameForDiagnostic(NameOS, Ctx.getPrintingPolicy(), true);

@@ -112,23 +112,22 @@ ValueType valueTypeOf(const CallExpr *Call, StringRef Op) {
   return V;
 }
 
-/// Statements annotated `#pragma dd atomic(...)`, by the atomic calls they
-/// hold.
-std::map<const CallExpr *, const Annotation *>
+/// Statements annotated `#pragma dd atomic(...)`, by the position of the
+/// calls they hold (a template's instantiations share its text, so a call
+/// of an instantiation finds its pattern's annotation by position).
+std::map<unsigned, const Annotation *>
 annotatedCalls(const AnnotationSet &Annotations) {
   struct Collector : RecursiveASTVisitor<Collector> {
-    std::map<const CallExpr *, const Annotation *> &Out;
+    std::map<unsigned, const Annotation *> &Out;
     const Annotation *A;
-    Collector(std::map<const CallExpr *, const Annotation *> &Out,
-              const Annotation *A)
+    Collector(std::map<unsigned, const Annotation *> &Out, const Annotation *A)
         : Out(Out), A(A) {}
     bool VisitCallExpr(CallExpr *C) {
-      if (cudaAtomic(C))
-        Out.emplace(C, A);
+      Out.emplace(C->getBeginLoc().getRawEncoding(), A);
       return true;
     }
   };
-  std::map<const CallExpr *, const Annotation *> Out;
+  std::map<unsigned, const Annotation *> Out;
   for (const Annotation &A : Annotations.all())
     if (A.Kind == Directive::Atomic && A.TargetStmt)
       Collector(Out, &A).TraverseStmt(const_cast<Stmt *>(A.TargetStmt));
@@ -173,34 +172,96 @@ std::vector<const CallExpr *> atomicCallsInIncludedSources(ASTContext &Ctx) {
   return Collect.Out;
 }
 
-/// Atomic calls of the main file that are CUDA atomics only in template
-/// instantiations (in the template the callee depends on its parameters, so
-/// atomicCallsInMainFile does not see them), one per position not in
-/// \p Seen: they stay, with a remark.
-std::vector<const CallExpr *>
-atomicCallsOnlyInInstantiations(ASTContext &Ctx,
-                                const std::vector<const CallExpr *> &Seen) {
+/// The atomic calls of template instantiations written in the main file,
+/// by position (each position's calls in the order of the instantiations).
+/// A template's text serves all of them: the pass rewrites it only where
+/// every instantiation gets the same rewrite.
+std::map<unsigned, std::vector<const CallExpr *>>
+atomicCallsInInstantiations(ASTContext &Ctx) {
   struct Collector : RecursiveASTVisitor<Collector> {
     SourceManager &SM;
-    std::set<unsigned> Positions;
-    std::vector<const CallExpr *> Out;
+    std::map<unsigned, std::vector<const CallExpr *>> Out;
     explicit Collector(SourceManager &SM) : SM(SM) {}
     bool shouldVisitTemplateInstantiations() const { return true; }
     bool VisitCallExpr(CallExpr *C) {
       SourceLocation Loc = SM.getExpansionLoc(C->getBeginLoc());
-      if (cudaAtomic(C) && SM.isInMainFile(Loc) &&
-          Positions.insert(Loc.getRawEncoding()).second)
-        Out.push_back(C);
+      if (cudaAtomic(C) && SM.isInMainFile(Loc) && Depth > 0)
+        Out[Loc.getRawEncoding()].push_back(C);
       return true;
     }
+    /// Above 0 while traversing a template instantiation.
+    unsigned Depth = 0;
+    bool TraverseFunctionDecl(FunctionDecl *D) {
+      bool Inst = D->isTemplateInstantiation();
+      Depth += Inst;
+      bool R = RecursiveASTVisitor::TraverseFunctionDecl(D);
+      Depth -= Inst;
+      return R;
+    }
+    bool TraverseCXXMethodDecl(CXXMethodDecl *D) {
+      bool Inst = D->isTemplateInstantiation() ||
+                  D->getParent()->getTemplateSpecializationKind() ==
+                      TSK_ImplicitInstantiation;
+      Depth += Inst;
+      bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(D);
+      Depth -= Inst;
+      return R;
+    }
   } Collect(Ctx.getSourceManager());
-  for (const CallExpr *C : Seen)
-    Collect.Positions.insert(Ctx.getSourceManager()
-                                 .getExpansionLoc(C->getBeginLoc())
-                                 .getRawEncoding());
   Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
-  return Collect.Out;
+  return std::move(Collect.Out);
 }
+
+/// Where the loop's verdicts on one call go: the pass's diagnostics, or,
+/// for a call of a template instantiation, a record that is compared with
+/// the other instantiations' before anything is said or rewritten.
+class Verdict {
+public:
+  enum Kind { None, Rewritten, Unchanged, Declined, Error };
+
+  explicit Verdict(PassDiagnostics *Out) : Out(Out) {}
+
+  void rewritten(SourceLocation Loc, const Twine &Message) {
+    if (Out)
+      Out->rewritten(Loc, Message);
+    else
+      set(Rewritten, Message);
+  }
+  void remark(SourceLocation Loc, const Twine &Message) {
+    if (Out)
+      Out->remark(Loc, Message);
+    else
+      set(Unchanged, Message);
+  }
+  void declined(SourceLocation Loc, const Twine &Message) {
+    if (Out)
+      Out->declined(Loc, Message);
+    else
+      set(Declined, Message);
+  }
+  void error(SourceLocation Loc, const Twine &Message) {
+    if (Out)
+      Out->error(Loc, Message);
+    else
+      set(Error, Message);
+  }
+  void note(SourceLocation Loc, const Twine &Message) {
+    if (Out)
+      Out->note(Loc, Message);
+  }
+
+  Kind What = None;
+  std::string Message;
+  /// The callee's new name, for Rewritten.
+  std::string Replacement;
+
+private:
+  void set(Kind K, const Twine &M) {
+    What = K;
+    Message = M.str();
+  }
+  PassDiagnostics *Out;
+};
 
 std::string describeStride(const AffineValue &Address) {
   std::optional<int64_t> X = Address.strides()[0];
@@ -224,35 +285,55 @@ bool runAtomicsPass(PassContext &P) {
         if (!New)
           It->second = AffineValue::join(It->second, Address);
       }
-  std::map<const CallExpr *, const Annotation *> Forced =
-      annotatedCalls(Annotations);
+  std::map<unsigned, const Annotation *> Forced = annotatedCalls(Annotations);
 
   bool Changed = false;
   bool Aggregated = false; // a call now names <dd/atomics.cuh>
   std::set<const Annotation *> MonotonicSeen;
   MemorySpaces Spaces(Ctx);
   Privatizer Private(P);
-  std::vector<const CallExpr *> Calls = atomicCallsInMainFile(Ctx);
+  // The calls of template instantiations are decided one by one like the
+  // others, then per position of the template's text (below); a call in a
+  // template's own text that has instantiations is decided through them.
+  std::map<unsigned, std::vector<const CallExpr *>> Instantiated =
+      atomicCallsInInstantiations(Ctx);
+  std::vector<const CallExpr *> Calls;
+  for (const CallExpr *C : atomicCallsInMainFile(Ctx))
+    if (!Instantiated.count(Ctx.getSourceManager()
+                                .getExpansionLoc(C->getBeginLoc())
+                                .getRawEncoding()))
+      Calls.push_back(C);
+  size_t Written = Calls.size();
+  for (const auto &[Pos, InstCalls] : Instantiated)
+    Calls.insert(Calls.end(), InstCalls.begin(), InstCalls.end());
+  std::map<const CallExpr *, Verdict> InstVerdicts;
   // Two rounds over the atomics. The first, silent, offers the candidates
   // for privatization, which is decided per array once all of its atomics
   // are known; the second decides and reports each atomic in source order.
   PassDiagnostics Quiet(Ctx.getDiagnostics(), /*Remarks=*/false);
   Quiet.silence();
   for (bool Planning : {true, false}) {
-    PassDiagnostics &D = Planning ? Quiet : Diags;
     if (!Planning)
       Private.plan();
-    for (const CallExpr *Call : Calls) {
+    for (size_t Index = 0; Index < Calls.size(); ++Index) {
+      const CallExpr *Call = Calls[Index];
+      const bool InTemplate = Index >= Written;
+      Verdict Local(Planning ? &Quiet : &Diags);
+      Verdict &D = InTemplate && !Planning
+                       ? InstVerdicts.try_emplace(Call, nullptr).first->second
+                       : Local;
       AtomicCall Atomic = *cudaAtomic(Call);
       StringRef Name = Atomic.Name;
       StringRef Op = toString(Atomic.Operation);
       SourceLocation Loc = Call->getBeginLoc();
-      auto ForcedIt = Forced.find(Call);
+      auto ForcedIt = Forced.find(Loc.getRawEncoding());
       const Annotation *Pragma =
           ForcedIt == Forced.end() ? nullptr : ForcedIt->second;
       // The min/max of a kernel annotated monotonic, which the user asked to
       // become a guarded plain write.
       const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
+      if (Fn && Fn->getTemplateInstantiationPattern())
+        Fn = Fn->getTemplateInstantiationPattern();
       const Annotation *Monotonic =
           Fn && !Pragma && (Op == "min" || Op == "max")
               ? Annotations.find(Directive::Monotonic, Fn)
@@ -436,8 +517,12 @@ bool runAtomicsPass(PassContext &P) {
 
       if (Planning)
         continue;
-      R.ReplaceText(CharSourceRange::getTokenRange(CalleeRange), Replacement);
       D.rewritten(Loc, Name + " -> " + Replacement + ": " + Why + NotPrivate);
+      if (InTemplate) {
+        D.Replacement = Replacement;
+        continue;
+      }
+      R.ReplaceText(CharSourceRange::getTokenRange(CalleeRange), Replacement);
       Changed = true;
       Aggregated = true;
       ++P.Rewrites;
@@ -446,10 +531,73 @@ bool runAtomicsPass(PassContext &P) {
   // The kernels of the privatized arrays, rewritten as a whole.
   if (Private.rewrite())
     Changed = true;
-  for (const CallExpr *Call : atomicCallsOnlyInInstantiations(Ctx, Calls))
-    Diags.remark(Call->getBeginLoc(),
-                 cudaAtomic(Call)->Name +
-                     " left unchanged: " + whyNotAnalysed(Ctx, Call));
+  // One text, several instantiations: rewritten where all agree.
+  for (const auto &[Pos, InstCalls] : Instantiated) {
+    const CallExpr *First = InstCalls.front();
+    SourceLocation Loc = First->getBeginLoc();
+    StringRef Name = cudaAtomic(First)->Name;
+    auto NameOf = [&](const CallExpr *C) {
+      const FunctionDecl *F = enclosingFunction(Ctx, C);
+      std::string Out;
+      llvm::raw_string_ostream OS(Out);
+      if (F)
+        F->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(),
+                                /*Qualified=*/false);
+      return Out;
+    };
+    const Verdict &V0 = InstVerdicts.at(First);
+    bool Same = all_of(InstCalls, [&](const CallExpr *C) {
+      const Verdict &V = InstVerdicts.at(C);
+      return V.What == V0.What && V.Replacement == V0.Replacement &&
+             (V.What == Verdict::Rewritten || V.Message == V0.Message);
+    });
+    std::string Where = " (in every instantiation: ";
+    for (const CallExpr *C : InstCalls)
+      Where += (C == First ? "" : ", ") + NameOf(C);
+    Where += ")";
+    if (Same && V0.What == Verdict::Rewritten) {
+      R.ReplaceText(CharSourceRange::getTokenRange(
+                        First->getCallee()->IgnoreImpCasts()->getSourceRange()),
+                    V0.Replacement);
+      Diags.rewritten(Loc, V0.Message + Where);
+      Changed = Aggregated = true;
+      ++P.Rewrites;
+      continue;
+    }
+    if (Same) {
+      if (V0.What == Verdict::Error)
+        Diags.error(Loc, V0.Message + Where);
+      else if (V0.What == Verdict::Declined)
+        Diags.declined(Loc, V0.Message + Where);
+      else
+        Diags.remark(Loc, V0.Message + Where);
+      continue;
+    }
+    // The instantiations disagree: one text cannot serve them all.
+    std::string Each;
+    for (const CallExpr *C : InstCalls) {
+      const Verdict &V = InstVerdicts.at(C);
+      std::string Reason = V.Message;
+      StringRef Prefix = " left unchanged: ";
+      if (size_t At = Reason.find(Prefix); At != std::string::npos)
+        Reason = Reason.substr(At + Prefix.size());
+      Each += (C == First ? "" : "; ") + NameOf(C) + ": " +
+              (V.What == Verdict::Rewritten ? V.Replacement
+                                            : "as written, " + Reason);
+    }
+    bool AnyError = any_of(InstCalls, [&](const CallExpr *C) {
+      return InstVerdicts.at(C).What == Verdict::Error;
+    });
+    std::string Message = (Name +
+                           " left unchanged: its template's "
+                           "instantiations need different rewrites (" +
+                           Each + ")")
+                              .str();
+    if (AnyError)
+      Diags.error(Loc, Message);
+    else
+      Diags.remark(Loc, Message);
+  }
   for (const CallExpr *Call : atomicCallsInIncludedSources(Ctx)) {
     const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
     std::string Where =

@@ -1,5 +1,5 @@
 // An atomic that the analysis did not classify stays as written, and the
-// remark says why: it is in a template, a lambda or a member function (the
+// remark says why: it is in a template nothing instantiates, a lambda or a member function (the
 // analysis follows none of them), only a kernel of an included file reaches
 // it, or no kernel calls it. An atomic in an included .cu file is left alone
 // with a remark too: only the main file is rewritten (issue 13, class 14).
@@ -8,9 +8,11 @@
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -I%S -c %t.cu -o %t.o
 
-template <typename T> __device__ void add_one(T *p) {
-  // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:3: remark: atomicAdd left unchanged: it is in a template: one text serves every instantiation, and the analysis classifies instantiations only, so templates are not rewritten [-Rdecoupler]
-  atomicAdd(p, T(1));
+// A template nothing instantiates (templates that are instantiated are
+// decided per instantiation: test/atomics/templates.cu).
+template <int N> __device__ void add_n(int *p) {
+  // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:3: remark: atomicAdd left unchanged: it is in a template that nothing in this file instantiates: the analysis classifies instantiations only [-Rdecoupler]
+  atomicAdd(p, N);
 }
 
 struct Counter {
@@ -22,7 +24,6 @@ struct Counter {
 };
 
 __global__ void uses(int *p) {
-  add_one(p);
   Counter{p}.bump();
   auto f = [=](int i) {
     // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:5: remark: atomicAdd left unchanged: it is in a lambda: the analysis does not follow calls of lambdas, so nothing classifies its accesses [-Rdecoupler]
