@@ -77,6 +77,16 @@ __global__ void mixed_ops(const unsigned *keys, unsigned n, int *mins,
   }
 }
 
+/// A kernel template instantiated for two types: not privatized (templates
+/// are not), but both instantiations vote and reduce, so the one text is
+/// rewritten for both.
+template <class T>
+__global__ void typed_hist(const unsigned *keys, unsigned n, T *bins, unsigned nbins) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x)
+    atomicAdd(&bins[keys[i] % nbins], T(keys[i] & 3));
+}
+
 /// A per-warp histogram already in shared memory (the pass leaves its
 /// atomics as written: shared-memory atomics are native).
 constexpr unsigned WarpsPerBlock = 4;
@@ -197,6 +207,8 @@ int main(int argc, char **argv) {
   unsigned *dOrs = upload(std::vector<unsigned>(32, 0));
   unsigned *dAnds = upload(std::vector<unsigned>(7, ~0u));
   unsigned *dWarp = upload(std::vector<unsigned>(256, 0));
+  unsigned *dTypedU = upload(std::vector<unsigned>(nbins, 0));
+  int *dTypedI = upload(std::vector<int>(nbins, 0));
 
   const dim3 G{unsigned(grid)}, B{unsigned(block)};
   byte_hist<<<G, B>>>(dBytes, n, dByteBins);
@@ -206,6 +218,8 @@ int main(int argc, char **argv) {
   device_max<<<G, B>>>(dKeys, unsigned(n));
   mixed_ops<<<G, B>>>(dKeys, unsigned(n), dMins, dXors, dOrs, dAnds);
   warp_hist<<<G, B>>>(dKeys, unsigned(n), dWarp);
+  typed_hist<<<G, B>>>(dKeys, unsigned(n), dTypedU, nbins);
+  typed_hist<<<G, B>>>(dKeys, unsigned(n), dTypedI, nbins);
   DD_CUDA_CHECK(cudaGetLastError());
   DD_CUDA_CHECK(cudaDeviceSynchronize());
 
@@ -220,6 +234,8 @@ int main(int argc, char **argv) {
   auto ors = download(dOrs, 32);
   auto ands = download(dAnds, 7);
   auto warp = download(dWarp, 256);
+  auto typedU = download(dTypedU, nbins);
+  auto typedI = download(dTypedI, nbins);
 
   std::printf("byte_hist %016llx\n", (unsigned long long)digest(byteBins));
   std::printf("mod_hist %016llx\n", (unsigned long long)digest(modBins));
@@ -230,11 +246,14 @@ int main(int argc, char **argv) {
               (unsigned long long)digest(xors), (unsigned long long)digest(ors),
               (unsigned long long)digest(ands));
   std::printf("warp_hist %016llx\n", (unsigned long long)digest(warp));
+  std::printf("typed_hist %016llx %016llx\n", (unsigned long long)digest(typedU),
+              (unsigned long long)digest(typedI));
 
   int status = 0;
   if (verify) {
     std::vector<unsigned> eByte(256, 0), eMod(nbins, 0), eMax = maxInit, eOrs(32, 0), eWarp(256, 0),
-        eAnds(7, ~0u);
+        eAnds(7, ~0u), eTypedU(nbins, 0);
+    std::vector<int> eTypedI(nbins, 0);
     std::vector<unsigned long long> eRanged(2 * nbins, 0), eXors(1024, 0x1234);
     std::vector<int> eSub(64, 1000), eMins(100, 1 << 30);
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -249,15 +268,17 @@ int main(int argc, char **argv) {
       eOrs[k & 31] |= 1u << (k % 32);
       eAnds[(k >> 3) % 7] &= ~(1u << (k % 29));
       ++eWarp[k & 255];
+      eTypedU[k % nbins] += k & 3;
+      eTypedI[k % nbins] += int(k & 3);
     }
     bool ok = eByte == byteBins && eMod == modBins && eRanged == ranged && eSub == sub &&
               eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eAnds == ands &&
-              eWarp == warp;
+              eWarp == warp && eTypedU == typedU && eTypedI == typedI;
     std::printf("verify: %s\n", ok ? "ok" : "FAILED");
     status = ok ? 0 : 1;
   }
   for (void *p : {(void *)dKeys, (void *)dBytes, (void *)dByteBins, (void *)dModBins,
-                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds,
+                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI,
                   (void *)dWarp})
     DD_CUDA_CHECK(cudaFree(p));
   return status;
