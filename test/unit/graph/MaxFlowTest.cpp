@@ -158,7 +158,8 @@ TEST(MalformedMaxFlow, Arcs) {
                "net.max:1: arc before the problem line 'p max N M'");
   expect_error(head + "a 1 4 3\n",
                "net.max:4: head id 4 is out of range [1, 3] (the header declares 3 vertices)");
-  expect_error(head + "a 0 2 3\n", "net.max:4: tail id 0 is below the first id 1 (ids are 1-based here)");
+  expect_error(head + "a 0 2 3\n",
+               "net.max:4: tail id 0 is below the first id 1 (ids are 1-based here)");
   expect_error(head + "a 1 2 -3\n", "net.max:4: negative capacity '-3'");
   expect_error(head + "a 1 2 2.5\n", "net.max:4: capacity '2.5' is not a non-negative integer");
   expect_error(head + "a 1 2 x\n", "net.max:4: capacity 'x' is not a non-negative integer");
@@ -350,7 +351,8 @@ TEST(Rlg, BadParameters) {
   p.cols = 64;
   p.max_capacity = 0;
   EXPECT_EQ(generate_rlg(p).status().message(),
-            "rlg: maximum capacity 0 is not in [1, 715827882] (source and sink arcs get 3 times it)");
+            "rlg: maximum capacity 0 is not in [1, 715827882] (source and sink arcs get 3 "
+            "times it)");
   p.max_capacity = 715827883;
   EXPECT_FALSE(generate_rlg(p).ok());
   p.max_capacity = 715827882;
