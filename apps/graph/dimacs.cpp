@@ -33,6 +33,10 @@ Expected<Csr> read_dimacs(std::string_view data, std::string_view name,
       std::string_view type, n_text, m_text;
       if (!tokens.next(type) || !tokens.next(n_text) || !tokens.next(m_text) || !tokens.done())
         return line_error(name, at, "expected the problem line 'p sp N M'");
+      if (type == "max")
+        return line_error(name, at, "this is a max-flow network ('p max'), not a graph "
+                                    "('p sp'); read it with dd-graph maxflow-ref "
+                                    "(dd::graph::read_max_flow)");
       if (type != "sp")
         return line_error(name, at, str_cat("problem type ", quote(type),
                                             " is not 'sp' (shortest paths)"));

@@ -14,6 +14,7 @@ namespace {
 constexpr std::uint64_t kEdgeStream = 0x4b524f4e45434b52ull;     // "KRONECKR"
 constexpr std::uint64_t kPermuteStream = 0x5045524d55544521ull;  // "PERMUTE!"
 constexpr std::uint64_t kShortcutStream = 0x53484f5254435554ull; // "SHORTCUT"
+constexpr std::uint64_t kLevelStream = 0x524c475f4c45564cull;    // "RLG_LEVL"
 
 // An error when `generated` edges (doubled when undirected) over `n` vertices
 // cannot fit in memory: the edge list (8 bytes an edge) and the CSR (8 bytes a
@@ -165,6 +166,63 @@ Expected<Csr> generate_grid(const GridParams& p) {
     }
   }
   return build_csr(edges, n, p.undirected);
+}
+
+Expected<FlowNetwork> generate_rlg(const RlgParams& p) {
+  const std::uint64_t rows = p.rows;
+  const std::uint64_t cols = p.cols;
+  if (rows < 2 || cols < 2)
+    return Status::error(str_cat("rlg: ", rows, " x ", cols,
+                                 " is degenerate (at least 2 rows and 2 columns)"));
+  const std::uint64_t n = rows * cols + 2;
+  if (n > kMaxVertices)
+    return Status::error(str_cat("rlg: ", rows, " x ", cols, " + 2 vertices is more than ",
+                                 kMaxVertices));
+  if (p.max_capacity < 1 || p.max_capacity > kMaxCapacity / 3)
+    return Status::error(str_cat("rlg: maximum capacity ", p.max_capacity, " is not in [1, ",
+                                 kMaxCapacity / 3, "] (source and sink arcs get 3 times it)"));
+  const std::uint64_t fanout = rows < 3 ? rows : 3;
+  const std::uint64_t m = 2 * rows + fanout * rows * (cols - 1);
+  // The arc list (12 bytes an arc) and the network (40 bytes an arc, 8 a
+  // vertex) live at the same time.
+  const std::uint64_t bytes = 52 * m + 8 * n;
+  const std::uint64_t memory = physical_memory_bytes();
+  if (memory != 0 && bytes > memory)
+    return Status::error(str_cat("rlg: the network needs about ", bytes, " bytes, more than the ",
+                                 memory, " bytes of memory"));
+
+  const Capacity big = 3 * p.max_capacity;
+  const auto vertex = [rows](std::uint64_t level, std::uint64_t row) {
+    return static_cast<VertexId>(1 + level * rows + row);
+  };
+  ArcList arcs;
+  arcs.reserve(m);
+  for (std::uint64_t j = 0; j < rows; ++j)
+    arcs.add(0, vertex(0, j), big);
+  for (std::uint64_t i = 0; i + 1 < cols; ++i) {
+    for (std::uint64_t j = 0; j < rows; ++j) {
+      // One stream per vertex: the targets (distinct, by rejection), then the
+      // capacities, independent of every other vertex's draws.
+      const VertexId u = vertex(i, j);
+      Xoshiro256 rng(hash64(p.seed ^ kLevelStream, u));
+      std::uint64_t target[3];
+      for (std::uint64_t k = 0; k < fanout;) {
+        target[k] = rng.below(rows);
+        bool repeated = false;
+        for (std::uint64_t q = 0; q < k; ++q)
+          repeated = repeated || target[q] == target[k];
+        if (!repeated)
+          ++k;
+      }
+      for (std::uint64_t k = 0; k < fanout; ++k)
+        arcs.add(u, vertex(i + 1, target[k]),
+                 static_cast<Capacity>(1 + rng.below(static_cast<std::uint64_t>(p.max_capacity))));
+    }
+  }
+  const auto sink = static_cast<VertexId>(n - 1);
+  for (std::uint64_t j = 0; j < rows; ++j)
+    arcs.add(vertex(cols - 1, j), sink, big);
+  return build_flow_network(arcs, n, 0, sink);
 }
 
 } // namespace dd::graph

@@ -12,6 +12,9 @@
 //
 // All three keep self loops and duplicate edges, as Graph500 and GAP do, and
 // produce unweighted graphs; add weights with assign_uniform_weights().
+//
+//   rlg        a max-flow network (FlowNetwork, not a Csr): the Washington
+//              generator's "random level graph" (see generate_rlg()).
 #ifndef DD_GRAPH_GENERATORS_H
 #define DD_GRAPH_GENERATORS_H
 
@@ -19,6 +22,7 @@
 
 #include "graph/csr.h"
 #include "graph/errors.h"
+#include "graph/flow_network.h"
 
 namespace dd::graph {
 
@@ -64,6 +68,27 @@ struct GridParams {
 /// is neither itself nor a grid neighbour (a diagonal or a longer local
 /// link). Every degree is at most 4 plus the shortcuts at that vertex.
 Expected<Csr> generate_grid(const GridParams& params);
+
+struct RlgParams {
+  std::uint32_t rows = 64;   ///< vertices per level, >= 2
+  std::uint32_t cols = 64;   ///< levels, >= 2; rows * cols + 2 <= kMaxVertices
+  Capacity max_capacity = 10000;  ///< mesh arcs get capacities in [1, max], 3 * max <= kMaxCapacity
+  std::uint64_t seed = 1;
+};
+
+/// The random level graph (RLG) of the Washington max-flow generator
+/// (Anderson et al., DIMACS 1991; Cherkassky and Goldberg's WASH-RLG family):
+/// cols levels of rows vertices each. 0-based ids: the source is 0, vertex
+/// (level i, row j) is 1 + i * rows + j, the sink is rows * cols + 1 (the
+/// original's numbering). The source has an arc of capacity 3 * max_capacity
+/// to every vertex of level 0 and every vertex of the last level one to the
+/// sink; every vertex of level i < cols - 1 has arcs to min(3, rows) distinct
+/// vertices of level i + 1, chosen uniformly at random, each with a capacity
+/// uniform in [1, max_capacity]. Arcs: 2 rows + min(3, rows) rows (cols - 1).
+/// Arc order: source arcs, then level by level, vertex by vertex, then sink
+/// arcs. Deterministic for a seed (random.h), but not the original's numbers:
+/// it drew from the C library's random(). docs/graphs.md lists the differences.
+Expected<FlowNetwork> generate_rlg(const RlgParams& params);
 
 } // namespace dd::graph
 

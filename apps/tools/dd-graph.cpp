@@ -18,9 +18,11 @@
 
 #include "graph/csr.h"
 #include "graph/file.h"
+#include "graph/flow_network.h"
 #include "graph/format.h"
 #include "graph/generators.h"
 #include "graph/graph_io.h"
+#include "graph/max_flow.h"
 #include "graph/reference.h"
 #include "graph/stats.h"
 #include "graph/weights.h"
@@ -41,12 +43,19 @@ commands:
   convert IN --to-gr OUT     write IN as a Galois binary .gr (version 1)
   generate kron|uniform|grid -o OUT.gr [--seed=S] [parameters]
                              write a synthetic graph as .gr
+  generate rlg -o OUT.max [--seed=S] [parameters]
+                             write a max-flow network as DIMACS max-flow text
   sssp-ref --src=S GRAPH     shortest-path distances (Dijkstra), one line
                              "id distance" per vertex, INF when unreachable
   bfs-ref --src=S GRAPH      BFS levels, one line "id level" per vertex
+  maxflow-ref NETWORK [--flows]
+                             maximum flow (Dinic) of a DIMACS max-flow file:
+                             "s VALUE", and with --flows one "f U V FLOW"
+                             line per arc (DIMACS solution format)
   help                       this text (also --help or -h anywhere)
 
-Reading a graph (info, convert, sssp-ref, bfs-ref):
+Reading a graph (info, convert, sssp-ref, bfs-ref; maxflow-ref takes only
+--max-input-bytes):
   --format=F       auto (default), gr, dimacs, mtx, snap, edgelist. Auto looks
                    at the content first (binary -> gr, %%MatrixMarket -> mtx,
                    c/p lines -> dimacs, '#' -> snap), then at the extension
@@ -82,6 +91,12 @@ generate grid     --rows=R --cols=C (default 256 each) [--remove=P (0.05)]
                   [--shortcuts=P (0.02)]
                   [--radius=R (2)]: road-like 4-neighbour grid, undirected
                   unless --directed
+generate rlg      --rows=R --cols=C (default 64 each) [--max-cap=K (10000)]:
+                  the Washington generator's random level graph: C levels of
+                  R vertices, the source linked to the first level and the
+                  last level to the sink (capacity 3K), each vertex linked to
+                  3 distinct random vertices of the next level (capacity
+                  uniform in [1, K]); written as DIMACS max-flow (p max)
   All generators are deterministic for --seed (default 1) on every platform.
 
 Output:
@@ -345,9 +360,37 @@ int cmd_convert(int argc, char** argv) {
   return 0;
 }
 
+// generate rlg: a Washington random level graph as DIMACS max-flow text.
+int generate_rlg_file(const Args& args, std::uint64_t seed, const std::string& out) {
+  RlgParams p;
+  std::uint64_t rows = p.rows, cols = p.cols;
+  std::uint64_t max_cap = static_cast<std::uint64_t>(p.max_capacity);
+  if (auto e = get_u64(args, "rows", rows, 0xffffffffu))
+    return fail(*e);
+  if (auto e = get_u64(args, "cols", cols, 0xffffffffu))
+    return fail(*e);
+  if (auto e = get_u64(args, "max-cap", max_cap, kMaxCapacity / 3))
+    return fail(*e);
+  p.rows = static_cast<std::uint32_t>(rows);
+  p.cols = static_cast<std::uint32_t>(cols);
+  p.max_capacity = static_cast<Capacity>(max_cap);
+  p.seed = seed;
+  Expected<FlowNetwork> net = generate_rlg(p);
+  if (!net.ok())
+    return fail(net.status().message());
+  const std::string comment =
+      "Washington random level graph (dd-graph generate rlg; docs/graphs.md)\n" +
+      std::to_string(rows) + " rows, " + std::to_string(cols) + " levels, capacities in [1, " +
+      std::to_string(max_cap) + "], source and sink arcs " + std::to_string(3 * max_cap) +
+      ", seed " + std::to_string(seed);
+  if (Status s = write_max_flow(*net, out, comment); !s.ok())
+    return fail(s.message());
+  return 0;
+}
+
 int cmd_generate(int argc, char** argv) {
   if (argc < 3 || argv[2][0] == '-')
-    return fail("generate needs a kind: kron, uniform or grid");
+    return fail("generate needs a kind: kron, uniform, grid or rlg");
   const std::string kind = argv[2];
   const std::set<std::string> common = {"out", "seed", "weights", "weight-seed", "weight-range"};
   std::set<std::string> values = common;
@@ -361,8 +404,11 @@ int cmd_generate(int argc, char** argv) {
   } else if (kind == "grid") {
     values = with(common, {"rows", "cols", "remove", "shortcuts", "radius"});
     flags = {"directed"};
+  } else if (kind == "rlg") {
+    // A flow network: capacities come from --max-cap, not the weight options.
+    values = {"out", "seed", "rows", "cols", "max-cap"};
   } else {
-    return fail("unknown generator '" + kind + "' (kron, uniform or grid)");
+    return fail("unknown generator '" + kind + "' (kron, uniform, grid or rlg)");
   }
   Args args;
   if (auto e = parse_args(argc, argv, 3, values, flags, args))
@@ -371,10 +417,13 @@ int cmd_generate(int argc, char** argv) {
     return fail("unexpected argument '" + args.positional[0] + "'");
   const auto out = args.values.find("out");
   if (out == args.values.end())
-    return fail("generate needs an output file: -o OUT.gr");
+    return fail(std::string("generate needs an output file: -o OUT.") +
+                (kind == "rlg" ? "max" : "gr"));
   std::uint64_t seed = 1;
   if (auto e = get_u64(args, "seed", seed))
     return fail(*e);
+  if (kind == "rlg")
+    return generate_rlg_file(args, seed, out->second);
 
   Expected<Csr> g = Status::error("no generator ran");
   if (kind == "kron") {
@@ -509,6 +558,54 @@ int cmd_reference(int argc, char** argv, bool sssp) {
   return emit(args, out);
 }
 
+// maxflow-ref: Dinic's maximum flow, checked (feasible and maximum) before
+// it is printed in the DIMACS solution format.
+int cmd_maxflow_ref(int argc, char** argv) {
+  Args args;
+  if (auto e = parse_args(argc, argv, 2, {"out", "max-input-bytes"}, {"flows"}, args))
+    return fail(*e);
+  if (args.positional.size() != 1)
+    return fail("maxflow-ref takes one DIMACS max-flow file (dd-graph maxflow-ref NETWORK)");
+  const std::string& path = args.positional[0];
+  ReadOptions options;
+  if (auto problem = get_u64(args, "max-input-bytes", options.max_stream_bytes))
+    return fail(*problem);
+  if (auto problem = output_problem(args, path))
+    return fail(*problem);
+  dd::tools::current_file() = path;
+  Expected<FlowNetwork> net = read_max_flow(path, options);
+  if (!net.ok())
+    return fail(net.status().message());
+  Expected<MaxFlowResult> flow = max_flow_dinic(*net);
+  if (!flow.ok())
+    return fail(path + ": " + flow.status().message());
+  // The reference checks itself: a wrong answer here would poison every
+  // comparison made against it.
+  Expected<std::int64_t> value = verify_flow(*net, flow->flows);
+  if (!value.ok() || *value != flow->value)
+    return fail(path + ": internal error: Dinic's flow does not verify: " +
+                (value.ok() ? "value " + std::to_string(*value) + " != " +
+                                  std::to_string(flow->value)
+                            : value.status().message()));
+  if (Status s = check_maximum(*net, flow->flows); !s.ok())
+    return fail(path + ": internal error: Dinic's flow: " + s.message());
+
+  std::string out = "s " + std::to_string(flow->value) + "\n";
+  if (args.flags.count("flows")) {
+    out.reserve(out.size() + net->num_arcs() * 16);
+    for (std::uint64_t i = 0; i < net->num_arcs(); ++i) {
+      out += "f ";
+      append_u64(out, std::uint64_t{net->arc_tail(i)} + 1);
+      out += ' ';
+      append_u64(out, std::uint64_t{net->arc_head(i)} + 1);
+      out += ' ';
+      append_u64(out, static_cast<std::uint64_t>(flow->flows[i]));
+      out += '\n';
+    }
+  }
+  return emit(args, out);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -536,5 +633,7 @@ int main(int argc, char** argv) {
     return cmd_reference(argc, argv, true);
   if (command == "bfs-ref")
     return cmd_reference(argc, argv, false);
+  if (command == "maxflow-ref")
+    return cmd_maxflow_ref(argc, argv);
   return fail("unknown command '" + command + "'; try dd-graph --help");
 }

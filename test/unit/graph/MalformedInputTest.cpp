@@ -177,7 +177,11 @@ TEST(MalformedDimacs, MissingProblemLine) {
 }
 
 TEST(MalformedDimacs, WrongProblemType) {
-  expect_error("p max 3 1\n", "d.gr", "d.gr:1: ", "problem type 'max'");
+  expect_error("p min 3 1\n", "d.gr", "d.gr:1: ", "problem type 'min' is not 'sp'");
+  // A max-flow network is pointed at the reader that takes it.
+  expect_error("p max 3 1\n", "d.gr", "d.gr:1: ",
+               "this is a max-flow network ('p max'), not a graph ('p sp'); read it with "
+               "dd-graph maxflow-ref");
 }
 
 TEST(MalformedDimacs, SecondProblemLine) {
