@@ -87,6 +87,24 @@ __global__ void typed_hist(const unsigned *keys, unsigned n, T *bins, unsigned n
     atomicAdd(&bins[keys[i] % nbins], T(keys[i] & 3));
 }
 
+/// Atomics in a member function and in a lambda called from a kernel
+/// (followed by the analysis: the member's goes through `this`, unknown
+/// memory; the lambda's through a captured kernel parameter, global).
+struct Tally {
+  unsigned *slots;
+  unsigned size;
+  __device__ void add(unsigned key) { atomicAdd(&slots[key % size], 1u); }
+};
+__global__ void member_lambda(const unsigned *keys, unsigned n, Tally tally,
+                              unsigned *weights) {
+  auto weigh = [&](unsigned key) { atomicAdd(&weights[key & 15], key); };
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x) {
+    tally.add(keys[i]);
+    weigh(keys[i]);
+  }
+}
+
 /// A per-warp histogram already in shared memory (the pass leaves its
 /// atomics as written: shared-memory atomics are native).
 constexpr unsigned WarpsPerBlock = 4;
@@ -209,6 +227,8 @@ int main(int argc, char **argv) {
   unsigned *dWarp = upload(std::vector<unsigned>(256, 0));
   unsigned *dTypedU = upload(std::vector<unsigned>(nbins, 0));
   int *dTypedI = upload(std::vector<int>(nbins, 0));
+  unsigned *dTally = upload(std::vector<unsigned>(nbins, 0));
+  unsigned *dWeights = upload(std::vector<unsigned>(16, 0));
 
   const dim3 G{unsigned(grid)}, B{unsigned(block)};
   byte_hist<<<G, B>>>(dBytes, n, dByteBins);
@@ -220,6 +240,7 @@ int main(int argc, char **argv) {
   warp_hist<<<G, B>>>(dKeys, unsigned(n), dWarp);
   typed_hist<<<G, B>>>(dKeys, unsigned(n), dTypedU, nbins);
   typed_hist<<<G, B>>>(dKeys, unsigned(n), dTypedI, nbins);
+  member_lambda<<<G, B>>>(dKeys, unsigned(n), Tally{dTally, nbins}, dWeights);
   DD_CUDA_CHECK(cudaGetLastError());
   DD_CUDA_CHECK(cudaDeviceSynchronize());
 
@@ -236,6 +257,8 @@ int main(int argc, char **argv) {
   auto warp = download(dWarp, 256);
   auto typedU = download(dTypedU, nbins);
   auto typedI = download(dTypedI, nbins);
+  auto tallies = download(dTally, nbins);
+  auto weights = download(dWeights, 16);
 
   std::printf("byte_hist %016llx\n", (unsigned long long)digest(byteBins));
   std::printf("mod_hist %016llx\n", (unsigned long long)digest(modBins));
@@ -248,11 +271,13 @@ int main(int argc, char **argv) {
   std::printf("warp_hist %016llx\n", (unsigned long long)digest(warp));
   std::printf("typed_hist %016llx %016llx\n", (unsigned long long)digest(typedU),
               (unsigned long long)digest(typedI));
+  std::printf("member_lambda %016llx %016llx\n", (unsigned long long)digest(tallies),
+              (unsigned long long)digest(weights));
 
   int status = 0;
   if (verify) {
     std::vector<unsigned> eByte(256, 0), eMod(nbins, 0), eMax = maxInit, eOrs(32, 0), eWarp(256, 0),
-        eAnds(7, ~0u), eTypedU(nbins, 0);
+        eAnds(7, ~0u), eTypedU(nbins, 0), eTally(nbins, 0), eWeights(16, 0);
     std::vector<int> eTypedI(nbins, 0);
     std::vector<unsigned long long> eRanged(2 * nbins, 0), eXors(1024, 0x1234);
     std::vector<int> eSub(64, 1000), eMins(100, 1 << 30);
@@ -270,15 +295,18 @@ int main(int argc, char **argv) {
       ++eWarp[k & 255];
       eTypedU[k % nbins] += k & 3;
       eTypedI[k % nbins] += int(k & 3);
+      ++eTally[k % nbins];
+      eWeights[k & 15] += k;
     }
     bool ok = eByte == byteBins && eMod == modBins && eRanged == ranged && eSub == sub &&
               eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eAnds == ands &&
-              eWarp == warp && eTypedU == typedU && eTypedI == typedI;
+              eWarp == warp && eTypedU == typedU && eTypedI == typedI && eTally == tallies &&
+              eWeights == weights;
     std::printf("verify: %s\n", ok ? "ok" : "FAILED");
     status = ok ? 0 : 1;
   }
   for (void *p : {(void *)dKeys, (void *)dBytes, (void *)dByteBins, (void *)dModBins,
-                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI,
+                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights,
                   (void *)dWarp})
     DD_CUDA_CHECK(cudaFree(p));
   return status;

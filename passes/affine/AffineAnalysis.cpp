@@ -283,6 +283,10 @@ private:
   AffineValue evalConditional(const AbstractConditionalOperator *E, State &S,
                               ArmMode Mode);
   AffineValue evalCall(const CallExpr *E, State &S);
+  /// A call of a function with a body in the file, analysed for \p Args
+  /// (the call's evaluated arguments); unknown when there is no body.
+  AffineValue evalBody(const CallExpr *E, const FunctionDecl *Callee,
+                       const std::vector<AffineValue> &Args, State &S);
   AffineValue evalRead(const Expr *LValue, State &S);
   AffineValue evalAddress(const Expr *LValue, State &S);
   AffineValue loadValue(const AffineValue &Address);
@@ -1088,6 +1092,19 @@ AffineValue FunctionAnalyzer::evalUncached(const Expr *E, State &S) {
                            E->isGLValue() ? ArmMode::Read : ArmMode::Value);
   case Stmt::CallExprClass:
     return evalCall(cast<CallExpr>(E), S);
+  case Stmt::CXXMemberCallExprClass: {
+    // The object is evaluated for what its expression reads; inside the
+    // member function `this` is unknown (CXXThisExpr is not tracked).
+    if (const Expr *Obj =
+            cast<CXXMemberCallExpr>(E)->getImplicitObjectArgument())
+      eval(Obj, S);
+    return evalCall(cast<CallExpr>(E), S);
+  }
+  case Stmt::CXXOperatorCallExprClass:
+    // A lambda's call operator, or an overloaded operator: followed like
+    // any call with a body (captured variables read in a lambda's body are
+    // not tracked there: unknown).
+    return evalCall(cast<CallExpr>(E), S);
   case Stmt::InitListExprClass: {
     AffineValue V = AffineValue::bottom();
     bool Any = false;
@@ -1411,10 +1428,17 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
     }
   };
 
-  if (!Callee || !Callee->getIdentifier()) {
+  // A member operator (a lambda's operator()) has no identifier and is no
+  // CUDA function: straight to its body.
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  const bool Operator =
+      Method && !Callee->getIdentifier() && !Method->isStatic();
+  if (!Callee || (!Callee->getIdentifier() && !Operator)) {
     WritesThroughPointers();
     return AffineValue::nonAffine().setRootUnknown();
   }
+  if (Operator)
+    return evalBody(E, Callee, Args, S);
   if (cudaAtomic(E)) {
     recordAccess(E, AccessKind::Atomic, Args[0]);
     return AffineValue::nonAffine().setRootUnknown();
@@ -1457,6 +1481,32 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
   case CudaCallKind::Other:
     break;
   }
+  return evalBody(E, Callee, Args, S);
+}
+
+AffineValue FunctionAnalyzer::evalBody(const CallExpr *E,
+                                       const FunctionDecl *Callee,
+                                       const std::vector<AffineValue> &Args,
+                                       State &S) {
+  auto WritesThroughPointers = [&] {
+    for (unsigned I = 0; I < E->getNumArgs(); ++I) {
+      QualType T = E->getArg(I)->getType();
+      if (T->isPointerType() && !T->getPointeeType().isConstQualified())
+        K.noteWrite(Args[I]);
+    }
+  };
+  auto AllUniform = [&] {
+    return llvm::all_of(Args,
+                        [](const AffineValue &V) { return V.isUniform(); });
+  };
+  // An operator call of a member function passes the object as its first
+  // argument; the function's parameters are the arguments after it.
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  const unsigned Offset = isa<CXXOperatorCallExpr>(E) && Method &&
+                                  Method->isInstance() &&
+                                  !Method->isExplicitObjectMemberFunction()
+                              ? 1
+                              : 0;
 
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def) {
@@ -1471,14 +1521,15 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
   // the object it is bound to (the callee reads and writes through it).
   std::vector<AffineValue> ParamValues;
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
-    AffineValue V = I < Args.size() ? Args[I] : AffineValue::nonAffine();
+    const unsigned A = I + Offset;
+    AffineValue V = A < Args.size() ? Args[A] : AffineValue::nonAffine();
     QualType PT = Def->getParamDecl(I)->getType();
     if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified()) {
-      if (I < E->getNumArgs()) {
+      if (A < E->getNumArgs()) {
         State Scratch = S;
         bool Saved = Recording;
         Recording = false; // evaluated above already
-        V = evalAddress(E->getArg(I), Scratch);
+        V = evalAddress(E->getArg(A), Scratch);
         Recording = Saved;
       } else {
         V = AffineValue::nonAffine().setRootUnknown();
@@ -1929,20 +1980,17 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
   const FunctionDecl *Fn = enclosingFunction(Ctx, S);
   if (!Fn)
     return "it is not in a function body";
-  const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
-  if (Method && Method->getParent()->isLambda())
-    return "it is in a lambda: the analysis does not follow calls of "
-           "lambdas, so nothing classifies its accesses";
-  // An instantiation goes on like any function: why no kernel reaches it.
+  // An instantiation, a member function or a lambda goes on like any
+  // function: why no kernel reaches it.
   if (Fn->isDependentContext())
     return "it is in a template that nothing in this file instantiates: the "
            "analysis classifies instantiations only";
   std::string Name;
   llvm::raw_string_ostream NameOS(Name);
   Fn->getNameForDiagnostic(NameOS, Ctx.getPrintingPolicy(), true);
-  if (Method)
-    return "it is in a member function ('" + Name +
-           "'): the analysis does not follow calls of member functions";
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+      Method && Method->getParent()->isLambda())
+    Name = "a lambda";
 
   // Which kernels call Fn, directly or through other functions' bodies.
   struct Calls : RecursiveASTVisitor<Calls> {
@@ -1984,8 +2032,7 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
       return "the analysis does not follow every call on the way from "
              "kernel '" +
              Kernel->getNameAsString() +
-             "' (a call of a lambda or member function, calls nested deeper "
-             "than " +
+             "' (a call through a function pointer, calls nested deeper than " +
              std::to_string(MaxCallDepth) + ", or recursion)";
     return "only kernels outside the main file reach it (kernel '" +
            Kernel->getNameAsString() + "' in " +
@@ -1993,7 +2040,9 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
            "), and the analysis and the rewrite cover the main file's "
            "kernels only";
   }
-  return "no kernel of this file calls '" + Name + "'";
+  return Name == "a lambda" ? std::string("no kernel of this file calls the "
+                                          "lambda")
+                            : "no kernel of this file calls '" + Name + "'";
 }
 
 std::vector<std::unique_ptr<KernelAnalysis>>

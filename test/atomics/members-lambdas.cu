@@ -1,0 +1,40 @@
+// Member functions and lambdas called from kernels are followed by the
+// analysis like free functions: their atomics are decided for the arguments
+// of every call. `this` and a lambda's captured variables are not tracked
+// (unknown: never a scalar address); parameters are known.
+// RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+// RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
+// REQUIRES: nvcc
+// RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o
+
+struct Counter {
+  unsigned *slots;
+  // Through `this`: unknown address and memory.
+  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:38: remark: atomicAdd -> dd::atomic_add_auto: nonaffine address in memory the pass cannot place
+  // CHECK: __device__ void bump(unsigned k) { dd::atomic_add_auto(&slots[k], 1u); }
+  __device__ void bump(unsigned k) { atomicAdd(&slots[k], 1u); }
+  // Through a parameter: the call's argument decides (a kernel parameter:
+  // scalar, one atomic per warp).
+  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:46: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp
+  // CHECK: __device__ void total(unsigned *t) const { dd::atomic_add_uniform(t, 1u); }
+  __device__ void total(unsigned *t) const { atomicAdd(t, 1u); }
+};
+
+__global__ void members(Counter c, const unsigned *keys, unsigned *t) {
+  c.bump(keys[threadIdx.x]);
+  c.total(t);
+}
+
+__global__ void lambdas(const unsigned *keys, unsigned *bins, unsigned *t) {
+  // A captured kernel parameter: its value is not tracked in the lambda
+  // (nonaffine), but it is the kernel's pointer: global memory.
+  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:32: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address: lanes that hit the same word are combined
+  // CHECK: auto add = [&](unsigned k) { dd::atomic_add_vr(&bins[k], 1u); };
+  auto add = [&](unsigned k) { atomicAdd(&bins[k], 1u); };
+  add(keys[threadIdx.x]);
+  // A parameter: as the call passes it.
+  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:34: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp
+  // CHECK: auto count = [](unsigned *p) { dd::atomic_add_uniform(p, 1u); };
+  auto count = [](unsigned *p) { atomicAdd(p, 1u); };
+  count(t);
+}
