@@ -11,6 +11,9 @@
 // locks; without the check, the final state is the same in every order.
 //
 //   bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]
+//        [--spelling nested|retry]
+// (--spelling retry: the same transfer in the release-and-retry spelling of
+// two locks, transfer_retry);
 // prints the total (conserved), the number of accounts touched and a digest
 // of every balance and transfer count; --verify 1 also compares each
 // account with a CPU model and prints "verify: ok". --time RUNS runs the
@@ -56,10 +59,41 @@ __global__ void transfer(const unsigned *from, const unsigned *to, const unsigne
   } while (!(s1 && s2));
 }
 
+/// The same transfer, spelled the other common way: take the lower lock,
+/// try the higher, and on failure release the lower and retry.
+__global__ void transfer_retry(const unsigned *from, const unsigned *to, const unsigned *amount,
+                               unsigned n, long long *balance, unsigned *count, int *locks) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  const unsigned src = from[t], dst = to[t], value = amount[t];
+  const unsigned lo = src < dst ? src : dst, hi = src < dst ? dst : src;
+  bool done = false;
+  DD_PRAGMA(delegate)
+  while (!done) {
+    if (atomicCAS(&locks[lo], 0, 1) == 0) {
+      if (atomicCAS(&locks[hi], 0, 1) == 0) {
+        __threadfence(); // acquire
+        balance[src] -= value;
+        balance[dst] += value;
+        count[src] += 1;
+        count[dst] += 1;
+        __threadfence();
+        atomicExch(&locks[hi], 0);
+        atomicExch(&locks[lo], 0);
+        done = true;
+      } else {
+        atomicExch(&locks[lo], 0);
+      }
+    }
+  }
+}
+
 namespace {
 
 const char Usage[] =
-    "usage: bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n";
+    "usage: bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n"
+    "            [--spelling nested|retry]\n";
 
 } // namespace
 
@@ -71,7 +105,10 @@ int main(int argc, char **argv) {
   const std::uint64_t seed = opt.number("seed", 1);
   const bool verify = opt.number("verify", 0) != 0;
   const unsigned runs = unsigned(opt.number("time", 0));
+  const std::string spelling = opt.get("spelling", "nested");
   opt.finish();
+  if (spelling != "nested" && spelling != "retry")
+    opt.fail("--spelling is nested or retry");
   if (n == 0 || accounts < 2 || accounts > (1u << 24) || block == 0 || block > 1024)
     opt.fail("need --transfers > 0, 2 <= --accounts <= 2^24, 1 <= --block <= 1024");
 
@@ -104,7 +141,12 @@ int main(int argc, char **argv) {
     DD_CUDA_CHECK(cudaMemset(d_count, 0, accounts * sizeof(unsigned)));
     DD_CUDA_CHECK(cudaMemset(d_locks, 0, accounts * sizeof(int)));
     timer.start();
-    transfer<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_balance, d_count, d_locks);
+    if (spelling == "retry")
+      transfer_retry<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_balance,
+                                                         d_count, d_locks);
+    else
+      transfer<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_balance, d_count,
+                                                   d_locks);
     DD_CUDA_CHECK(cudaGetLastError());
     timer.stop(round);
   }

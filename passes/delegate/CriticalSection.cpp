@@ -420,6 +420,59 @@ std::optional<Mismatch> matchNested(const Expr *Cond, const Stmt *Body,
   return std::nullopt;
 }
 
+/// Two locks, the second tried while holding the first, the first released
+/// when the second is busy (the common spelling besides Listing 4.3):
+///   while (!done) {
+///     if (try_lock(L1)) {
+///       if (try_lock(L2)) { CS; fence; unlock(L2); unlock(L1); done = true; }
+///       else { [fence;] unlock(L1); }
+///     }
+///   }
+/// The critical section runs holding both, as in Listing 4.3.
+std::optional<Mismatch> matchRetry(const Expr *Cond, const Stmt *Body,
+                                   const ASTContext &Ctx, CriticalSection &CS) {
+  const VarDecl *Flag = notFlag(Cond);
+  const auto *Outer = dyn_cast_or_null<IfStmt>(single(Body));
+  if (!Flag || !Outer || Outer->getElse() || Outer->getInit() ||
+      Outer->getConditionVariable())
+    return Mismatch{RefusalKind::NotTryLockLoop, ""};
+  LockRef L1, L2;
+  if (!matchTryLock(Outer->getCond(), Substitution(), Ctx, L1))
+    return Mismatch{RefusalKind::NotTryLockLoop, ""};
+  const auto *Inner = dyn_cast_or_null<IfStmt>(single(Outer->getThen()));
+  if (!Inner || !Inner->getElse() || Inner->getInit() ||
+      Inner->getConditionVariable() ||
+      !matchTryLock(Inner->getCond(), Substitution(), Ctx, L2))
+    return Mismatch{RefusalKind::NotTryLockLoop, ""};
+  // The else branch gives the first lock back, and does nothing else.
+  SmallVector<const Stmt *, 8> Else = statements(Inner->getElse());
+  LockRef Released;
+  if (Else.empty() || Else.size() > 2 ||
+      (Else.size() == 2 && !isFence(Else[0])) ||
+      !matchUnlock(Else.back(), Substitution(), Ctx, Released) ||
+      !sameLock(Released, L1, Ctx))
+    return Mismatch{RefusalKind::SectionShape,
+                    "when the second lock is busy the loop must release the "
+                    "first lock and do nothing else (release and retry)"};
+  L1.Loc = Outer->getCond()->getExprLoc();
+  L2.Loc = Inner->getCond()->getExprLoc();
+  if (sameLock(L1, L2, Ctx))
+    return Mismatch{
+        RefusalKind::SectionShape,
+        "the two locks of a nested critical section are the same lock"};
+  CS.Kind = CriticalSection::Shape::Nested;
+  CS.Locks = {L1, L2};
+  const VarDecl *Set = nullptr;
+  if (std::optional<Mismatch> Why =
+          splitTail(Inner->getThen(), CS.Locks, Ctx, CS, Set))
+    return Why;
+  if (Set != Flag)
+    return Mismatch{RefusalKind::SectionShape,
+                    "the critical section sets a flag other than the loop's"};
+  CS.Flags = {Flag};
+  return std::nullopt;
+}
+
 bool isThreadBuiltin(const Expr *E) {
   const auto *D = dyn_cast<DeclRefExpr>(E);
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
@@ -1160,7 +1213,18 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
     return Refusal{RefusalKind::NotTryLockLoop, Loop->getBeginLoc(),
                    "a delegated critical section must be a do/while or while "
                    "try-lock loop"};
-  std::optional<Mismatch> Why = matchSingle(Cond, Body, Ctx, CS);
+  // The release-and-retry spelling first: its outer `if` would otherwise
+  // read as Listing 4.1 with a critical section that does not end right.
+  CriticalSection Retry;
+  Retry.Loop = Loop;
+  std::optional<Mismatch> RetryWhy = matchRetry(Cond, Body, Ctx, Retry);
+  std::optional<Mismatch> Why;
+  if (!RetryWhy)
+    CS = std::move(Retry);
+  else if (RetryWhy->Kind != RefusalKind::NotTryLockLoop)
+    Why = std::move(RetryWhy);
+  else
+    Why = matchSingle(Cond, Body, Ctx, CS);
   if (Why) {
     CriticalSection Nested;
     Nested.Loop = Loop;
@@ -1178,9 +1242,9 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
     if (Why->Message.empty())
       Why->Message =
           "not a try-lock loop (Listing 4.1: do { if (try_lock(L)) { ...; "
-          "__threadfence(); unlock(L); done = true; } } while (!done), or "
-          "Listing "
-          "4.3's two nested locks)";
+          "__threadfence(); unlock(L); done = true; } } while (!done), "
+          "Listing 4.3's two nested locks, or two locks with release and "
+          "retry)";
     return Refusal{Why->Kind, Loop->getBeginLoc(), std::move(Why->Message)};
   }
 

@@ -111,6 +111,12 @@ for accounts in 1024 1048576; do
     run bank --accounts $accounts --transfers 65536 --time 40 --verify 1
 done
 DD_DELEGATE_POLICY=original run bank --accounts 4096 --transfers 65536 --verify 1
+# The release-and-retry spelling of the two locks (transfer_retry).
+for accounts in 2 32 1024 1048576; do
+  run bank --spelling retry --accounts $accounts --transfers $((accounts < 64 ? 4096 : 65536)) --seed $accounts --verify 1
+done
+run bank --spelling retry --accounts 5000 --transfers 262144 --block 160 --verify 1
+DD_DELEGATE_SERVERS=1 run bank --spelling retry --accounts 1024 --transfers 65536 --verify 1
 
 # Ledger (one lock; the critical section calls __device__ helpers and reads
 # threadIdx.x, blockIdx.x and blockDim.x, which the client sends in the
