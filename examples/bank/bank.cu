@@ -11,9 +11,10 @@
 // locks; without the check, the final state is the same in every order.
 //
 //   bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]
-//        [--spelling nested|retry]
+//        [--spelling nested|retry|fields]
 // (--spelling retry: the same transfer in the release-and-retry spelling of
-// two locks, transfer_retry);
+// two locks, transfer_retry; fields: with each lock a field of its account,
+// transfer_fields);
 // prints the total (conserved), the number of accounts touched and a digest
 // of every balance and transfer count; --verify 1 also compares each
 // account with a CPU model and prints "verify: ok". --time RUNS runs the
@@ -89,11 +90,50 @@ __global__ void transfer_retry(const unsigned *from, const unsigned *to, const u
   }
 }
 
+/// An account whose lock is a field of it (--spelling fields).
+struct Account {
+  int lock;
+  long long balance;
+  unsigned count;
+};
+
+/// The transfer of `transfer`, Listing 4.3's spelling, over accounts that
+/// hold their own locks.
+__global__ void transfer_fields(const unsigned *from, const unsigned *to, const unsigned *amount,
+                                unsigned n, Account *accounts) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  const unsigned src = from[t], dst = to[t], value = amount[t];
+  const unsigned lo = src < dst ? src : dst, hi = src < dst ? dst : src;
+  bool s1 = false, s2 = false;
+  DD_PRAGMA(delegate)
+  do {
+    if (!s1) {
+      if (atomicCAS(&accounts[lo].lock, 0, 1) == 0)
+        s1 = true;
+    }
+    if (s1) {
+      if (atomicCAS(&accounts[hi].lock, 0, 1) == 0) {
+        __threadfence(); // acquire
+        accounts[src].balance -= value;
+        accounts[dst].balance += value;
+        accounts[src].count += 1;
+        accounts[dst].count += 1;
+        __threadfence();
+        atomicExch(&accounts[lo].lock, 0);
+        atomicExch(&accounts[hi].lock, 0);
+        s2 = true;
+      }
+    }
+  } while (!(s1 && s2));
+}
+
 namespace {
 
 const char Usage[] =
     "usage: bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n"
-    "            [--spelling nested|retry]\n";
+    "            [--spelling nested|retry|fields]\n";
 
 } // namespace
 
@@ -107,8 +147,8 @@ int main(int argc, char **argv) {
   const unsigned runs = unsigned(opt.number("time", 0));
   const std::string spelling = opt.get("spelling", "nested");
   opt.finish();
-  if (spelling != "nested" && spelling != "retry")
-    opt.fail("--spelling is nested or retry");
+  if (spelling != "nested" && spelling != "retry" && spelling != "fields")
+    opt.fail("--spelling is nested, retry or fields");
   if (n == 0 || accounts < 2 || accounts > (1u << 24) || block == 0 || block > 1024)
     opt.fail("need --transfers > 0, 2 <= --accounts <= 2^24, 1 <= --block <= 1024");
 
@@ -132,6 +172,9 @@ int main(int argc, char **argv) {
   DD_CUDA_CHECK(cudaMalloc(&d_balance, accounts * sizeof(long long)));
   DD_CUDA_CHECK(cudaMalloc(&d_count, accounts * sizeof(unsigned)));
   DD_CUDA_CHECK(cudaMalloc(&d_locks, accounts * sizeof(int)));
+  Account *d_accounts = nullptr;
+  if (spelling == "fields")
+    DD_CUDA_CHECK(cudaMalloc(&d_accounts, accounts * sizeof(Account)));
   DD_CUDA_CHECK(cudaMemcpy(d_from, from.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
   DD_CUDA_CHECK(cudaMemcpy(d_to, to.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
   DD_CUDA_CHECK(cudaMemcpy(d_amount, amount.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
@@ -140,8 +183,15 @@ int main(int argc, char **argv) {
     DD_CUDA_CHECK(cudaMemcpy(d_balance, initial.data(), accounts * sizeof(long long), cudaMemcpyHostToDevice));
     DD_CUDA_CHECK(cudaMemset(d_count, 0, accounts * sizeof(unsigned)));
     DD_CUDA_CHECK(cudaMemset(d_locks, 0, accounts * sizeof(int)));
+    if (spelling == "fields") {
+      std::vector<Account> init(accounts, Account{0, kInitialBalance, 0});
+      DD_CUDA_CHECK(cudaMemcpy(d_accounts, init.data(), accounts * sizeof(Account),
+                               cudaMemcpyHostToDevice));
+    }
     timer.start();
-    if (spelling == "retry")
+    if (spelling == "fields")
+      transfer_fields<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_accounts);
+    else if (spelling == "retry")
       transfer_retry<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_balance,
                                                          d_count, d_locks);
     else
@@ -156,6 +206,16 @@ int main(int argc, char **argv) {
   std::vector<unsigned> count(accounts);
   DD_CUDA_CHECK(cudaMemcpy(balance.data(), d_balance, accounts * sizeof(long long), cudaMemcpyDeviceToHost));
   DD_CUDA_CHECK(cudaMemcpy(count.data(), d_count, accounts * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  if (spelling == "fields") {
+    std::vector<Account> result(accounts);
+    DD_CUDA_CHECK(cudaMemcpy(result.data(), d_accounts, accounts * sizeof(Account),
+                             cudaMemcpyDeviceToHost));
+    for (unsigned a = 0; a < accounts; ++a) {
+      balance[a] = result[a].balance;
+      count[a] = result[a].count;
+    }
+    DD_CUDA_CHECK(cudaFree(d_accounts));
+  }
 
   long long total = 0;
   unsigned long long moves = 0;

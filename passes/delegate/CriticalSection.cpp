@@ -95,18 +95,16 @@ bool mentionsHelperParam(const Expr *E, const Substitution &Subst) {
   return false;
 }
 
-/// The lock that address \p Addr names: &A[i], A + i, or a pointer A
-/// (index none).
+bool lockLValue(const Expr *E, const Substitution &Subst, LockRef &L);
+
+/// The lock that address \p Addr names: &A[i], &A[i].f, A + i, or a
+/// pointer A (index none).
 bool lockAt(const Expr *Addr, const Substitution &Subst, LockRef &L) {
   Addr = strip(Addr);
   if (const auto *U = dyn_cast<UnaryOperator>(Addr);
       U && U->getOpcode() == UO_AddrOf) {
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(strip(U->getSubExpr()))) {
-      L.Array = substitute(A->getBase(), Subst);
-      L.Index = substitute(A->getIdx(), Subst);
-    } else {
+    if (!lockLValue(U->getSubExpr(), Subst, L) || !L.Index)
       return false;
-    }
   } else if (const auto *B = dyn_cast<BinaryOperator>(Addr);
              B && B->getOpcode() == BO_Add) {
     const bool LeftIsPointer = B->getLHS()->getType()->isPointerType();
@@ -126,9 +124,18 @@ bool lockAt(const Expr *Addr, const Substitution &Subst, LockRef &L) {
          !mentionsHelperParam(L.Index, Subst);
 }
 
-/// The lock that lvalue \p E names: A[i] or *p.
+/// The lock that lvalue \p E names: A[i], A[i].f (a field of a struct
+/// element), or *p.
 bool lockLValue(const Expr *E, const Substitution &Subst, LockRef &L) {
   E = strip(E);
+  if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
+    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    const auto *A = dyn_cast<ArraySubscriptExpr>(strip(M->getBase()));
+    if (!F || !A)
+      return false;
+    L.Field = F;
+    E = A;
+  }
   if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
     L.Array = substitute(A->getBase(), Subst);
     L.Index = substitute(A->getIdx(), Subst);
@@ -270,7 +277,8 @@ bool sameExpr(const Expr *A, const Expr *B, const ASTContext &Ctx) {
 }
 
 bool sameLock(const LockRef &A, const LockRef &B, const ASTContext &Ctx) {
-  return sameExpr(A.Array, B.Array, Ctx) && sameExpr(A.Index, B.Index, Ctx);
+  return A.Field == B.Field && sameExpr(A.Array, B.Array, Ctx) &&
+         sameExpr(A.Index, B.Index, Ctx);
 }
 
 /// Why a loop does not match a try-lock shape. An empty message with

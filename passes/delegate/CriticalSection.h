@@ -38,6 +38,9 @@ namespace decoupler {
 struct LockRef {
   const clang::Expr *Array = nullptr;
   const clang::Expr *Index = nullptr;
+  /// The lock is this field of the element (`&nodes[i].lock`); null when
+  /// the element is the lock.
+  const clang::FieldDecl *Field = nullptr;
   /// Where the lock is taken (the try-lock call).
   clang::SourceLocation Loc;
 };

@@ -83,6 +83,30 @@ refsTo(const ValueDecl *V, const Stmt *Root, const SourceManager &SM,
   return F.Out;
 }
 
+/// The first use of field \p F in \p Root outside \p Skip, if any (through
+/// any object: another element's lock is the same lock array).
+const MemberExpr *fieldUseOutside(const FieldDecl *F, const Stmt *Root,
+                                  SourceRange Skip) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FieldDecl *F;
+    SourceRange Skip;
+    const SourceManager *SM = nullptr;
+    const MemberExpr *Found = nullptr;
+    bool VisitMemberExpr(MemberExpr *M) {
+      if (M->getMemberDecl() == F &&
+          !(SM->isBeforeInTranslationUnit(Skip.getBegin(), M->getMemberLoc()) &&
+            SM->isBeforeInTranslationUnit(M->getMemberLoc(), Skip.getEnd())))
+        Found = M;
+      return !Found;
+    }
+  } Find;
+  Find.F = F;
+  Find.Skip = Skip;
+  Find.SM = &F->getASTContext().getSourceManager();
+  Find.TraverseStmt(const_cast<Stmt *>(Root));
+  return Find.Found;
+}
+
 /// Parameters of \p Kernel the kernel assigns, increments or takes the
 /// address of: their value at the critical section is the client's, so they
 /// travel in the message rather than as server arguments.
@@ -475,9 +499,19 @@ std::optional<Refusal> KernelRewrite::check() {
     }
   }
 
-  // The locks are gone after the rewrite: nothing else may take them.
+  // The locks are gone after the rewrite: nothing else may take them. A
+  // lock that is a field of a struct element: no other use of that field
+  // (the element's other fields are data, used anywhere).
   for (const LockRef &L : CS.Locks)
-    if (const VarDecl *A = baseVar(L.Array))
+    if (L.Field) {
+      if (const MemberExpr *M =
+              fieldUseOutside(L.Field, K.getBody(), CS.Loop->getSourceRange()))
+        return Refusal{RefusalKind::KernelNotRewritable, M->getMemberLoc(),
+                       "the lock field '" + L.Field->getNameAsString() +
+                           "' is used outside the critical section; the "
+                           "rewrite replaces its locks by the servers' and "
+                           "cannot keep this use consistent"};
+    } else if (const VarDecl *A = baseVar(L.Array))
       for (const DeclRefExpr *D :
            refsTo(A, K.getBody(), SM, CS.Loop->getSourceRange()))
         return Refusal{
@@ -543,7 +577,9 @@ std::string KernelRewrite::preamble() const {
   for (size_t I = 0; I < CS.Locks.size(); ++I)
     OS << (I ? " and " : "") << "'"
        << text(CS.Locks[I].Array->getSourceRange(), SM, LO) << "["
-       << text(CS.Locks[I].Index->getSourceRange(), SM, LO) << "]'";
+       << text(CS.Locks[I].Index->getSourceRange(), SM, LO) << "]"
+       << (CS.Locks[I].Field ? "." + CS.Locks[I].Field->getNameAsString() : "")
+       << "'";
   OS << ".\n__device__ void " << Name << "_critical_section(";
   bool First = true;
   for (const ValueDecl *D : Reads) {

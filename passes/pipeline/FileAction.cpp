@@ -109,7 +109,8 @@ CriticalSectionEntry criticalSectionEntry(const Annotation &A,
   for (const LockRef &L : CS.Locks) {
     std::string Array = sourceText(L.Array, SM, Ctx.getLangOpts());
     E.Locks.push_back(
-        L.Index ? Array + "[" + sourceText(L.Index, SM, Ctx.getLangOpts()) + "]"
+        L.Index ? Array + "[" + sourceText(L.Index, SM, Ctx.getLangOpts()) +
+                      "]" + (L.Field ? "." + L.Field->getNameAsString() : "")
                 : "*" + Array);
   }
   E.Message = names(CS.Message);

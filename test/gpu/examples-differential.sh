@@ -117,6 +117,11 @@ for accounts in 2 32 1024 1048576; do
 done
 run bank --spelling retry --accounts 5000 --transfers 262144 --block 160 --verify 1
 DD_DELEGATE_SERVERS=1 run bank --spelling retry --accounts 1024 --transfers 65536 --verify 1
+# Locks that are fields of the accounts (transfer_fields).
+for accounts in 2 32 1024 1048576; do
+  run bank --spelling fields --accounts $accounts --transfers $((accounts < 64 ? 4096 : 65536)) --seed $accounts --verify 1
+done
+DD_DELEGATE_SERVERS=1 run bank --spelling fields --accounts 1024 --transfers 65536 --verify 1
 
 # Ledger (one lock; the critical section calls __device__ helpers and reads
 # threadIdx.x, blockIdx.x and blockDim.x, which the client sends in the
