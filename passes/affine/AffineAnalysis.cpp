@@ -1975,6 +1975,11 @@ void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
 
 } // namespace
 
+AddressSpace addressSpaceOf(const AffineValue &Address) {
+  return Address.rootUnknown() ? AddressSpace::Unknown
+                               : spaceOf(Address.root());
+}
+
 std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
   const SourceManager &SM = Ctx.getSourceManager();
   const FunctionDecl *Fn = enclosingFunction(Ctx, S);

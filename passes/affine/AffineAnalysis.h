@@ -59,6 +59,13 @@ analyzeKernels(clang::ASTContext &Ctx, PassDiagnostics *Remarks);
 /// kernels outside the main file; or not called from any kernel.
 std::string whyNotAnalysed(clang::ASTContext &Ctx, const clang::Stmt *S);
 
+/// The memory an address of the analysis points into, from the object it was
+/// derived from (its root, followed through locals and the arguments of each
+/// calling context): __shared__ variables are shared, kernel parameters and
+/// variables of static storage global; Unknown when the root is (several
+/// objects, a pointer loaded from memory, `this`).
+AddressSpace addressSpaceOf(const AffineValue &Address);
+
 /// Converts a source location to a report position (expansion location).
 Position toPosition(const clang::SourceManager &SM, clang::SourceLocation Loc);
 /// The file a report entry at \p Loc names (expansion location): empty in

@@ -4,7 +4,6 @@
 #include "atomics/Privatize.h"
 #include "support/CudaFacts.h"
 #include "support/Includes.h"
-#include "support/MemorySpace.h"
 #include "support/SourceText.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
@@ -290,7 +289,6 @@ bool runAtomicsPass(PassContext &P) {
   bool Changed = false;
   bool Aggregated = false; // a call now names <dd/atomics.cuh>
   std::set<const Annotation *> MonotonicSeen;
-  MemorySpaces Spaces(Ctx);
   Privatizer Private(P);
   // The calls of template instantiations are decided one by one like the
   // others, then per position of the template's text (below); a call in a
@@ -426,7 +424,7 @@ bool runAtomicsPass(PassContext &P) {
 
       // Where the lanes' words lie: shared-memory atomics are native and
       // cheap, so only a provably uniform address is worth a reduction there.
-      const MemorySpace Space = Spaces.of(Call->getArg(0));
+      const AddressSpace Space = addressSpaceOf(Address);
       const bool Distinct = Address.valueClass() == ValueClass::Affine &&
                             Address.conditions().empty() &&
                             Address.strides()[0] && *Address.strides()[0] != 0;
@@ -440,7 +438,7 @@ bool runAtomicsPass(PassContext &P) {
       }
       std::string NotPrivate;
       if (WantsPrivate || (!Pragma && !Monotonic && Op != "inc" && !Scalar &&
-                           !Distinct && Space == MemorySpace::Global &&
+                           !Distinct && Space == AddressSpace::Global &&
                            (!Type.Floating || P.Options.AtomicsFloat))) {
         if (Planning) {
           Private.offer(Call, Atomic, Type.Spelling, Pragma);
@@ -489,14 +487,14 @@ bool runAtomicsPass(PassContext &P) {
                           describeStride(Address) +
                           "): the lanes of a warp update distinct words");
         continue;
-      } else if (Space == MemorySpace::Shared) {
+      } else if (Space == AddressSpace::Shared) {
         // Measured: a per-warp shared-memory histogram ran 10x slower through
         // the vote than as written on the H200 (docs/PERF.md).
         D.remark(Loc, Name + " left unchanged: the address is in shared "
                              "memory, whose atomics are native and cheaper "
                              "than combining lanes");
         continue;
-      } else if (Space == MemorySpace::Unknown) {
+      } else if (Space != AddressSpace::Global) {
         Replacement = ("dd::atomic_" + Op + "_auto").str();
         Why = (toString(Address.valueClass()) +
                " address in memory the pass cannot place: in global memory "

@@ -40,9 +40,10 @@ __global__ void histogram(unsigned *bins, const unsigned *keys, int n,
   // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicAdd -> dd::atomic_add_uniform
   // OUT: dd::atomic_add_uniform(sum, (unsigned long long)keys[tid]);
   atomicAdd(sum, (unsigned long long)keys[tid]);
-  // A divergent tuple (two addresses chosen per thread): match and reduce.
-  // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicOr -> dd::atomic_or_vr: affine address
-  // OUT: dd::atomic_or_vr(tid < 16 ? count : &perThread[0], 1);
+  // A divergent tuple (two addresses chosen per thread): match and reduce,
+  // deciding the memory at run time (two objects: the analysis keeps one).
+  // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicOr -> dd::atomic_or_auto: affine address
+  // OUT: dd::atomic_or_auto(tid < 16 ? count : &perThread[0], 1);
   atomicOr(tid < 16 ? count : &perThread[0], 1);
   // Wrapping increments are left alone unless annotated (measured slower).
   // REMARK: choices.cu:[[@LINE+2]]:16: remark: atomicInc left unchanged: combined wrapping increments need a compare-and-swap that loses under contention (atomic(sr|vr) forces it)

@@ -26,10 +26,10 @@ __global__ void members(Counter c, const unsigned *keys, unsigned *t) {
 }
 
 __global__ void lambdas(const unsigned *keys, unsigned *bins, unsigned *t) {
-  // A captured kernel parameter: its value is not tracked in the lambda
-  // (nonaffine), but it is the kernel's pointer: global memory.
-  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:32: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address: lanes that hit the same word are combined
-  // CHECK: auto add = [&](unsigned k) { dd::atomic_add_vr(&bins[k], 1u); };
+  // A captured pointer: not tracked in the lambda (nonaffine, memory
+  // unknown: decided at run time).
+  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:32: remark: atomicAdd -> dd::atomic_add_auto: nonaffine address in memory the pass cannot place
+  // CHECK: auto add = [&](unsigned k) { dd::atomic_add_auto(&bins[k], 1u); };
   auto add = [&](unsigned k) { atomicAdd(&bins[k], 1u); };
   add(keys[threadIdx.x]);
   // A parameter: as the call passes it.

@@ -1,10 +1,11 @@
 // Which memory an atomic updates decides its rewrite: shared-memory atomics
 // are native instructions of the SM, and a per-warp histogram in shared
-// memory ran 10x slower through the vote (issue 15). The pass follows
-// pointers through arithmetic, locals set once and device-function
-// parameters to every call: shared -> left as written (scalar addresses
-// still become one atomic per warp); either -> dd::atomic_OP_auto, which
-// decides per lane at run time; an annotation still forces its variant.
+// memory ran 10x slower through the vote (issue 15). The memory is the
+// analysis's (the root object of the address, followed through arithmetic,
+// locals and each calling context): shared -> left as written (scalar
+// addresses still become one atomic per warp); both or unknown ->
+// dd::atomic_OP_auto, which decides per lane at run time; an annotation
+// still forces its variant.
 // RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s --check-prefix=OUT
 // REQUIRES: nvcc

@@ -59,11 +59,11 @@ __global__ void through_helper(const unsigned *keys, unsigned n, unsigned *bins)
     bump(bins, keys[i]);
 }
 
-// The pointer moves: which memory it points to is left to run time.
+// The pointer moves: the array would not be the one the copy merges into.
 __global__ void moved_pointer(const unsigned *keys, unsigned n, unsigned *bins) {
   bins += blockIdx.y * 256;
   for (unsigned i = threadIdx.x; i < n; i += blockDim.x)
-  // CHECK: privatize-declined.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd::atomic_add_auto: nonaffine address in memory the pass cannot place: in global memory lanes that hit the same word are combined, in shared memory the atomic stays as written (decided at run time) [-Rdecoupler]
+  // CHECK: privatize-declined.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address: lanes that hit the same word are combined (vote, then match and reduce) (not privatized: kernel 'moved_pointer' also uses 'bins' otherwise (line {{[0-9]+}}), which would not see the block's updates until its end) [-Rdecoupler]
     atomicAdd(&bins[keys[i] & 255], 1u);
 }
 
