@@ -23,6 +23,7 @@
 #include "graph/generators.h"
 #include "graph/graph_io.h"
 #include "graph/max_flow.h"
+#include "graph/mst.h"
 #include "graph/reference.h"
 #include "graph/stats.h"
 #include "graph/weights.h"
@@ -52,9 +53,13 @@ commands:
                              maximum flow (Dinic) of a DIMACS max-flow file:
                              "s VALUE", and with --flows one "f U V FLOW"
                              line per arc (DIMACS solution format)
+  mst-ref GRAPH [--edges]    minimum spanning forest (Kruskal) of GRAPH read
+                             as undirected: "weight W", "trees T" (connected
+                             components), and with --edges one "e U V W" line
+                             per forest edge (0-based ids, U < V)
   help                       this text (also --help or -h anywhere)
 
-Reading a graph (info, convert, sssp-ref, bfs-ref; maxflow-ref takes only
+Reading a graph (info, convert, sssp-ref, bfs-ref, mst-ref; maxflow-ref takes only
 --max-input-bytes):
   --format=F       auto (default), gr, dimacs, mtx, snap, edgelist. Auto looks
                    at the content first (binary -> gr, %%MatrixMarket -> mtx,
@@ -70,12 +75,13 @@ Reading a graph (info, convert, sssp-ref, bfs-ref; maxflow-ref takes only
                    the most bytes read from a GRAPH that is not a regular
                    file (a pipe, a FIFO, a device; default 4 GiB)
 
-Weights (convert, generate, sssp-ref):
+Weights (convert, generate, sssp-ref, mst-ref):
   --weights=W      file: keep the file's weights (convert's default)
                    random: int32 uniform in --weight-range (generate's default)
                    none: drop them (convert, generate)
-                   unit: every edge weighs 1 (sssp-ref)
-                   auto: sssp-ref's default, the file's weights, else unit
+                   unit: every edge weighs 1 (sssp-ref, mst-ref)
+                   auto: the default of sssp-ref and mst-ref: the file's
+                   weights, else unit
   --weight-seed=S  seed of random weights (default: --seed for generate, else 1)
   --weight-range=LO,HI
                    range of random weights, inclusive (default 1,255)
@@ -101,7 +107,7 @@ generate rlg      --rows=R --cols=C (default 64 each) [--max-cap=K (10000)]:
 
 Output:
   -o FILE, --out=FILE  where convert/generate write (required) or where
-                       info/sssp-ref/bfs-ref write (default or "-":
+                       info and the -ref commands write (default or "-":
                        standard output).
                        A regular file is written to a temporary name and
                        renamed, so it is complete or absent, and keeps its
@@ -606,6 +612,57 @@ int cmd_maxflow_ref(int argc, char** argv) {
   return emit(args, out);
 }
 
+// mst-ref: Kruskal's minimum spanning forest, checked to be a spanning
+// forest of the graph before it is printed.
+int cmd_mst_ref(int argc, char** argv) {
+  Args args;
+  if (auto e = parse_args(argc, argv, 2,
+                          with(kReadValueOptions, {"out", "weights", "weight-seed",
+                                                   "weight-range"}),
+                          with(kReadFlagOptions, {"edges"}), args))
+    return fail(*e);
+  if (args.positional.size() != 1)
+    return fail("mst-ref takes one GRAPH file (dd-graph mst-ref GRAPH)");
+  const std::string& path = args.positional[0];
+  Expected<Csr> g = load(args, path, nullptr);
+  if (!g.ok())
+    return fail(g.status().message());
+  if (!g->has_weights() && args.values.count("weights") && args.values.at("weights") == "file")
+    return fail(path + ": --weights=file but the graph has no weights");
+  if (auto problem = apply_weights(args, *g, "auto", {"auto", "file", "random", "unit"}, 1))
+    return fail(*problem);
+  if (g->weight_type == WeightType::kFloat32)
+    return fail(path + ": the graph has float weights; a minimum spanning forest needs integer "
+                       "weights (--weights=random or --weights=unit replaces them)");
+  Expected<SpanningForest> forest = kruskal_mst(*g);
+  if (!forest.ok())
+    return fail(path + ": " + forest.status().message());
+  // The reference checks itself, as maxflow-ref does.
+  Expected<std::uint64_t> weight = verify_spanning_forest(*g, forest->edges);
+  if (!weight.ok() || *weight != forest->weight || forest->num_trees != count_components(*g))
+    return fail(path + ": internal error: Kruskal's forest does not verify: " +
+                (weight.ok() ? "weight " + std::to_string(*weight) + " vs " +
+                                   std::to_string(forest->weight) + ", " +
+                                   std::to_string(forest->num_trees) + " trees"
+                             : weight.status().message()));
+
+  std::string out = "weight " + std::to_string(forest->weight) + "\ntrees " +
+                    std::to_string(forest->num_trees) + "\n";
+  if (args.flags.count("edges")) {
+    out.reserve(out.size() + forest->edges.size() * 24);
+    for (const MstEdge& e : forest->edges) {
+      out += "e ";
+      append_u64(out, e.u);
+      out += ' ';
+      append_u64(out, e.v);
+      out += ' ';
+      append_u64(out, static_cast<std::uint64_t>(e.weight));
+      out += '\n';
+    }
+  }
+  return emit(args, out);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -635,5 +692,7 @@ int main(int argc, char** argv) {
     return cmd_reference(argc, argv, false);
   if (command == "maxflow-ref")
     return cmd_maxflow_ref(argc, argv);
+  if (command == "mst-ref")
+    return cmd_mst_ref(argc, argv);
   return fail("unknown command '" + command + "'; try dd-graph --help");
 }
