@@ -88,8 +88,8 @@ __global__ void typed_hist(const unsigned *keys, unsigned n, T *bins, unsigned n
 }
 
 /// Atomics in a member function and in a lambda called from a kernel
-/// (followed by the analysis: the member's goes through `this`, unknown
-/// memory; the lambda's through a captured kernel parameter, global).
+/// (followed by the analysis; through `this` and through a capture the
+/// memory is unknown, so both decide per lane at run time: _auto).
 struct Tally {
   unsigned *slots;
   unsigned size;
