@@ -25,10 +25,10 @@ constexpr uint64_t PrivateBytes = 16384;
 /// A kernel's static shared memory may not exceed 48 KiB.
 constexpr uint64_t StaticSharedLimit = 48 * 1024;
 /// Clearing and merging a copy costs `range / block size` shared-memory
-/// words per thread: pays inside a loop (many updates per thread) up to 16,
-/// outside one only up to one word per thread.
-constexpr unsigned PerThreadInLoop = 16;
-constexpr unsigned PerThreadOnce = 1;
+/// words per thread. Measured on an H100 (docs/PERF.md), even one key per
+/// thread pays up to 16 words per thread (4096 bins, 256 threads: 1.35x over
+/// the atomics as written; 256 bins: 5.9x), loop or not.
+constexpr unsigned PerThread = 16;
 
 //===-- Index bounds ------------------------------------------------------===//
 
@@ -391,7 +391,6 @@ struct Privatizer::Member {
   const Expr *Index;
   const DeclRefExpr *BaseRef;
   IndexBound Bound;
-  bool InLoop;
   const Annotation *Pragma;
 };
 
@@ -531,17 +530,8 @@ std::optional<std::string> Privatizer::consider(const CallExpr *Call,
     A->Type = TypeSpelling.str();
     A->ElementBytes = ElementBytes;
   }
-  bool InLoop = false;
-  for (DynTypedNodeList Parents = Ctx.getParents(*Call); !Parents.empty();) {
-    const Stmt *S = Parents[0].get<Stmt>();
-    if (!S)
-      break;
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
-      InLoop = true;
-    Parents = Ctx.getParents(*S);
-  }
   // A second operation or type on the same array: checkArray refuses.
-  A->Members.push_back(Member{Call, Index, BaseRef, *Bound, InLoop, Pragma});
+  A->Members.push_back(Member{Call, Index, BaseRef, *Bound, Pragma});
   return std::nullopt;
 }
 
@@ -697,13 +687,9 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
   std::string Base = A->Base->getNameAsString();
   std::string Range = A->RangeParam ? A->RangeParam->getNameAsString()
                                     : std::to_string(*A->Range);
-  bool InLoop = any_of(A->Members, [](const Member &M) { return M.InLoop; });
   return "dd_private_" + Base + ".update: a block-private copy of '" + Base +
          "' in shared memory, indices [0, " + Range + ") (from " + M.Bound.How +
-         ")" +
-         (InLoop ? ""
-                 : ", privatized where the block has at least as many "
-                   "threads");
+         ")";
 }
 
 std::string Privatizer::whyNot(const CallExpr *Call) const {
@@ -748,7 +734,6 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
     std::string Capacity = std::to_string(A->Capacity);
     std::string Range = A->RangeParam ? A->RangeParam->getNameAsString()
                                       : std::to_string(*A->Range);
-    bool InLoop = any_of(A->Members, [](const Member &M) { return M.InLoop; });
     Prologue += "\n" + Indent + "// decoupler: '" + Base +
                 "' is updated through a block-private copy in shared memory, "
                 "merged at the end (dd/privatize.cuh)\n";
@@ -756,8 +741,8 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
                 Capacity + "];\n";
     Prologue += Indent + "dd::block_private<dd::ops::" + opTag(A->Op) + ", " +
                 A->Type + "> " + Object + "(" + Storage + ", " + Capacity +
-                ", " + Base + ", " + Range + ", " +
-                std::to_string(InLoop ? PerThreadInLoop : PerThreadOnce) + ");";
+                ", " + Base + ", " + Range + ", " + std::to_string(PerThread) +
+                ");";
     Epilogue += Indent + Object + ".flush();\n";
 
     for (const Member &M : A->Members) {

@@ -42,10 +42,11 @@ __global__ void mod_hist(const unsigned *keys, size_t n, unsigned *bins,
     atomicAdd(bins + keys[i] % nbins, 1u);
 }
 
-// No loop: one word per thread to clear and merge (the last argument); the
-// early return jumps to the merge, out of the body's scope.
+// No loop (one key per thread): the same budget of 16 words per thread to
+// clear and merge (the last argument); the early return jumps to the merge,
+// out of the body's scope.
 // CHECK-LABEL: void early_return(
-// CHECK: {{^}}  dd::block_private<dd::ops::sub, int> dd_private_bins(dd_private_storage_bins, 64, bins, 64, 1);
+// CHECK: {{^}}  dd::block_private<dd::ops::sub, int> dd_private_bins(dd_private_storage_bins, 64, bins, 64, 16);
 // CHECK-NEXT: {{^}}  {
 // CHECK: {{^}}    goto dd_private_merge;
 // CHECK: {{^}}  dd_private_bins.update(k, 2);
@@ -58,7 +59,7 @@ __global__ void early_return(const unsigned *keys, unsigned n, int *bins) {
   if (i >= n)
     return;
   const int k = keys[i] & 63;
-  // REMARK: privatize.cu:[[@LINE+1]]:3: remark: atomicSub -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 64) (from '& 63'), privatized where the block has at least as many threads [-Rdecoupler]
+  // REMARK: privatize.cu:[[@LINE+1]]:3: remark: atomicSub -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 64) (from '& 63') [-Rdecoupler]
   atomicSub(&bins[k], 2);
 }
 

@@ -12,7 +12,7 @@
 // RUN: %nvcc -Werror all-warnings -c %t.out.cu -o %t.o
 // CHECK: {{^}}#include <dd/atomics.cuh>
 // The privatized array adds lines before, inside and after the body.
-// CHECK: dd::block_private<dd::ops::add, int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 1);
+// CHECK: dd::block_private<dd::ops::add, int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16);
 // CHECK: goto dd_private_merge;
 // CHECK: dd::atomic_add_uniform(total, 1);
 // CHECK: dd_private_bins.update(keys[i] & 255, 1); // BARE-LF
