@@ -301,24 +301,10 @@ void sharedVariables(ASTContext &Ctx, const Stmt *Body, uint64_t &Bytes,
   F.TraverseStmt(const_cast<Stmt *>(Body));
 }
 
-/// Every return statement of \p Body (outside lambdas).
-std::vector<const ReturnStmt *> returnsOf(const Stmt *Body) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    std::vector<const ReturnStmt *> Out;
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool VisitReturnStmt(ReturnStmt *R) {
-      Out.push_back(R);
-      return true;
-    }
-  } F;
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Out;
-}
-
-/// The opening of the line \p Loc is on, when only blanks precede \p Loc
+/// The blanks before \p Loc on its line, when nothing else precedes it
 /// there.
-std::optional<SourceLocation> lineStartIfBlank(const SourceManager &SM,
-                                               SourceLocation Loc) {
+std::optional<StringRef> blanksBefore(const SourceManager &SM,
+                                      SourceLocation Loc) {
   auto [File, Offset] = SM.getDecomposedLoc(Loc);
   StringRef Text = SM.getBufferData(File);
   unsigned Start = Offset;
@@ -326,38 +312,23 @@ std::optional<SourceLocation> lineStartIfBlank(const SourceManager &SM,
     --Start;
   if (Start > 0 && Text[Start - 1] != '\n')
     return std::nullopt;
-  return Loc.getLocWithOffset(-static_cast<int>(Offset - Start));
+  return Text.substr(Start, Offset - Start);
 }
 
-/// The blanks before \p Loc on its line.
-std::string indentOf(const SourceManager &SM, SourceLocation Loc) {
-  auto [File, Offset] = SM.getDecomposedLoc(Loc);
-  StringRef Text = SM.getBufferData(File);
-  unsigned Start = Offset;
-  while (Start > 0 && (Text[Start - 1] == ' ' || Text[Start - 1] == '\t'))
-    --Start;
-  if (Start > 0 && Text[Start - 1] != '\n')
-    return "  ";
-  return Text.substr(Start, Offset - Start).str();
-}
-
-/// A C identifier made of \p Name (a variable's name, so already one).
+/// The operation tag of <dd/atomic_ops.cuh> for \p Op: the runtime's
+/// spelling (toString()), with `and`, `or`, `xor` as bit_and, ... (C++
+/// keywords); empty for what a private copy cannot combine.
 std::string opTag(AtomicCall::Op Op) {
   switch (Op) {
-  case AtomicCall::Op::Add:
-    return "add";
-  case AtomicCall::Op::Sub:
-    return "sub";
-  case AtomicCall::Op::Min:
-    return "min";
-  case AtomicCall::Op::Max:
-    return "max";
   case AtomicCall::Op::And:
-    return "bit_and";
   case AtomicCall::Op::Or:
-    return "bit_or";
   case AtomicCall::Op::Xor:
-    return "bit_xor";
+    return ("bit_" + toString(Op)).str();
+  case AtomicCall::Op::Add:
+  case AtomicCall::Op::Sub:
+  case AtomicCall::Op::Min:
+  case AtomicCall::Op::Max:
+    return toString(Op).str();
   default:
     return "";
   }
@@ -723,7 +694,10 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
   std::string Indent =
       Body->body_empty()
           ? "  "
-          : indentOf(SM, SM.getExpansionLoc(Body->body_front()->getBeginLoc()));
+          : blanksBefore(SM,
+                         SM.getExpansionLoc(Body->body_front()->getBeginLoc()))
+                .value_or("  ")
+                .str();
   std::vector<const ReturnStmt *> Returns = returnsOf(Body);
 
   std::string Prologue, Epilogue;
@@ -765,9 +739,10 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
     Epilogue = Indent + "}\ndd_private_merge:\n" + Epilogue;
   }
   P.R.InsertTextAfterToken(Body->getLBracLoc(), Prologue);
-  if (std::optional<SourceLocation> Line =
-          lineStartIfBlank(SM, Body->getRBracLoc()))
-    P.R.InsertTextBefore(*Line, Epilogue);
+  if (std::optional<StringRef> Blanks = blanksBefore(SM, Body->getRBracLoc()))
+    P.R.InsertTextBefore(
+        Body->getRBracLoc().getLocWithOffset(-static_cast<int>(Blanks->size())),
+        Epilogue);
   else
     P.R.InsertTextBefore(Body->getRBracLoc(), "\n" + Epilogue);
 }

@@ -369,6 +369,22 @@ std::optional<Mismatch> matchSingle(const Expr *Cond, const Stmt *Body,
   return std::nullopt;
 }
 
+/// The end of a match of two locks taken in order (Listing 4.3 and the
+/// release-and-retry spelling): distinct locks, and \p Branch, which holds
+/// both, splits into the critical section and its tail; \p Set is the flag
+/// the tail sets.
+std::optional<Mismatch> twoLocks(const LockRef &L1, const LockRef &L2,
+                                 const Stmt *Branch, const ASTContext &Ctx,
+                                 CriticalSection &CS, const VarDecl *&Set) {
+  if (sameLock(L1, L2, Ctx))
+    return Mismatch{
+        RefusalKind::SectionShape,
+        "the two locks of a nested critical section are the same lock"};
+  CS.Kind = CriticalSection::Shape::Nested;
+  CS.Locks = {L1, L2};
+  return splitTail(Branch, CS.Locks, Ctx, CS, Set);
+}
+
 /// Listing 4.3:
 ///   do {
 ///     if (!s1) { if (try_lock(L1)) s1 = true; }
@@ -410,15 +426,9 @@ std::optional<Mismatch> matchNested(const Expr *Cond, const Stmt *Body,
                     "not a nested try-lock loop (Listing 4.3's second lock)"};
   L1.Loc = Take1->getCond()->getExprLoc();
   L2.Loc = Take2->getCond()->getExprLoc();
-  if (sameLock(L1, L2, Ctx))
-    return Mismatch{
-        RefusalKind::SectionShape,
-        "the two locks of a nested critical section are the same lock"};
-  CS.Kind = CriticalSection::Shape::Nested;
-  CS.Locks = {L1, L2};
   const VarDecl *Set = nullptr;
   if (std::optional<Mismatch> Why =
-          splitTail(Take2->getThen(), CS.Locks, Ctx, CS, Set))
+          twoLocks(L1, L2, Take2->getThen(), Ctx, CS, Set))
     return Why;
   if (Set != S2)
     return Mismatch{
@@ -464,15 +474,9 @@ std::optional<Mismatch> matchRetry(const Expr *Cond, const Stmt *Body,
                     "first lock and do nothing else (release and retry)"};
   L1.Loc = Outer->getCond()->getExprLoc();
   L2.Loc = Inner->getCond()->getExprLoc();
-  if (sameLock(L1, L2, Ctx))
-    return Mismatch{
-        RefusalKind::SectionShape,
-        "the two locks of a nested critical section are the same lock"};
-  CS.Kind = CriticalSection::Shape::Nested;
-  CS.Locks = {L1, L2};
   const VarDecl *Set = nullptr;
   if (std::optional<Mismatch> Why =
-          splitTail(Inner->getThen(), CS.Locks, Ctx, CS, Set))
+          twoLocks(L1, L2, Inner->getThen(), Ctx, CS, Set))
     return Why;
   if (Set != Flag)
     return Mismatch{RefusalKind::SectionShape,

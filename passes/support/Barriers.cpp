@@ -10,17 +10,22 @@ using namespace llvm;
 
 namespace decoupler {
 
-const ReturnStmt *firstReturn(const Stmt *Body) {
+std::vector<const ReturnStmt *> returnsOf(const Stmt *Body) {
   struct Finder : RecursiveASTVisitor<Finder> {
-    const ReturnStmt *Found = nullptr;
+    std::vector<const ReturnStmt *> Out;
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
     bool VisitReturnStmt(ReturnStmt *R) {
-      Found = R;
-      return false;
+      Out.push_back(R);
+      return true;
     }
   } F;
   F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
+  return F.Out;
+}
+
+const ReturnStmt *firstReturn(const Stmt *Body) {
+  std::vector<const ReturnStmt *> All = returnsOf(Body);
+  return All.empty() ? nullptr : All.front();
 }
 
 std::optional<BarrierSite>

@@ -16,11 +16,15 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace decoupler {
 
-/// The first return of \p Body (outside lambdas, which return from
-/// themselves), if any.
+/// Every return of \p Body (outside lambdas, which return from themselves),
+/// in source order.
+std::vector<const clang::ReturnStmt *> returnsOf(const clang::Stmt *Body);
+
+/// The first of returnsOf(), if any.
 const clang::ReturnStmt *firstReturn(const clang::Stmt *Body);
 
 inline bool hasReturn(const clang::Stmt *Body) {
