@@ -93,6 +93,35 @@ inline std::uint64_t mix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+/// n keys in [0, bins): uniform, or Zipf(1) by inverse CDF, from the seed
+/// (the histogram examples' inputs).
+inline std::vector<unsigned> make_keys(std::uint64_t n, unsigned bins, bool zipf,
+                                       std::uint64_t seed) {
+  std::vector<unsigned> keys(n);
+  std::vector<double> cdf;
+  if (zipf) {
+    cdf.resize(bins);
+    double sum = 0;
+    for (unsigned b = 0; b < bins; ++b)
+      cdf[b] = (sum += 1.0 / (b + 1));
+    for (double &c : cdf)
+      c /= sum;
+  }
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint64_t r = mix64(seed * 0x100000001b3ull + i);
+    if (!zipf) {
+      keys[i] = unsigned(r % bins);
+      continue;
+    }
+    const double u = double(r >> 11) * (1.0 / 9007199254740992.0);
+    // The first bin whose cumulative probability reaches u (the last one
+    // should rounding leave u above them all).
+    const auto at = std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
+    keys[i] = std::min(unsigned(at), bins - 1);
+  }
+  return keys;
+}
+
 /// FNV-1a over the 8 bytes of each value added: an order-sensitive digest
 /// the examples print, so that the final states of an original and its
 /// rewrite compare in one line.

@@ -27,39 +27,6 @@ const char Usage[] =
     "usage: histogram [--keys N] [--bins B] [--dist uniform|zipf] [--seed S]\n"
     "                 [--block T] [--grid G]\n";
 
-/// Keys in [0, bins): uniform, or Zipf(1) by inverse CDF, from the seed.
-std::vector<unsigned> makeKeys(std::uint64_t n, unsigned bins, bool zipf,
-                               std::uint64_t seed) {
-  std::vector<unsigned> keys(n);
-  std::vector<double> cdf;
-  if (zipf) {
-    cdf.resize(bins);
-    double sum = 0;
-    for (unsigned b = 0; b < bins; ++b)
-      cdf[b] = (sum += 1.0 / (b + 1));
-    for (double &c : cdf)
-      c /= sum;
-  }
-  for (std::uint64_t i = 0; i < n; ++i) {
-    std::uint64_t r = dd::examples::mix64(seed * 0x100000001b3ull + i);
-    if (!zipf) {
-      keys[i] = unsigned(r % bins);
-      continue;
-    }
-    double u = double(r >> 11) * (1.0 / 9007199254740992.0);
-    unsigned lo = 0, hi = bins - 1;
-    while (lo < hi) {
-      unsigned mid = (lo + hi) / 2;
-      if (cdf[mid] < u)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    keys[i] = lo;
-  }
-  return keys;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -78,7 +45,7 @@ int main(int argc, char **argv) {
   if (block == 0 || block > 1024)
     opts.fail("--block is between 1 and 1024");
 
-  std::vector<unsigned> keys = makeKeys(n, unsigned(bins), dist == "zipf", seed);
+  std::vector<unsigned> keys = dd::examples::make_keys(n, unsigned(bins), dist == "zipf", seed);
   if (grid == 0)
     grid = std::min<std::uint64_t>((n + block - 1) / block, 4096);
 

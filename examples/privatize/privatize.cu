@@ -43,7 +43,7 @@ __global__ void ranged_hist(const unsigned *keys, size_t n,
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x) {
     const unsigned long long weight = keys[i] + 1ull;
-#pragma dd atomic(privatize) range(nbins)
+    DD_PRAGMA(atomic(privatize) range(nbins))
     atomicAdd(&bins[keys[i]], weight);
   }
 }
@@ -135,32 +135,6 @@ const char Usage[] =
     "usage: privatize [--keys N] [--bins B] [--dist uniform|zipf] [--seed S]\n"
     "                 [--block T] [--grid G] [--verify 0|1]\n";
 
-/// Keys in [0, bins): uniform, or Zipf(1) by inverse CDF, from the seed.
-std::vector<unsigned> makeKeys(std::uint64_t n, unsigned bins, bool zipf,
-                               std::uint64_t seed) {
-  std::vector<unsigned> keys(n);
-  std::vector<double> cdf;
-  if (zipf) {
-    cdf.resize(bins);
-    double sum = 0;
-    for (unsigned b = 0; b < bins; ++b)
-      cdf[b] = (sum += 1.0 / (b + 1));
-    for (double &c : cdf)
-      c /= sum;
-  }
-  for (std::uint64_t i = 0; i < n; ++i) {
-    std::uint64_t r = dd::examples::mix64(seed * 0x100000001b3ull + i);
-    if (!zipf) {
-      keys[i] = unsigned(r % bins);
-      continue;
-    }
-    double u = double(r >> 11) * (1.0 / 9007199254740992.0);
-    keys[i] = unsigned(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
-    keys[i] = std::min(keys[i], bins - 1);
-  }
-  return keys;
-}
-
 template <class T> std::vector<T> download(const T *device, std::size_t count) {
   std::vector<T> host(count);
   DD_CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
@@ -205,7 +179,7 @@ int main(int argc, char **argv) {
 
   // The ranged kernel sees keys up to twice its annotated range.
   const unsigned nbins = unsigned(bins);
-  std::vector<unsigned> keys = makeKeys(n, 2 * nbins, dist == "zipf", seed);
+  std::vector<unsigned> keys = dd::examples::make_keys(n, 2 * nbins, dist == "zipf", seed);
   std::vector<unsigned char> bytes(n);
   for (std::uint64_t i = 0; i < n; ++i)
     bytes[i] = static_cast<unsigned char>(keys[i] * 131u + (keys[i] >> 8));
