@@ -40,27 +40,11 @@ Expected<Csr> read_dimacs(std::string_view data, std::string_view name,
       if (type != "sp")
         return line_error(name, at, str_cat("problem type ", quote(type),
                                             " is not 'sp' (shortest paths)"));
-      const std::optional<std::uint64_t> n_value = parse_u64(n_text);
-      if (!n_value)
-        return line_error(name, at, str_cat("vertex count ", quote(n_text),
-                                            " is not a non-negative integer"));
-      const std::optional<std::uint64_t> m_value = parse_u64(m_text);
-      if (!m_value)
-        return line_error(name, at, str_cat("arc count ", quote(m_text),
-                                            " is not a non-negative integer"));
-      // "a 1 2 3\n" is the shortest arc line: 8 bytes.
       if (std::optional<std::string> problem =
-              declared_count_problem(*m_value, data.size(), 8, "arcs"))
-        return line_error(name, at, *problem);
-      if (std::optional<std::string> problem = vertex_count_problem(*n_value, options))
-        return line_error(name, at, *problem);
-      if (std::optional<std::string> problem =
-              sparse_vertex_problem(*n_value, *m_value, "arcs", "arc"))
+              dimacs_problem_counts(n_text, m_text, data.size(), options, std::nullopt, "", n, m))
         return line_error(name, at, *problem);
       have_problem = true;
       problem_line = at;
-      n = *n_value;
-      m = *m_value;
       edges.reserve(safe_reserve(m, data.size(), 8));
       continue;
     }

@@ -237,6 +237,35 @@ std::optional<std::string> declared_count_problem(std::uint64_t declared,
                  " bytes can hold at most ", most);
 }
 
+std::optional<std::string> dimacs_problem_counts(std::string_view n_text,
+                                                 std::string_view m_text,
+                                                 std::uint64_t data_bytes,
+                                                 const ReadOptions& options,
+                                                 std::optional<std::uint64_t> max_arcs,
+                                                 const char* holder, std::uint64_t& n,
+                                                 std::uint64_t& m) {
+  const std::optional<std::uint64_t> n_value = parse_u64(n_text);
+  if (!n_value)
+    return str_cat("vertex count ", quote(n_text), " is not a non-negative integer");
+  const std::optional<std::uint64_t> m_value = parse_u64(m_text);
+  if (!m_value)
+    return str_cat("arc count ", quote(m_text), " is not a non-negative integer");
+  // "a 1 2 3\n" is the shortest arc line: 8 bytes.
+  if (std::optional<std::string> problem =
+          declared_count_problem(*m_value, data_bytes, 8, "arcs"))
+    return problem;
+  if (max_arcs && *m_value > *max_arcs)
+    return str_cat(*m_value, " arcs, more than the ", *max_arcs, ' ', holder, " may have");
+  if (std::optional<std::string> problem = vertex_count_problem(*n_value, options))
+    return problem;
+  if (std::optional<std::string> problem =
+          sparse_vertex_problem(*n_value, *m_value, "arcs", "arc"))
+    return problem;
+  n = *n_value;
+  m = *m_value;
+  return std::nullopt;
+}
+
 std::uint64_t safe_reserve(std::uint64_t declared, std::uint64_t data_bytes,
                            std::uint64_t min_bytes_per_item) {
   const std::uint64_t possible = data_bytes / (min_bytes_per_item ? min_bytes_per_item : 1) + 1;

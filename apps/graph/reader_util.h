@@ -119,6 +119,20 @@ std::optional<std::string> declared_count_problem(std::uint64_t declared,
                                                   std::uint64_t min_bytes_per_item,
                                                   const char* what);
 
+/// The counts of a DIMACS problem line `p TYPE N M`, as every DIMACS reader
+/// checks them: N and M non-negative integers, no more arcs than
+/// `data_bytes` can hold (an arc line takes at least 8 bytes), at most
+/// `max_arcs` when given (`holder`: what cannot have more, for the message),
+/// and N within the vertex limits. Fills `n` and `m`, or returns the first
+/// problem.
+std::optional<std::string> dimacs_problem_counts(std::string_view n_text,
+                                                 std::string_view m_text,
+                                                 std::uint64_t data_bytes,
+                                                 const ReadOptions& options,
+                                                 std::optional<std::uint64_t> max_arcs,
+                                                 const char* holder, std::uint64_t& n,
+                                                 std::uint64_t& m);
+
 /// How many items to reserve for a count declared in a header, bounded by
 /// what `data_bytes` of input can hold at `min_bytes_per_item` each, so a
 /// lying header cannot make us allocate.
