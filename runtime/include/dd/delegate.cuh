@@ -49,6 +49,7 @@
 #include "dd/context.cuh"
 #include "dd/detail/delegate_launch.cuh"
 #include "dd/launch_choice.h"
+#include "dd/reply.cuh"
 #include "dd/warp_reduce.cuh"
 
 namespace dd {
