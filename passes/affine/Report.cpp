@@ -187,6 +187,7 @@ std::string criticalSectionJSON(const CriticalSectionEntry &C) {
         .raw("locks", stringsJSON(C.Locks))
         .raw("message", stringsJSON(C.Message))
         .raw("arguments", stringsJSON(C.Arguments))
+        .raw("replies", stringsJSON(C.Replies))
         .num("statements", C.Statements);
   else
     J.str("reason", C.Reason)
@@ -419,7 +420,11 @@ void printText(const FileReport &R, raw_ostream &OS) {
          << join(C.Locks, " then ") << ", " << C.Statements << " statement"
          << (C.Statements == 1 ? "" : "s")
          << "\n    message: " << List(C.Message)
-         << "\n    server arguments: " << List(C.Arguments) << "\n";
+         << "\n    server arguments: " << List(C.Arguments)
+         << (C.Replies.empty()
+                 ? ""
+                 : "\n    reply (the client waits): " + join(C.Replies, ", "))
+         << "\n";
     }
   }
   if (!R.Decouple.empty()) {

@@ -117,6 +117,7 @@ struct CriticalSectionEntry {
   std::vector<std::string> Locks;     // "locks[b]", in acquisition order
   std::vector<std::string> Message;   // client values each message carries
   std::vector<std::string> Arguments; // kernel parameters the server needs
+  std::vector<std::string> Replies;   // locals the server sends back
   unsigned Statements = 0;            // statements of the critical section
   std::string Reason;                 // refused only
   Position ReasonPos;

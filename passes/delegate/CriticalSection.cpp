@@ -1161,7 +1161,8 @@ private:
       return refuse(Loc, "the critical section writes shared memory ('" +
                              V->getName().str() +
                              "'), which the server cannot reach");
-    if (R.Whole && V->hasLocalStorage() && !declaredInside(V) &&
+    // A part (`v.f = x`, `a[i] = x`) changes the local as much as a whole.
+    if (V->hasLocalStorage() && !declaredInside(V) &&
         !is_contained(CS.Flags, V))
       Written.push_back({V, Loc, ""});
     return true;
@@ -1276,12 +1277,23 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
     if (!usedOutside(W.Var, Loop->getSourceRange(), Function, SM))
       continue;
     const std::string V = W.Var->getName().str();
+    // A plain local comes back in the reply (the client waits for it); the
+    // server works on its copy, which starts as the client's value.
+    QualType T = W.Var->getType();
+    if (!isa<ParmVarDecl>(W.Var) && !T->isArrayType() && !holdsPointer(T) &&
+        T.isTriviallyCopyableType(Ctx)) {
+      addInput(W.Var, CS);
+      if (!is_contained(CS.Replies, W.Var))
+        CS.Replies.push_back(W.Var);
+      continue;
+    }
     if (W.How.empty())
       return Refusal{
           RefusalKind::ServerCannotRun, W.Loc,
           "the critical section writes '" + V +
-              "', which the kernel uses outside it; the server cannot "
-              "return a value to the client"};
+              "', which the kernel uses outside it; only a local of the "
+              "client that is no parameter, array or pointer can come back "
+              "in the server's reply"};
     std::string How = W.How;
     How.replace(How.find('%'), 1, "'" + V + "'");
     return Refusal{
@@ -1290,7 +1302,9 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
             ", a local of the client that the kernel uses outside it; on "
             "the server that is the server thread's copy, and the "
             "client's '" +
-            V + "' would not change"};
+            V +
+            "' would not change (only a local that is no parameter, "
+            "array or pointer comes back in the reply)"};
   }
 
   // What the message carries must mean the same on the server: a pointer

@@ -12,11 +12,11 @@
 // is not a try-lock loop, or the critical section (or a function it calls,
 // transitively) returns, leaves the loop, synchronizes, reads the thread's
 // identity, uses shared memory, contains inline assembly, calls what cannot
-// be checked, writes a local variable that the kernel uses outside it
-// (directly, through its address or a reference), or uses a pointer that may
-// address the client's local or shared memory. Direct reads of threadIdx,
-// blockIdx, blockDim and gridDim components are not refused: the client
-// sends its values in the message.
+// be checked, writes a parameter, array or pointer local that the kernel
+// uses outside it (a plain local comes back in a reply), or uses a pointer
+// that may address the client's local or shared memory. Direct reads of
+// threadIdx, blockIdx, blockDim and gridDim components are not refused: the
+// client sends its values in the message.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_DELEGATE_CRITICALSECTION_H
@@ -59,6 +59,10 @@ struct CriticalSection {
   /// Local variables the body or the lock indices read, declared before
   /// the loop: what a message carries.
   llvm::SmallVector<const clang::ValueDecl *, 8> Message;
+  /// Locals of the message that the body writes and the kernel uses
+  /// outside the section: the server sends them back and the client waits
+  /// for that reply (dissertation §4.4's reply channel).
+  llvm::SmallVector<const clang::VarDecl *, 2> Replies;
   /// Kernel parameters the body reads: arguments of the server kernel.
   llvm::SmallVector<const clang::ValueDecl *, 8> Arguments;
   /// The body's reads of threadIdx/blockIdx/blockDim/gridDim components, in

@@ -2,6 +2,7 @@
 
 #include "delegate/DelegatePass.h"
 #include "delegate/CriticalSection.h"
+#include "delegate/MemoryRoots.h"
 #include "support/Barriers.h"
 #include "support/CudaFacts.h"
 #include "support/Includes.h"
@@ -116,23 +117,6 @@ bool paramModified(const ParmVarDecl *P, const FunctionDecl &Kernel) {
   return Modified.contains(P);
 }
 
-/// Variables whose memory the critical section writes (assignment,
-/// increment, atomic*), by the variable at the base of the address.
-SmallVector<const VarDecl *, 4> writtenBases(ArrayRef<const Stmt *> Body) {
-  SmallVector<const VarDecl *, 4> Out;
-  for (const Stmt *S : Body)
-    forEachStore(S, [&](const Expr *E, bool) {
-      // Only stores through memory: a plain local is the refusal of the
-      // recognizer (or dead after the section).
-      const Expr *X = E->IgnoreParenImpCasts();
-      if (isa<DeclRefExpr>(X))
-        return;
-      if (const VarDecl *V = baseVar(X); V && !is_contained(Out, V))
-        Out.push_back(V);
-    });
-  return Out;
-}
-
 /// The innermost loop around \p S inside the kernel, if any.
 const Stmt *enclosingLoop(ASTContext &Ctx, const Stmt *S) {
   DynTypedNodeList Parents = Ctx.getParents(*S);
@@ -229,6 +213,8 @@ public:
   std::optional<Refusal> check();
   /// Emits the rewrite (after a successful check()).
   void emit(std::vector<SourceRange> &Replaced);
+  /// Why the client waits for a reply (empty: it does not).
+  std::string whyWait() const;
 
 private:
   std::optional<Refusal> checkLaunches();
@@ -257,6 +243,17 @@ private:
   static std::string builtinField(const CudaBuiltinRead &B) {
     return "dd_" + B.Var.str() + "_" + std::string(1, "xyz"[B.Dim]);
   }
+  /// Data id \p I read from the message as IdPair's type (a braced
+  /// initializer does not narrow from `int`).
+  std::string wideId(unsigned I) const {
+    for (const Field &F : Fields)
+      if (F.Name == Ids[I])
+        return F.Type == "unsigned long long"
+                   ? "dd_m." + F.Name
+                   : "(unsigned long long)dd_m." + F.Name;
+    return "dd_m." + Ids[I];
+  }
+  bool isReply(const ValueDecl *D) const { return is_contained(CS.Replies, D); }
   std::string fieldOf(const ValueDecl *D) const {
     for (const Field &F : Fields)
       if (F.Decl == D)
@@ -282,6 +279,12 @@ private:
   const FunctionDecl &K;
   std::string Name;
   bool Nested;
+  /// The client waits for the server's reply: the section writes locals
+  /// the kernel uses after it (CS.Replies), or the kernel reads afterwards
+  /// memory the section writes.
+  bool Waits = false;
+  /// The first use after the section of memory it writes, for the remark.
+  std::string WaitsFor;
   PrintingPolicy Policy{Ctx.getLangOpts()};
 
   unsigned Locks = DefaultLocks;
@@ -521,26 +524,55 @@ std::optional<Refusal> KernelRewrite::check() {
                 "its "
                 "locks by the servers' and cannot keep this use consistent"};
 
-  // A send does not wait for the critical section: the kernel must not
-  // read what it writes afterwards (or in a later iteration of a loop around
-  // it).
-  SourceRange LoopRange = CS.Loop->getSourceRange();
-  const Stmt *Around = enclosingLoop(Ctx, CS.Loop);
-  for (const VarDecl *V : writtenBases(CS.Body))
-    for (const DeclRefExpr *D : refsTo(V, K.getBody(), SM, LoopRange)) {
-      const bool After =
-          SM.isBeforeInTranslationUnit(LoopRange.getEnd(), D->getLocation());
-      const bool SameLoop =
-          Around && within(D->getLocation(), Around->getSourceRange(), SM);
-      if (After || SameLoop)
-        return Refusal{
-            RefusalKind::ServerCannotRun, D->getLocation(),
-            "the kernel uses '" + V->getNameAsString() +
-                "', which the critical section writes through, after it; a "
-                "delegated critical section runs later on a server block and "
-                "the "
-                "client does not wait for it"};
+  // A plain send does not wait for the critical section: where the kernel
+  // uses afterwards (or in a later iteration of a loop around it) memory
+  // the section may write, the client waits for the server's reply.
+  Waits = !CS.Replies.empty();
+  const MemoryRootSet Written = writtenMemory(CS.Body, K);
+  if (!Written.empty()) {
+    const SourceRange LoopRange = CS.Loop->getSourceRange();
+    const Stmt *Around = enclosingLoop(Ctx, CS.Loop);
+    MemoryRoots Roots(K);
+    struct Finder : RecursiveASTVisitor<Finder> {
+      SmallVector<const DeclRefExpr *, 16> Refs;
+      bool VisitDeclRefExpr(DeclRefExpr *D) {
+        Refs.push_back(D);
+        return true;
+      }
+    } F;
+    F.TraverseStmt(K.getBody());
+    for (const DeclRefExpr *D : F.Refs) {
+      const auto *W = dyn_cast<VarDecl>(D->getDecl());
+      // Memory: what a pointer or reference reaches, and globals; a
+      // client's other locals are its own.
+      if (!W || !(W->getType()->isPointerType() ||
+                  W->getType()->isReferenceType() || !W->hasLocalStorage()))
+        continue;
+      const SourceLocation L = D->getLocation();
+      if (within(L, LoopRange, SM))
+        continue;
+      const bool After = SM.isBeforeInTranslationUnit(LoopRange.getEnd(), L);
+      const bool SameLoop = Around && within(L, Around->getSourceRange(), SM);
+      if (!After && !SameLoop)
+        continue;
+      MemoryRootSet Used;
+      Roots.ofVar(W, Used);
+      if (!Used.overlaps(Written))
+        continue;
+      Waits = true;
+      WaitsFor = "'" + W->getNameAsString() + "' (line " +
+                 std::to_string(SM.getExpansionLineNumber(L)) + ")";
+      break;
     }
+  }
+  if (Waits) {
+    if (any_of(Fields, [](const Field &F) { return F.Name == "dd_reply"; }))
+      return Refusal{RefusalKind::KernelNotRewritable, CS.Loop->getBeginLoc(),
+                     "the critical section reads a variable named "
+                     "'dd_reply'; rename it"};
+    Fields.push_back({"unsigned long long", "dd_reply", nullptr, nullptr,
+                      "dd_replies.slot()"});
+  }
   return checkLaunches();
 }
 
@@ -569,6 +601,16 @@ std::string KernelRewrite::preamble() const {
      << "_delegate = dd::" << (Nested ? "NestedDelegate" : "Delegate") << "<"
      << Name << "_message"
      << (Locks != DefaultLocks ? ", " + std::to_string(Locks) : "") << ">;\n\n";
+  if (Waits) {
+    OS << "/// What the server sends back to the waiting client"
+       << (CS.Replies.empty() ? " (that the critical section has run)"
+                              : ": the locals the\n/// critical section writes")
+       << ".\n";
+    OS << "struct " << Name << "_reply {\n";
+    for (const VarDecl *V : CS.Replies)
+      OS << "  " << typeOf(V) << " " << V->getName() << ";\n";
+    OS << "};\n\n";
+  }
 
   // The critical section, outlined.
   OS << "/// The critical section of '" << Name
@@ -585,8 +627,9 @@ std::string KernelRewrite::preamble() const {
   for (const ValueDecl *D : Reads) {
     const auto *P = dyn_cast<ParmVarDecl>(D);
     OS << (First ? "" : ", ")
-       << (P && P->getDeclContext() == &K
-               ? paramDecl(paramIndex(P))
+       << (P && P->getDeclContext() == &K ? paramDecl(paramIndex(P))
+           : isReply(D) // the server's copy, sent back after the section
+               ? typeOf(D) + " &" + D->getNameAsString()
                : typeOf(D) + (StringRef(typeOf(D)).ends_with("*") ? "" : " ") +
                      D->getNameAsString());
     First = false;
@@ -649,7 +692,8 @@ std::string KernelRewrite::serverAndLaunch() const {
      << ".\n";
   OS << "__global__ void " << Name << "_server(" << D
      << "::channel_type dd_channel"
-     << (Nested ? ", " + D + "::sides_type dd_sides" : "");
+     << (Nested ? ", " + D + "::sides_type dd_sides" : "")
+     << (Waits ? ", dd::ReplyBox<" + Name + "_reply> dd_replies" : "");
   for (const ParmVarDecl *P : ServerArgs)
     OS << ", " << paramDecl(paramIndex(P));
   OS << ") {\n";
@@ -657,23 +701,35 @@ std::string KernelRewrite::serverAndLaunch() const {
   OS << "  " << D << "::server_type dd_server(dd_channel"
      << (Nested ? ", dd_sides" : "") << ", dd_temp);\n";
   OS << "  dd_server.run([](const " << Name << "_message &dd_m) { return "
-     << (Nested ? "dd::IdPair{dd_m." + Ids[0] + ", dd_m." + Ids[1] + "}"
+     << (Nested ? "dd::IdPair{" + wideId(0) + ", " + wideId(1) + "}"
                 : "dd_m." + Ids[0])
      << "; },\n";
-  OS << "                [&](const " << Name << "_message &dd_m) { " << Name
-     << "_critical_section(";
+  OS << "                [&](const " << Name << "_message &dd_m) {";
+  if (Waits) {
+    OS << "\n                  " << Name << "_reply dd_r{";
+    for (size_t I = 0; I < CS.Replies.size(); ++I)
+      OS << (I ? ", " : "") << "dd_m." << fieldOf(CS.Replies[I]);
+    OS << "};\n                 ";
+  }
+  OS << " " << Name << "_critical_section(";
   bool First = true;
   for (const ValueDecl *V : Reads) {
     std::string F = fieldOf(V);
     OS << (First ? "" : ", ")
-       << (F.empty() ? V->getNameAsString() : "dd_m." + F);
+       << (isReply(V)  ? "dd_r." + V->getNameAsString()
+           : F.empty() ? V->getNameAsString()
+                       : "dd_m." + F);
     First = false;
   }
   for (const std::string &B : BuiltinFields) {
     OS << (First ? "" : ", ") << "dd_m." << B;
     First = false;
   }
-  OS << "); });\n}\n\n";
+  if (Waits)
+    OS << ");\n                  dd_replies.post(dd_m.dd_reply, dd_r);\n"
+       << "                });\n}\n\n";
+  else
+    OS << "); });\n}\n\n";
 
   // The host launch (support/LaunchRewriter.h: the launchers' convention).
   OS << "/// decoupler: in place of " << Name
@@ -687,6 +743,12 @@ std::string KernelRewrite::serverAndLaunch() const {
   OS << "  (void)dd_shmem; // decoupler: 0: launches with dynamic shared "
         "memory are not "
         "delegated\n";
+  const std::string Box =
+      Waits ? ", dd_reply_slots.box(\"" + Name + "\", dd_grid, dd_block)" : "";
+  if (Waits)
+    OS << "  static dd::ReplySlots<" << Name
+       << "_reply> dd_reply_slots; // decoupler: one per client thread, "
+          "allocated when first delegated\n";
   OS << "  " << D << "::launch(\n";
   OS << "      \"" << Name << "\", " << Servers << ", " << Name << "_server, "
      << Name << "_client, " << Name << ", dd_grid, dd_block, dd_stream,\n";
@@ -695,14 +757,14 @@ std::string KernelRewrite::serverAndLaunch() const {
      << "dim3 dd_g, dim3 dd_b, size_t dd_shared, cudaStream_t dd_stream) {\n";
   OS << "        " << Name
      << "_server<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel"
-     << (Nested ? ", dd_sides" : "") << Args(ServerArgs) << ");\n";
+     << (Nested ? ", dd_sides" : "") << Box << Args(ServerArgs) << ");\n";
   OS << "      },\n";
   OS << "      [&](const " << D
      << "::channel_type &dd_channel, dim3 dd_g, dim3 dd_b, size_t dd_shared, "
         "cudaStream_t "
         "dd_stream) {\n";
   OS << "        " << Name
-     << "_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel";
+     << "_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel" << Box;
   for (unsigned I = 0; I < K.getNumParams(); ++I)
     OS << ", " << paramName(I);
   OS << ");\n      },\n";
@@ -717,9 +779,21 @@ std::string KernelRewrite::serverAndLaunch() const {
 std::string KernelRewrite::send(StringRef Indent) const {
   std::string S;
   raw_string_ostream OS(S);
-  OS << "// decoupler: delegated; " << Name
-     << "_server runs the critical section\n"
-     << Indent << "dd_tx.send(" << Name << "_delegate::route(dd_channel";
+  if (Waits)
+    OS << "// decoupler: delegated; " << Name
+       << "_server runs the critical section and replies, the client waits "
+          "for it\n"
+       << Indent
+       << (CS.Replies.size() == 1 ? CS.Replies[0]->getNameAsString() + " = "
+           : CS.Replies.size() > 1
+               ? "[&] {\n" + Indent + "  const " + Name + "_reply dd_r = "
+               : "")
+       << "dd_replies.call(dd_channel, " << Name
+       << "_delegate::route(dd_channel";
+  else
+    OS << "// decoupler: delegated; " << Name
+       << "_server runs the critical section\n"
+       << Indent << "dd_tx.send(" << Name << "_delegate::route(dd_channel";
   for (const std::string &Id : Ids) {
     const Field *F =
         find_if(Fields, [&](const Field &X) { return X.Name == Id; });
@@ -738,6 +812,15 @@ std::string KernelRewrite::send(StringRef Indent) const {
                                 : F.Name);
   }
   OS << "})";
+  if (Waits && CS.Replies.size() == 1)
+    OS << "." << CS.Replies[0]->getName();
+  if (CS.Replies.size() > 1) {
+    OS << ";\n";
+    for (const VarDecl *V : CS.Replies)
+      OS << Indent << "  " << V->getName() << " = dd_r." << V->getName()
+         << ";\n";
+    OS << Indent << "}()";
+  }
   // The loop's flags are true after it: kept so for code that reads them
   // (and flags whose declaration stays, so that it is not unused).
   for (const VarDecl *Flag : CS.Flags)
@@ -823,7 +906,9 @@ void KernelRewrite::rewriteKernel() {
 
   // The kernel becomes the client: renamed, the channel first.
   R.ReplaceText(K.getLocation(), Name.size(), Name + "_client");
-  const std::string Param = D + "::channel_type dd_channel";
+  const std::string Param =
+      D + "::channel_type dd_channel" +
+      (Waits ? ", dd::ReplyBox<" + Name + "_reply> dd_replies" : "");
   if (K.getNumParams() > 0) {
     R.InsertTextBefore(K.getParamDecl(0)->getBeginLoc(), Param + ", ");
   } else if (FunctionTypeLoc TL = K.getFunctionTypeLoc()) {
@@ -861,6 +946,20 @@ void KernelRewrite::rewriteKernel() {
 }
 
 void KernelRewrite::rewriteLaunches() { Launcher.rewrite(R); }
+
+std::string KernelRewrite::whyWait() const {
+  if (!Waits)
+    return "";
+  std::string Why;
+  for (const VarDecl *V : CS.Replies)
+    Why += (Why.empty() ? "'" : ", '") + V->getNameAsString() + "'";
+  if (!Why.empty())
+    return "; each client waits for the server's reply, which brings back " +
+           Why;
+  return "; each client waits for the server's reply, since the kernel "
+         "uses " +
+         WaitsFor + ", which the critical section writes, after it";
+}
 
 void KernelRewrite::emit(std::vector<SourceRange> &Replaced) {
   removePragma();
@@ -944,16 +1043,18 @@ bool runDelegatePass(PassContext &P) {
     const std::string What = (CS.Kind == CriticalSection::Shape::Single
                                   ? "critical section (one lock)"
                                   : "critical section (two nested locks)");
+    const std::string Wait = Rewrite.whyWait();
     if (C.Pragma)
       Diags.rewritten(CS.Loop->getBeginLoc(),
                       "delegated the " + What + " of '" + Name +
                           "' to server blocks: " + Name + "_client, " + Name +
-                          "_server, " + Name + "_launch");
+                          "_server, " + Name + "_launch" + Wait);
     else
       Diags.rewritten(CS.Loop->getBeginLoc(),
                       "--delegate=auto: delegated the unannotated " + What +
                           " of '" + Name + "' to server blocks: " + Name +
-                          "_client, " + Name + "_server, " + Name + "_launch",
+                          "_client, " + Name + "_server, " + Name + "_launch" +
+                          Wait,
                       /*Always=*/true);
     Changed = true;
     ++P.Rewrites;

@@ -119,6 +119,8 @@ CriticalSectionEntry criticalSectionEntry(const Annotation &A,
     if (!llvm::is_contained(E.Message, B.Read.name()))
       E.Message.push_back(B.Read.name());
   E.Arguments = names(CS.Arguments);
+  for (const VarDecl *V : CS.Replies)
+    E.Replies.push_back(V->getNameAsString());
   E.Statements = CS.Body.size();
   return E;
 }

@@ -101,7 +101,7 @@ __global__ void transfer(const int *from, const int *to, const int *amount, int 
 }
 
 // JSON: "critical_sections": [
-// JSON-NEXT: {"line": {{[0-9]+}}, "column": 3, "function": "insert", "status": "recognized", "shape": "single", "locks": ["locks[b]"], "message": ["b", "i", "key"], "arguments": ["locks", "pool", "heads"], "statements": 4},
-// JSON-NEXT: {"line": {{[0-9]+}}, "column": 5, "function": "count", "status": "recognized", "shape": "single", "locks": ["locks[id]"], "message": ["id"], "arguments": ["locks", "counts"], "statements": 1},
-// JSON-NEXT: {"line": {{[0-9]+}}, "column": 3, "function": "transfer", "status": "recognized", "shape": "nested", "locks": ["locks[lo]", "locks[hi]"], "message": ["lo", "hi", "src", "a", "dst"], "arguments": ["locks", "balance"], "statements": 2}
+// JSON-NEXT: {"line": {{[0-9]+}}, "column": 3, "function": "insert", "status": "recognized", "shape": "single", "locks": ["locks[b]"], "message": ["b", "i", "key"], "arguments": ["locks", "pool", "heads"], "replies": [], "statements": 4},
+// JSON-NEXT: {"line": {{[0-9]+}}, "column": 5, "function": "count", "status": "recognized", "shape": "single", "locks": ["locks[id]"], "message": ["id"], "arguments": ["locks", "counts"], "replies": [], "statements": 1},
+// JSON-NEXT: {"line": {{[0-9]+}}, "column": 3, "function": "transfer", "status": "recognized", "shape": "nested", "locks": ["locks[lo]", "locks[hi]"], "message": ["lo", "hi", "src", "a", "dst"], "arguments": ["locks", "balance"], "replies": [], "statements": 2}
 // JSON-NEXT: ]

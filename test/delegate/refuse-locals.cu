@@ -1,8 +1,9 @@
 // What a critical section may do to the client's locals (issue 13): on the
 // server a local of the client is the server thread's copy (its value came
-// in the message), so the section may not change one the kernel uses
-// outside it, neither by assignment nor through its address, a reference
-// parameter or a reference; and a pointer in the message must address
+// in the message); a plain local the section changes and the kernel uses
+// outside it comes back in the server's reply (rewrite-reply.cu), but an
+// array or a pointer does not, neither by assignment nor through its
+// address, a reference parameter or a reference; and a pointer in the message must address
 // global memory: one that may point to a client local, to __shared__
 // memory, or whose origin the pass cannot follow (a flow-insensitive
 // points-to over the kernel) is refused with a note where it gets that
@@ -18,40 +19,40 @@
 #include <dd/annotate.h>
 
 __device__ void take(int *table, int b, int *got) { *got = table[b]; table[b] = 0; }
-__device__ void take_ref(int *table, int b, int &got) { got = table[b]; table[b] = 0; }
+__device__ void take_ref(int *table, int b, int *&got) { got = table + b; }
 
-// CHECK: refuse-locals.cu:[[@LINE+14]]:22: error: cannot delegate this critical section: the critical section takes the address of 'got', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change
-// CHECK-NEXT: {{^}} [[#@LINE+13]] |       take(table, b, &got);
+// CHECK: refuse-locals.cu:[[@LINE+14]]:22: error: cannot delegate this critical section: the critical section takes the address of 'got', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change (only a local that is no parameter, array or pointer comes back in the reply)
+// CHECK-NEXT: {{^}} [[#@LINE+13]] |       take(table, b, &got[1]);
 // CHECK-NEXT: {{^}}      |                      ^
-// AUTO: {{.*}}:[[@LINE+11]]:22: warning: --delegate=auto: try-lock loop not delegated: the critical section takes the address of 'got', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change
-// AUTO-NEXT: {{^}} [[#@LINE+10]] |       take(table, b, &got);
+// AUTO: {{.*}}:[[@LINE+11]]:22: warning: --delegate=auto: try-lock loop not delegated: the critical section takes the address of 'got', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change (only a local that is no parameter, array or pointer comes back in the reply)
+// AUTO-NEXT: {{^}} [[#@LINE+10]] |       take(table, b, &got[1]);
 // AUTO-NEXT: {{^}}      |                      ^
 __global__ void address_of_local(int *table, int *out, int *locks) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   int b = i % 8;
-  int got = -1;
+  int got[2] = {-1, -1};
   bool done = false;
   #pragma dd delegate
   do {
     if (atomicCAS(&locks[b], 0, 1) == 0) {
-      take(table, b, &got);
+      take(table, b, &got[1]);
       atomicExch(&locks[b], 0);
       done = true;
     }
   } while (!done);
-  out[i] = got;
+  out[i] = got[1];
 }
 
-// CHECK: refuse-locals.cu:[[@LINE+14]]:26: error: cannot delegate this critical section: the critical section passes 'got' by reference to 'take_ref', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change
+// CHECK: refuse-locals.cu:[[@LINE+14]]:26: error: cannot delegate this critical section: the critical section passes 'got' by reference to 'take_ref', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change (only a local that is no parameter, array or pointer comes back in the reply)
 // CHECK-NEXT: {{^}} [[#@LINE+13]] |       take_ref(table, b, got);
 // CHECK-NEXT: {{^}}      |                          ^
-// AUTO: {{.*}}:[[@LINE+11]]:26: warning: --delegate=auto: try-lock loop not delegated: the critical section passes 'got' by reference to 'take_ref', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change
+// AUTO: {{.*}}:[[@LINE+11]]:26: warning: --delegate=auto: try-lock loop not delegated: the critical section passes 'got' by reference to 'take_ref', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change (only a local that is no parameter, array or pointer comes back in the reply)
 // AUTO-NEXT: {{^}} [[#@LINE+10]] |       take_ref(table, b, got);
 // AUTO-NEXT: {{^}}      |                          ^
-__global__ void reference_to_local(int *table, int *out, int *locks) {
+__global__ void reference_to_local(int *table, int **out, int *locks) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   int b = i % 8;
-  int got = -1;
+  int *got = nullptr;
   bool done = false;
   #pragma dd delegate
   do {
@@ -136,22 +137,22 @@ __global__ void pointer_unknown(int *table, int *other, int *locks) {
   } while (!done);
 }
 
-// CHECK: refuse-locals.cu:[[@LINE+14]]:16: error: cannot delegate this critical section: the critical section binds the reference 'r' to 'got', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change
-// CHECK-NEXT: {{^}} [[#@LINE+13]] |       int &r = got;
-// CHECK-NEXT: {{^}}      |                ^
-// AUTO: {{.*}}:[[@LINE+11]]:16: warning: --delegate=auto: try-lock loop not delegated: the critical section binds the reference 'r' to 'got', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change
-// AUTO-NEXT: {{^}} [[#@LINE+10]] |       int &r = got;
-// AUTO-NEXT: {{^}}      |                ^
-__global__ void reference_local_in_section(int *table, int *out, int *locks) {
+// CHECK: refuse-locals.cu:[[@LINE+14]]:17: error: cannot delegate this critical section: the critical section binds the reference 'r' to 'got', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change (only a local that is no parameter, array or pointer comes back in the reply)
+// CHECK-NEXT: {{^}} [[#@LINE+13]] |       int *&r = got;
+// CHECK-NEXT: {{^}}      |                 ^
+// AUTO: {{.*}}:[[@LINE+11]]:17: warning: --delegate=auto: try-lock loop not delegated: the critical section binds the reference 'r' to 'got', a local of the client that the kernel uses outside it; on the server that is the server thread's copy, and the client's 'got' would not change (only a local that is no parameter, array or pointer comes back in the reply)
+// AUTO-NEXT: {{^}} [[#@LINE+10]] |       int *&r = got;
+// AUTO-NEXT: {{^}}      |                 ^
+__global__ void reference_local_in_section(int *table, int **out, int *locks) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   int b = i % 8;
-  int got = -1;
+  int *got = nullptr;
   bool done = false;
   #pragma dd delegate
   do {
     if (atomicCAS(&locks[b], 0, 1) == 0) {
-      int &r = got;
-      r = table[b];
+      int *&r = got;
+      r = table + b;
       atomicExch(&locks[b], 0);
       done = true;
     }

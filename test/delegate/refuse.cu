@@ -71,21 +71,22 @@ __global__ void shared_write(int *locks, int n) {
   } while (!done);
 }
 
+// A plain local would come back in the reply (recognize.cu); a pointer does not.
 __global__ void local_used_after(int *data, int *out, int *locks, int n) {
   int b = threadIdx.x % n;
-  int old = 0;
+  int *old = nullptr;
   bool done = false;
   #pragma dd delegate
   do {
     if (atomicCAS(&locks[b], 0, 1) == 0) {
-      // CHECK-NEXT: in 'local_used_after': refused at [[@LINE+1]]:11: the critical section writes 'old', which the kernel uses outside it; the server cannot return a value to the client
-      old = data[b];
-      data[b] = old + 1;
+      // CHECK-NEXT: in 'local_used_after': refused at [[@LINE+1]]:11: the critical section writes 'old', which the kernel uses outside it; only a local of the client that is no parameter, array or pointer can come back in the server's reply
+      old = data + b;
+      *old += 1;
       atomicExch(&locks[b], 0);
       done = true;
     }
   } while (!done);
-  out[threadIdx.x] = old;
+  out[threadIdx.x] = *old;
 }
 
 __global__ void breaks(int *data, int *locks, int n) {

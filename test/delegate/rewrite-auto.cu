@@ -30,23 +30,24 @@ __global__ void histogram(const int *keys, int n, int *bins, int *locks) {
 // CHECK: dd_tx.send(histogram_delegate::route(dd_channel, k), histogram_message{k});
 // CHECK: __global__ void histogram_server(histogram_delegate::channel_type dd_channel, int *bins) {
 
+// A plain local would come back in a reply (rewrite-reply.cu); an array does not.
 __global__ void returns_value(int *data, int *locks, int *out) {
   int b = threadIdx.x % 8;
-  int old = 0;
+  int old[1] = {0};
   bool done = false;
-  // AUTO-DAG: rewrite-auto.cu:[[@LINE+5]]:11: warning: --delegate=auto: try-lock loop not delegated: the critical section writes 'old', which the kernel uses outside it; the server cannot return a value to the client
-  // WHY: rewrite-auto.cu:[[@LINE+4]]:11: warning: --delegate=auto: try-lock loop not delegated: the critical section writes 'old', which the kernel uses outside it; the server cannot return a value to the client
+  // AUTO-DAG: rewrite-auto.cu:[[@LINE+5]]:14: warning: --delegate=auto: try-lock loop not delegated: the critical section writes 'old', which the kernel uses outside it; only a local of the client that is no parameter, array or pointer can come back in the server's reply
+  // WHY: rewrite-auto.cu:[[@LINE+4]]:14: warning: --delegate=auto: try-lock loop not delegated: the critical section writes 'old', which the kernel uses outside it; only a local of the client that is no parameter, array or pointer can come back in the server's reply
   // CHECK: while (!done) {
   while (!done) {
     if (atomicExch(&locks[b], 1) == 0) {
-      old = data[b];
-      data[b] = old + 1;
+      old[0] = data[b];
+      data[b] = old[0] + 1;
       __threadfence();
       locks[b] = 0;
       done = true;
     }
   }
-  out[threadIdx.x] = old;
+  out[threadIdx.x] = old[0];
 }
 
 void run(const int *keys, int n, int *bins, int *locks, int *data, int *out) {

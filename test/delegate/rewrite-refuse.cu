@@ -44,9 +44,10 @@ __global__ void syncs(int *data, int *locks) {
   } while (!done);
 }
 
-// CHECK: rewrite-refuse.cu:[[@LINE+7]]:11: error: cannot delegate this critical section: the critical section writes 'old', which the kernel uses outside it; the server cannot return a value to the client
-__global__ void returns_value(int *data, int *locks, int *out) {
-  int b = threadIdx.x % 8, old = 0;
+// A local would come back in the reply (rewrite-reply.cu); a parameter does not.
+// CHECK: rewrite-refuse.cu:[[@LINE+7]]:11: error: cannot delegate this critical section: the critical section writes 'old', which the kernel uses outside it; only a local of the client that is no parameter, array or pointer can come back in the server's reply
+__global__ void returns_value(int *data, int *locks, int *out, int old) {
+  int b = threadIdx.x % 8;
   bool done = false;
   #pragma dd delegate
   do {
@@ -87,22 +88,6 @@ __global__ void reads_shared(int *data, int *locks) {
       done = true;
     }
   } while (!done);
-}
-
-// CHECK: rewrite-refuse.cu:[[@LINE+13]]:3: error: cannot delegate this critical section: the kernel uses 'data', which the critical section writes through, after it; a delegated critical section runs later on a server block and the client does not wait for it
-__global__ void reads_after(int *data, int *locks, int *out) {
-  int b = threadIdx.x % 8;
-  bool done = false;
-  #pragma dd delegate
-  do {
-    if (atomicCAS(&locks[b], 0, 1) == 0) {
-      data[b] += 1;
-      atomicExch(&locks[b], 0);
-      done = true;
-    }
-  } while (!done);
-  out[threadIdx.x] =
-  data[b];
 }
 
 // CHECK: rewrite-refuse.cu:[[@LINE+13]]:3: error: cannot delegate this critical section: the lock array 'locks' is used outside the critical section; the rewrite replaces its locks by the servers' and cannot keep this use consistent
@@ -241,9 +226,8 @@ __global__ void index_side_effect(int *data, int *locks) {
 void run(int *data, int *locks, int *out) {
   returns<<<1, 32>>>(data, locks);
   syncs<<<1, 32>>>(data, locks);
-  returns_value<<<1, 32>>>(data, locks, out);
+  returns_value<<<1, 32>>>(data, locks, out, 0);
   not_a_lock<<<1, 32>>>(data, locks);
-  reads_after<<<1, 32>>>(data, locks, out);
   lock_elsewhere<<<1, 32>>>(data, locks);
   two_sections<<<1, 32>>>(data, locks);
   too_many_locks<<<1, 32>>>(data, locks);

@@ -7,13 +7,13 @@
 #
 #   test/gpu/examples-differential.sh BIN_DIR GRAPH_DIR
 # BIN_DIR holds histogram, histogram_dd, privatize, privatize_dd, spmv_coo, spmv_coo_dd, sssp_topology,
-# sssp_topology_dd, hashtable, hashtable_dd, bank, bank_dd, ledger, ledger_dd,
+# sssp_topology_dd, hashtable, hashtable_dd, bank, bank_dd, ledger, ledger_dd, reply, reply_dd,
 # decouple, decouple_dd; GRAPH_DIR holds
 # chesapeake.mtx, wiki-Vote.txt, luxembourg_osm.edges and any *.gr files
 # (generated with dd-graph). EXAMPLES="hashtable bank" (say) runs only those
 # examples. Prints one line per case and ends with "N passed, N failed".
 #
-# hashtable, bank and ledger (the delegate pass) print order-independent digests and
+# hashtable, bank, ledger and reply (the delegate pass) print order-independent digests and
 # check themselves against a CPU model (--verify 1: "verify: ok" in both
 # outputs). Their rewritten launcher can run the kernel as written instead of
 # delegating (DD_DELEGATE_POLICY, default adaptive); the cases below force
@@ -140,6 +140,27 @@ DD_DELEGATE_SERVERS=100000 DD_DELEGATE_SPLIT=1 EXPECT_DD_STDERR="fewer than aske
   run ledger --accounts 64 --deposits 65536 --verify 1
 DD_DELEGATE_POLICY=adaptive DD_DELEGATE_VERBOSE=1 EXPECT_DD_STDERR="probe: original took" \
   run ledger --accounts 256 --deposits 262144 --time 40 --verify 1
+unset DD_DELEGATE_POLICY
+
+# Reply (the reply channel: clients that wait for their critical section):
+# a ticket per thread (one lock, a local comes back), withdrawals that only
+# happen when the source can pay (two locks, release and retry, a flag comes
+# back), deposits whose sum the kernel reads after (the client waits for
+# the write). Two bins (every thread on one or two locks) to 2^20, odd
+# blocks, one server block. Each run checks itself (--verify 1).
+export DD_DELEGATE_POLICY=delegate
+run reply --bins 2 --n 4096 --verify 1
+# Three bins: the original's 2^18 threads on three global spin locks ran
+# past a minute on an H100 (both ways are checked; the sizes are the
+# original's limit, not the rewrite's).
+run reply --bins 3 --n 16384 --block 96 --seed 3 --verify 1
+for bins in 64 1024 65536 1048576; do
+  for block in 256 96; do
+    run reply --bins $bins --n 262144 --block $block --seed $bins --verify 1
+  done
+done
+run reply --bins 5000 --n 1000003 --block 33 --seed 7 --verify 1
+DD_DELEGATE_SERVERS=1 run reply --bins 1024 --n 65536 --verify 1
 unset DD_DELEGATE_POLICY
 
 # The split pass (decouple): every study kernel on sizes that are not

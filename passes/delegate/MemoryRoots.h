@@ -1,0 +1,64 @@
+//===- delegate/MemoryRoots.h - Memory a kernel may reach ---*- C++ -*-===//
+//
+// Which memory a critical section writes and which the kernel around it
+// reads afterwards, to decide whether a delegated client must wait for the
+// server's reply (docs/delegate-pass.md, "Replies"). An address is reduced
+// to its roots: the kernel parameters, globals and locals whose storage (or,
+// for a pointer parameter or global, whose pointee) it may lie in, following
+// pointer and reference locals through their initializers and assignments,
+// flow-insensitively. An address of any other origin (a call's result, a
+// pointer loaded from memory, a local whose own address is taken) is
+// unknown, and unknown reaches everything. Distinct parameters and globals
+// are taken not to overlap (as if __restrict__).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DECOUPLER_DELEGATE_MEMORYROOTS_H
+#define DECOUPLER_DELEGATE_MEMORYROOTS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace decoupler {
+
+/// A set of roots; Unknown: the address may be anywhere.
+struct MemoryRootSet {
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> Vars;
+  bool Unknown = false;
+  bool empty() const { return Vars.empty() && !Unknown; }
+  bool overlaps(const MemoryRootSet &O) const;
+};
+
+/// The roots of the addresses of one function.
+class MemoryRoots {
+public:
+  explicit MemoryRoots(const clang::FunctionDecl &F);
+  /// Where the storage lvalue \p E designates may lie.
+  void ofLValue(const clang::Expr *E, MemoryRootSet &Out);
+  /// Where the pointer \p E may point.
+  void ofPointer(const clang::Expr *E, MemoryRootSet &Out);
+  /// What a use of \p V may reach: its pointee (a pointer), its referent (a
+  /// reference) or its own storage (anything else).
+  void ofVar(const clang::VarDecl *V, MemoryRootSet &Out);
+
+private:
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::Expr *, 2>>
+      Values;
+  llvm::SmallPtrSet<const clang::VarDecl *, 4> Escaped;
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> Visiting;
+};
+
+/// The memory \p Body (statements of \p F) may write: its stores and
+/// atomics, the pointers and non-const references it passes to functions,
+/// and what the functions it calls write to globals (transitively); locals
+/// of \p F are left out (they are not memory another thread reads).
+MemoryRootSet writtenMemory(llvm::ArrayRef<const clang::Stmt *> Body,
+                            const clang::FunctionDecl &F);
+
+} // namespace decoupler
+
+#endif // DECOUPLER_DELEGATE_MEMORYROOTS_H
