@@ -20,6 +20,8 @@ struct DeviceProblem {
   float *item_vecs = nullptr;      ///< items * k
   unsigned k = 0;                  ///< latent vector length
   unsigned *updates = nullptr;     ///< per rating: critical sections run
+  unsigned *user_updates = nullptr; ///< per user: updates of its vector
+  unsigned *item_updates = nullptr; ///< per item: updates of its vector
   int *user_locks = nullptr;       ///< per user, 0 when free
   int *item_locks = nullptr;       ///< per item, 0 when free
 };

@@ -21,6 +21,8 @@ enum class Variant { kLocks, kDelegate };
 struct Training {
   graph::LatentFactors factors;   ///< after the last epoch
   std::vector<unsigned> updates;  ///< per rating: how often its update ran
+  std::vector<unsigned> user_updates;  ///< per user: updates of its vector
+  std::vector<unsigned> item_updates;  ///< per item: updates of its vector
   double ms = 0;                  ///< GPU time of the epochs (CUDA events)
 };
 

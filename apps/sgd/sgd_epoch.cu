@@ -5,7 +5,9 @@
 // error from the current latent vectors and updates both vectors of length k.
 // Every rating's update is serialized with every other update of its user and
 // of its item, so an epoch equals a sequential pass over the ratings in some
-// order (docs/sgd.md). A per-rating counter records that the update ran.
+// order (docs/sgd.md). Counters per rating, per user and per item record
+// the updates that ran (plain increments under the locks: a lost one shows
+// a break of mutual exclusion).
 //
 // Built twice (apps/sgd/CMakeLists.txt): as written into dd::sgd::locks and,
 // rewritten at build time by `decoupler --passes=delegate`, into
@@ -24,7 +26,8 @@ namespace dd::sgd::DD_SGD_VARIANT {
 
 __global__ void sgd_epoch(const unsigned *users, const unsigned *items, const float *values,
                           unsigned n, float *user_vecs, float *item_vecs, unsigned k, float lr,
-                          float lambda, unsigned *updates, int *user_locks, int *item_locks) {
+                          float lambda, unsigned *updates, unsigned *user_updates,
+                          unsigned *item_updates, int *user_locks, int *item_locks) {
   const unsigned e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= n)
     return;
@@ -53,6 +56,8 @@ __global__ void sgd_epoch(const unsigned *users, const unsigned *items, const fl
           q[j] = qj + lr * (err * pj - lambda * qj);
         }
         updates[e] += 1;
+        user_updates[u] += 1;
+        item_updates[i] += 1;
         __threadfence(); // release: the updates before the unlocks
         atomicExch(&item_locks[i], 0);
         atomicExch(&user_locks[u], 0);
@@ -69,7 +74,8 @@ cudaError_t run_epochs(const DeviceProblem &p, float lr, float lambda, unsigned 
     return cudaSuccess;
   for (unsigned epoch = 0; epoch < epochs; ++epoch) {
     sgd_epoch<<<grid, block>>>(p.users, p.items, p.values, p.n, p.user_vecs, p.item_vecs, p.k,
-                               lr, lambda, p.updates, p.user_locks, p.item_locks);
+                               lr, lambda, p.updates, p.user_updates, p.item_updates, p.user_locks,
+                               p.item_locks);
     if (const cudaError_t err = cudaGetLastError(); err != cudaSuccess)
       return err;
   }

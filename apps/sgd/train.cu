@@ -46,6 +46,8 @@ void DeviceRatings::release() {
                         static_cast<const void *>(problem_.user_vecs),
                         static_cast<const void *>(problem_.item_vecs),
                         static_cast<const void *>(problem_.updates),
+                        static_cast<const void *>(problem_.user_updates),
+                        static_cast<const void *>(problem_.item_updates),
                         static_cast<const void *>(problem_.user_locks),
                         static_cast<const void *>(problem_.item_locks)})
     if (p)
@@ -72,6 +74,10 @@ Status DeviceRatings::upload(const graph::RatingSet &set, unsigned k) {
     s = allocate(problem_.item_vecs, std::uint64_t(set.num_items) * k, "item vectors");
   if (s.ok())
     s = allocate(problem_.updates, n, "update counters");
+  if (s.ok())
+    s = allocate(problem_.user_updates, set.num_users, "user counters");
+  if (s.ok())
+    s = allocate(problem_.item_updates, set.num_items, "item counters");
   if (s.ok())
     s = allocate(problem_.user_locks, set.num_users, "user locks");
   if (s.ok())
@@ -105,6 +111,8 @@ Expected<Training> DeviceRatings::train(Variant variant, const graph::SgdParams 
     return s;
   for (const auto &[ptr, bytes] :
        {std::pair<void *, std::uint64_t>{problem_.updates, std::uint64_t(problem_.n) * 4},
+        {problem_.user_updates, std::uint64_t(num_users_) * 4},
+        {problem_.item_updates, std::uint64_t(num_items_) * 4},
         {problem_.user_locks, std::uint64_t(num_users_) * 4},
         {problem_.item_locks, std::uint64_t(num_items_) * 4}})
     if (const cudaError_t err = cudaMemset(ptr, 0, bytes); err != cudaSuccess)
@@ -142,11 +150,15 @@ Expected<Training> DeviceRatings::train(Variant variant, const graph::SgdParams 
   t.factors.users.resize(initial.users.size());
   t.factors.items.resize(initial.items.size());
   t.updates.resize(problem_.n);
+  t.user_updates.resize(num_users_);
+  t.item_updates.resize(num_items_);
   for (const auto &[dst, src, bytes] :
        {std::tuple<void *, const void *, std::uint64_t>{t.factors.users.data(), problem_.user_vecs,
                                                         t.factors.users.size() * 4},
         {t.factors.items.data(), problem_.item_vecs, t.factors.items.size() * 4},
-        {t.updates.data(), problem_.updates, t.updates.size() * 4}})
+        {t.updates.data(), problem_.updates, t.updates.size() * 4},
+        {t.user_updates.data(), problem_.user_updates, t.user_updates.size() * 4},
+        {t.item_updates.data(), problem_.item_updates, t.item_updates.size() * 4}})
     if (bytes)
       if (const cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost);
           e != cudaSuccess)

@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -58,8 +59,10 @@ Options:
                    algorithms run once more before, untimed (warm-up); every
                    run starts from the same initial vectors
   --verify         check the result: every latent value finite; GPU: every
-                   rating updated exactly E times (per-rating counters) and
-                   the training RMSE within 1% of the CPU reference's with the
+                   rating updated exactly E times (per-rating counters), every
+                   user's and item's vector E x its degree times (plain
+                   counters under the locks: a lost update shows a break of
+                   mutual exclusion), and the training RMSE within 1% of the CPU reference's with the
                    same settings; cpu: the RMSE below that of the initial
                    vectors. A failed check is an error (status 1)
   --out=FILE       write the latent vectors ("-": standard output): a line
@@ -197,7 +200,7 @@ int main_impl(int argc, char **argv) {
 
   std::vector<double> times;
   LatentFactors result;
-  std::vector<unsigned> updates;
+  std::vector<unsigned> updates, user_updates, item_updates;
   for (std::uint64_t i = (algo == Algo::kCpu ? 1 : 0); i <= runs; ++i) {
     if (algo == Algo::kCpu) {
       const auto start = std::chrono::steady_clock::now();
@@ -217,6 +220,8 @@ int main_impl(int argc, char **argv) {
       times.push_back(t->ms);
     result = std::move(t->factors);
     updates = std::move(t->updates);
+    user_updates = std::move(t->user_updates);
+    item_updates = std::move(t->item_updates);
   }
   std::sort(times.begin(), times.end());
   const double ms = times[times.size() / 2];
@@ -253,6 +258,22 @@ int main_impl(int argc, char **argv) {
         return fail(str_cat("verification failed: ", wrong, " of ", updates.size(),
                             " ratings were not updated exactly ", params.epochs,
                             " times (", examples, ")"));
+      // Per user and per item: E times its degree. The increments are plain
+      // (not atomic) under the locks, so a break of mutual exclusion loses some.
+      std::vector<std::uint64_t> user_degree(set->num_users, 0), item_degree(set->num_items, 0);
+      for (std::uint64_t e = 0; e < set->size(); ++e) {
+        ++user_degree[set->users[e]];
+        ++item_degree[set->items[e]];
+      }
+      for (const auto &[counts, degrees, what] :
+           {std::tuple{&user_updates, &user_degree, "user"},
+            std::tuple{&item_updates, &item_degree, "item"}})
+        for (std::uint64_t v = 0; v < degrees->size(); ++v)
+          if ((*counts)[v] != (*degrees)[v] * params.epochs)
+            return fail(str_cat("verification failed: ", what, " ", v + 1, "'s vector was updated ",
+                                (*counts)[v], " times, expected ", (*degrees)[v] * params.epochs,
+                                " (", (*degrees)[v], " ratings x ", params.epochs,
+                                " epochs): updates under its lock were lost"));
       Expected<LatentFactors> reference = sgd_cpu(*set, params);
       if (!reference.ok())
         return fail(reference.status().message());
@@ -261,8 +282,9 @@ int main_impl(int argc, char **argv) {
         return fail(str_cat("verification failed: rmse ", std::to_string(error),
                             " is not within 1% of the CPU reference's ", std::to_string(want)));
       std::fprintf(stderr,
-                   "dd-sgd: verified: %llu ratings updated %u times each; rmse %.6f, CPU "
-                   "reference %.6f (%.3f%% apart)\n",
+                   "dd-sgd: verified: %llu ratings updated %u times each, every user and "
+                   "item vector E x degree times; rmse %.6f, CPU reference %.6f (%.3f%% "
+                   "apart)\n",
                    (unsigned long long)updates.size(), params.epochs, error, want,
                    want > 0 ? 100.0 * std::fabs(error - want) / want : 0.0);
     }
