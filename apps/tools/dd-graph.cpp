@@ -24,6 +24,7 @@
 #include "graph/graph_io.h"
 #include "graph/max_flow.h"
 #include "graph/mst.h"
+#include "graph/ratings.h"
 #include "graph/reference.h"
 #include "graph/stats.h"
 #include "graph/weights.h"
@@ -46,6 +47,8 @@ commands:
                              write a synthetic graph as .gr
   generate rlg -o OUT.max [--seed=S] [parameters]
                              write a max-flow network as DIMACS max-flow text
+  generate ratings -o OUT.mtx [--seed=S] [parameters]
+                             write a rating set (users x items) as Matrix Market
   sssp-ref --src=S GRAPH     shortest-path distances (Dijkstra), one line
                              "id distance" per vertex, INF when unreachable
   bfs-ref --src=S GRAPH      BFS levels, one line "id level" per vertex
@@ -103,6 +106,13 @@ generate rlg      --rows=R --cols=C (default 64 each) [--max-cap=K (10000)]:
                   last level to the sink (capacity 3K), each vertex linked to
                   3 distinct random vertices of the next level (capacity
                   uniform in [1, K]); written as DIMACS max-flow (p max)
+generate ratings  --users=U (default 48000) --items=I (default 1770)
+                  --ratings=R (default 1000000) --shape=netflix|movielens
+                  (default netflix): a rating set with power-law degrees on
+                  both sides (user activity and item popularity shaped like
+                  Netflix or MovieLens-10M), ratings 1..5, no (user, item)
+                  pair twice; written as Matrix Market "coordinate real
+                  general", rows users, columns items (docs/graphs.md)
   All generators are deterministic for --seed (default 1) on every platform.
 
 Output:
@@ -394,9 +404,46 @@ int generate_rlg_file(const Args& args, std::uint64_t seed, const std::string& o
   return 0;
 }
 
+// generate ratings: a power-law rating set as Matrix Market text.
+int generate_ratings_file(const Args& args, std::uint64_t seed, const std::string& out) {
+  RatingParams p;
+  if (auto e = get_u64(args, "users", p.num_users))
+    return fail(*e);
+  if (auto e = get_u64(args, "items", p.num_items))
+    return fail(*e);
+  if (auto e = get_u64(args, "ratings", p.num_ratings))
+    return fail(*e);
+  std::string shape = "netflix";
+  if (auto it = args.values.find("shape"); it != args.values.end())
+    shape = it->second;
+  if (shape == "movielens")
+    p.shape = RatingShape::kMovieLens;
+  else if (shape != "netflix")
+    return fail("--shape=" + shape + " is not one of netflix, movielens");
+  p.seed = seed;
+  Expected<RatingSet> set = generate_ratings(p);
+  if (!set.ok())
+    return fail(set.status().message());
+  const ZipfSide users = user_side(p.shape), items = item_side(p.shape);
+  const auto g = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  const std::string comment = str_cat(
+      "rating set (dd-graph generate ratings; docs/graphs.md): ", p.num_users, " users, ",
+      p.num_items, " items, ", p.num_ratings, " ratings, shape ", shape, ", seed ", seed,
+      "\nweight of rank r of n: (r/n + offset)^-exponent; users: exponent ", g(users.exponent),
+      ", offset ", g(users.offset), "; items: exponent ", g(items.exponent), ", offset ",
+      g(items.offset));
+  if (Status s = write_ratings(*set, out, comment); !s.ok())
+    return fail(s.message());
+  return 0;
+}
+
 int cmd_generate(int argc, char** argv) {
   if (argc < 3 || argv[2][0] == '-')
-    return fail("generate needs a kind: kron, uniform, grid or rlg");
+    return fail("generate needs a kind: kron, uniform, grid, rlg or ratings");
   const std::string kind = argv[2];
   const std::set<std::string> common = {"out", "seed", "weights", "weight-seed", "weight-range"};
   std::set<std::string> values = common;
@@ -413,8 +460,11 @@ int cmd_generate(int argc, char** argv) {
   } else if (kind == "rlg") {
     // A flow network: capacities come from --max-cap, not the weight options.
     values = {"out", "seed", "rows", "cols", "max-cap"};
+  } else if (kind == "ratings") {
+    // Ratings are the values; the weight options do not apply.
+    values = {"out", "seed", "users", "items", "ratings", "shape"};
   } else {
-    return fail("unknown generator '" + kind + "' (kron, uniform, grid or rlg)");
+    return fail("unknown generator '" + kind + "' (kron, uniform, grid, rlg or ratings)");
   }
   Args args;
   if (auto e = parse_args(argc, argv, 3, values, flags, args))
@@ -424,12 +474,14 @@ int cmd_generate(int argc, char** argv) {
   const auto out = args.values.find("out");
   if (out == args.values.end())
     return fail(std::string("generate needs an output file: -o OUT.") +
-                (kind == "rlg" ? "max" : "gr"));
+                (kind == "rlg" ? "max" : kind == "ratings" ? "mtx" : "gr"));
   std::uint64_t seed = 1;
   if (auto e = get_u64(args, "seed", seed))
     return fail(*e);
   if (kind == "rlg")
     return generate_rlg_file(args, seed, out->second);
+  if (kind == "ratings")
+    return generate_ratings_file(args, seed, out->second);
 
   Expected<Csr> g = Status::error("no generator ran");
   if (kind == "kron") {
