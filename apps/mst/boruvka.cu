@@ -169,7 +169,7 @@ Expected<Result> boruvka(const DeviceGraph &graph) {
   const std::uint32_t m = graph.num_edges();
   if (n == 0)
     return result;
-  const unsigned blocks = (n + kBlock - 1) / kBlock;
+  const unsigned blocks = (n - 1) / kBlock + 1; // n > 0; n + kBlock - 1 may wrap
 
   Buffer<VertexId> comp, parent;
   Buffer<std::uint32_t> best_weight, best_edge, counters;
