@@ -179,3 +179,28 @@ TEST(LaunchChooser, RunTimed) {
 }
 
 } // namespace
+
+TEST(LaunchChoice, FollowsWhatUntimedLaunchesMeasure) {
+  // Components that grow round by round: the original wins the first probe
+  // (little contention), then slows down; its own launches, timed by
+  // events, hand over to the rewrite without waiting for a re-probe.
+  AdaptiveChoice C;
+  EXPECT_FALSE(C.observe(AdaptiveChoice::Rewrite, 5.0)); // probing: ignored
+  C.record(AdaptiveChoice::Rewrite, 1.0);
+  C.record(AdaptiveChoice::Original, 0.4);
+  EXPECT_EQ(C.which(), AdaptiveChoice::Original);
+  C.record_untimed(AdaptiveChoice::Original);
+  EXPECT_FALSE(C.observe(AdaptiveChoice::Original, 0.8)); // still the faster
+  EXPECT_EQ(C.which(), AdaptiveChoice::Original);
+  C.record_untimed(AdaptiveChoice::Original);
+  EXPECT_TRUE(C.observe(AdaptiveChoice::Original, 120.0));
+  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite);
+  EXPECT_FALSE(C.timed());
+  // The rewrite slows down past the original's last time: back.
+  C.record_untimed(AdaptiveChoice::Rewrite);
+  EXPECT_FALSE(C.observe(AdaptiveChoice::Rewrite, 30.0));
+  C.record_untimed(AdaptiveChoice::Rewrite);
+  EXPECT_TRUE(C.observe(AdaptiveChoice::Rewrite, 150.0));
+  EXPECT_EQ(C.which(), AdaptiveChoice::Original);
+  EXPECT_DOUBLE_EQ(C.ms(AdaptiveChoice::Original), 120.0);
+}

@@ -147,6 +147,25 @@ public:
     ++since_probe_;
   }
 
+  /// An untimed launch of `way` (already counted by record_untimed) took
+  /// `ms`, measured without a synchronization of its own (events read at a
+  /// later launch, or a launch that waits anyway). Contention is the data's
+  /// and can change from one launch to the next (a graph's components grow
+  /// round by round): the choice follows the latest time of each way, so a
+  /// way that becomes slower than the other's last time hands over at once
+  /// instead of at the next scheduled re-probe. Returns whether the winner
+  /// changed.
+  bool observe(Way way, double ms) {
+    if (ms_[Rewrite] < 0 || ms_[Original] < 0)
+      return false; // still probing: the probes decide
+    const Way before = winner();
+    ms_[way] = ms > 0 ? ms : 0;
+    if (winner() == before)
+      return false;
+    since_probe_ = 0;
+    return true;
+  }
+
   /// The faster way measured so far (the rewrite while nothing is known).
   Way winner() const {
     if (ms_[Rewrite] < 0 || ms_[Original] < 0)
@@ -258,6 +277,17 @@ public:
   }
   /// An untimed launch of `way` ran.
   void record_untimed(AdaptiveChoice::Way way) { choice_.record_untimed(way); }
+
+  /// An untimed launch of `way` took `ms` (AdaptiveChoice::observe); a
+  /// change of the choice is reported when `verbose`.
+  void observe(const char *kernel, AdaptiveChoice::Way way, double ms, bool verbose) {
+    if (!choice_.observe(way, ms) || !verbose)
+      return;
+    const char *names[2] = {rewrite_name_, "original"};
+    std::fprintf(stderr, "dd: %s: %s took %.4f ms (%s %.4f ms, original %.4f ms): runs the %s now\n", kernel,
+                 names[way], ms, rewrite_name_, choice_.ms(AdaptiveChoice::Rewrite),
+                 choice_.ms(AdaptiveChoice::Original), names[choice_.winner()]);
+  }
 
   const AdaptiveChoice &choice() const { return choice_; }
 
