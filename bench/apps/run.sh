@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The delegate pass on the dissertation's lock-based applications (issue 16):
+# each program as written (global try-locks) against the same source
+# rewritten by the pass, in one run on one GPU, every result verified.
+#
+#   bench/apps/run.sh BIN_DIR WORK_DIR
+#
+# BIN_DIR holds dd-mst, dd-sgd and dd-graph; inputs are generated into
+# WORK_DIR (an existing file is reused). Per input and program, three ways:
+#   written    --algo=locks (the kernel as written)
+#   shipped    --algo=delegate, the launcher as shipped (DD_DELEGATE_POLICY
+#              unset: adaptive, it measures both ways and runs the faster)
+#   delegated  --algo=delegate with DD_DELEGATE_POLICY=delegate (always
+#              delegated)
+# Each is run with --verify (MST: the forest spans and weighs what Kruskal's
+# does; SGD: no update lost, RMSE within 1% of the CPU's) and --runs=R
+# (default APPS_RUNS=5; one untimed warm-up first); the time is the median
+# of the program's own CUDA-event timing of its GPU part. The table gives
+# ms and the ratios written/shipped and written/delegated (> 1: the rewrite
+# is faster), and the geometric means of those ratios over the rows.
+# APPS_INPUTS selects rows by name (default: all).
+set -u
+bin=${1:?usage: run.sh BIN_DIR WORK_DIR}
+work=${2:?usage: run.sh BIN_DIR WORK_DIR}
+runs=${APPS_RUNS:-5}
+timeout_s=${APPS_TIMEOUT:-300}
+mkdir -p "$work"
+log=$work/log
+: >"$log"
+
+# gen FILE ARGS...: dd-graph generate ARGS -o FILE, unless FILE exists.
+gen() {
+  local file=$1
+  shift
+  [[ -s $file ]] && return 0
+  "$bin/dd-graph" generate "$@" -o "$file" >>"$log" 2>&1
+}
+
+# time_of PROGRAM ENV ARGS...: the median time_ms of a verified run, or FAIL.
+time_of() {
+  local prog=$1 env=$2
+  shift 2
+  local out
+  if ! out=$(env $env timeout -k 10 "$timeout_s" "$bin/$prog" --verify --runs="$runs" "$@" 2>>"$log"); then
+    echo "FAIL"
+    return
+  fi
+  echo "$out" >>"$log"
+  echo "$out" | tail -n 1 | sed -n 's/.*time_ms \([0-9.]*\).*/\1/p'
+}
+
+# example_time BINARY ENV ARGS...: the median time_ms= of an example
+# (examples/: hashtable is HT, bank is ATM), checked by the example itself.
+example_time() {
+  local prog=$1 env=$2
+  shift 2
+  local out
+  if ! out=$(env $env timeout -k 10 "$timeout_s" "$bin/$prog" --verify 1 --time "$runs" "$@" 2>>"$log") ||
+    ! grep -q "verify: ok" <<<"$out"; then
+    echo "FAIL"
+    return
+  fi
+  echo "$out" >>"$log"
+  sed -n 's/^time_ms=\([0-9.]*\).*/\1/p' <<<"$out"
+}
+
+rows=()
+example_row() {
+  local name=$1 prog=$2
+  shift 2
+  if [[ -n ${APPS_INPUTS:-} && " $APPS_INPUTS " != *" $name "* ]]; then
+    return
+  fi
+  echo "== $name ($prog $*)" >>"$log"
+  local w s d
+  w=$(example_time "$prog" "" "$@")
+  s=$(example_time "${prog}_dd" "" "$@")
+  d=$(example_time "${prog}_dd" "DD_DELEGATE_POLICY=delegate" "$@")
+  rows+=("$name|$prog|$w|$s|$d")
+  echo "$name $prog written=$w shipped=$s delegated=$d" >&2
+}
+
+row() {
+  local name=$1 prog=$2
+  shift 2
+  if [[ -n ${APPS_INPUTS:-} && " $APPS_INPUTS " != *" $name "* ]]; then
+    return
+  fi
+  echo "== $name ($prog $*)" >>"$log"
+  local w s d
+  w=$(time_of "$prog" "" --algo=locks "$@")
+  s=$(time_of "$prog" "" --algo=delegate "$@")
+  d=$(time_of "$prog" "DD_DELEGATE_POLICY=delegate" --algo=delegate "$@")
+  rows+=("$name|$prog|$w|$s|$d")
+  echo "$name $prog written=$w shipped=$s delegated=$d" >&2
+}
+
+# HT and ATM (the dissertation's microbenchmarks; collision factors 256 and
+# 32K, BIN_DIR also holds the examples hashtable, bank and their _dd).
+if [[ -x $bin/hashtable && -x $bin/bank ]]; then
+  example_row ht-256 hashtable --cf 256 --keys 1048576
+  example_row ht-32k hashtable --cf 32768 --keys 1048576
+  example_row atm-256 bank --accounts 256 --transfers 262144
+  example_row atm-32k bank --accounts 32768 --transfers 262144
+fi
+
+# MST (the dissertation: rmat22, USA-road-d.USA, r4-2e23; scaled to what a
+# 10-minute call generates, verifies and runs three ways).
+gen "$work/kron18.gr" kron --scale=18 --seed=1
+gen "$work/grid1024.gr" grid --rows=1024 --cols=1024 --seed=1
+gen "$work/urand20.gr" uniform --vertices=1048576 --edges=4194304 --undirected --seed=1
+row kron18 dd-mst "$work/kron18.gr"
+row grid1024 dd-mst "$work/grid1024.gr"
+row urand20 dd-mst "$work/urand20.gr"
+
+# SGD (the dissertation: Netflix, MovieLens-10M; here their shapes at 2M
+# ratings and their densities, about 1.3%, and MovieLens-10M's shape at its
+# full size, 72K x 10.7K, 10M ratings).
+gen "$work/ml2m.mtx" ratings --users=32000 --items=4800 --ratings=2000000 --shape=movielens --seed=1
+gen "$work/nf2m.mtx" ratings --users=96000 --items=1770 --ratings=2000000 --shape=netflix --seed=1
+gen "$work/ml10m.mtx" ratings --users=72000 --items=10700 --ratings=10000000 --shape=movielens --seed=1
+row ml2m dd-sgd --epochs=5 "$work/ml2m.mtx"
+row nf2m dd-sgd --epochs=5 "$work/nf2m.mtx"
+row ml10m dd-sgd --epochs=3 "$work/ml10m.mtx"
+
+echo "| input | program | written ms | shipped ms | delegated ms | written/shipped | written/delegated |"
+echo "|---|---|---:|---:|---:|---:|---:|"
+awk -F'|' '
+  function ok(x) { return x != "" && x != "FAIL" && x + 0 > 0 }
+  {
+    r1 = ok($3) && ok($4) ? sprintf("%.2fx", $3 / $4) : "-"
+    r2 = ok($3) && ok($5) ? sprintf("%.2fx", $3 / $5) : "-"
+    if (ok($3) && ok($4)) { g1 += log($3 / $4); n1++ }
+    if (ok($3) && ok($5)) { g2 += log($3 / $5); n2++ }
+    printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, r1, r2
+  }
+  END {
+    if (n1) printf "\ngeomean written/shipped %.2fx over %d rows; written/delegated %.2fx over %d rows\n", exp(g1 / n1), n1, exp(g2 / n2), n2
+  }' < <(printf '%s\n' "${rows[@]}")
