@@ -25,6 +25,7 @@
 #include "graph/weights.h"
 #include "sssp/sssp.h"
 #include "command_line.h"
+#include "graph_argument.h"
 
 namespace {
 
@@ -304,32 +305,10 @@ int main_impl(int argc, char **argv) {
   for (const char *option : {"adds-delta", "adds-pool", "adds-workers", "adds-precheck"})
     if (!is_adds(*algo) && args.values.count(option))
       return fail(str_cat("--", option, " applies to --algo=adds and bfs-adds only"));
-  if (args.positional.size() != 1)
-    return fail(args.positional.empty() ? "no GRAPH given (dd-sssp --help)"
-                                        : "expected one GRAPH, got " +
-                                              std::to_string(args.positional.size()));
-  const std::string &path = args.positional[0];
-
-  ReadOptions read;
-  if (auto it = args.values.find("format"); it != args.values.end()) {
-    const std::optional<Format> format = parse_format(it->second);
-    if (!format)
-      return fail("--format=" + it->second +
-                  " is not one of auto, gr, dimacs, mtx, snap, edgelist");
-    read.format = *format;
-  }
-  read.index_base = std::uint32_t(base);
-  read.symmetrize = args.flags.count("symmetrize") != 0;
-  read.max_stream_bytes = max_input_bytes;
-  // Checked before reading: nothing is written over a file being read.
-  if (auto it = args.values.find("out"); it != args.values.end() && it->second != "-")
-    if (Status s = check_output_not_input(it->second, {path}, "--out"); !s.ok())
-      return fail(s.message());
-  dd::tools::current_file() = path;
-  Expected<Csr> graph = read_graph(path, read);
-  if (!graph.ok())
-    return fail(graph.status().message());
-  Csr &csr = *graph;
+  std::string path;
+  Csr csr;
+  if (auto problem = dd::tools::read_graph_argument(args, "dd-sssp", base, max_input_bytes, path, csr))
+    return fail(*problem);
   if (source >= csr.num_vertices())
     return fail(str_cat(path, ": source vertex ", source, " is out of range (",
                         csr.num_vertices(), " vertices)"));
