@@ -20,6 +20,7 @@ using detail::LineReader;
 using detail::Limit;
 using detail::Tokens;
 using detail::iequals;
+using detail::matrix_market_banner;
 using detail::parse_u64;
 using detail::parse_vertex;
 using detail::quote;
@@ -128,19 +129,9 @@ Expected<RatingSet> parse_ratings(std::string_view data, std::string_view name,
                                   const ReadOptions& options) {
   LineReader lines(data);
   std::string_view line;
-  if (!lines.next(line))
-    return line_error(name, 1, str_cat("empty file; expected the header ", kBanner));
-  Tokens banner(line);
   std::string_view words[5];
-  std::size_t count = 0;
-  for (std::string_view word; count < 5 && banner.next(word);)
-    words[count++] = word;
-  if (count == 0 || !iequals(words[0], "%%MatrixMarket"))
-    return line_error(name, 1, str_cat("missing the Matrix Market header ", kBanner));
-  if (count < 5 || !banner.done())
-    return line_error(name, 1, str_cat("malformed header; expected ", kBanner));
-  if (!iequals(words[1], "matrix"))
-    return line_error(name, 1, str_cat("object ", quote(words[1]), " is not 'matrix'"));
+  if (Status s = matrix_market_banner(lines, name, kBanner, words); !s.ok())
+    return s;
   if (!iequals(words[2], "coordinate"))
     return line_error(name, 1, str_cat("format ", quote(words[2]),
                                        " is not 'coordinate' (a rating set is sparse)"));

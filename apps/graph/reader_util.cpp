@@ -272,4 +272,22 @@ std::uint64_t safe_reserve(std::uint64_t declared, std::uint64_t data_bytes,
   return declared < possible ? declared : possible;
 }
 
+Status matrix_market_banner(LineReader& lines, std::string_view name, const char* expected,
+                            std::string_view (&words)[5]) {
+  std::string_view line;
+  if (!lines.next(line))
+    return line_error(name, 1, str_cat("empty file; expected the header ", expected));
+  Tokens banner(line);
+  std::size_t count = 0;
+  for (std::string_view word; count < 5 && banner.next(word);)
+    words[count++] = word;
+  if (count == 0 || !iequals(words[0], "%%MatrixMarket"))
+    return line_error(name, 1, str_cat("missing the Matrix Market header ", expected));
+  if (count < 5 || !banner.done())
+    return line_error(name, 1, str_cat("malformed header; expected ", expected));
+  if (!iequals(words[1], "matrix"))
+    return line_error(name, 1, str_cat("object ", quote(words[1]), " is not 'matrix'"));
+  return Status();
+}
+
 } // namespace dd::graph::detail

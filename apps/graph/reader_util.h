@@ -133,6 +133,14 @@ std::optional<std::string> dimacs_problem_counts(std::string_view n_text,
                                                  const char* holder, std::uint64_t& n,
                                                  std::uint64_t& m);
 
+/// The banner of a Matrix Market file, its first line, split into its five
+/// words (`%%MatrixMarket matrix <format> <field> <symmetry>`), as the
+/// Matrix Market readers (graphs, rating sets) check it: an empty file, a
+/// missing or malformed banner and an object other than `matrix` are errors
+/// at line 1 of `name` that quote `expected`, the banner the reader wants.
+Status matrix_market_banner(LineReader& lines, std::string_view name, const char* expected,
+                            std::string_view (&words)[5]);
+
 /// How many items to reserve for a count declared in a header, bounded by
 /// what `data_bytes` of input can hold at `min_bytes_per_item` each, so a
 /// lying header cannot make us allocate.
