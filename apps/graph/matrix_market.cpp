@@ -35,42 +35,24 @@ Expected<Csr> read_matrix_market(std::string_view data, std::string_view name,
                                        " is not supported (general or symmetric)"));
 
   // The size line, after comments and blank lines.
+  std::uint64_t sizes[3] = {0, 0, 0};
   std::uint64_t size_line = 0;
-  std::uint64_t n = 0;
-  std::uint64_t nnz = 0;
-  while (lines.next(line)) {
-    const std::string_view text = trim_left(line);
-    if (text.empty() || text[0] == '%')
-      continue;
-    size_line = lines.number();
-    Tokens tokens(text);
-    std::string_view r_text, c_text, z_text;
-    if (!tokens.next(r_text) || !tokens.next(c_text) || !tokens.next(z_text) || !tokens.done())
-      return line_error(name, size_line, "expected the size line 'ROWS COLUMNS ENTRIES'");
-    const auto rows = parse_u64(r_text);
-    const auto cols = parse_u64(c_text);
-    const auto entries = parse_u64(z_text);
-    if (!rows || !cols || !entries)
-      return line_error(name, size_line,
-                        "the size line 'ROWS COLUMNS ENTRIES' needs three non-negative integers");
-    if (*rows != *cols)
-      return line_error(name, size_line, str_cat("the matrix is ", *rows, " x ", *cols,
-                                                 "; an adjacency matrix is square"));
-    // "1 1\n" or "1 1 1\n" is the shortest entry.
-    if (std::optional<std::string> problem =
-            declared_count_problem(*entries, data.size(), pattern ? 4 : 6, "entries"))
-      return line_error(name, size_line, *problem);
-    if (std::optional<std::string> problem = vertex_count_problem(*rows, options))
-      return line_error(name, size_line, *problem);
-    if (std::optional<std::string> problem =
-            sparse_vertex_problem(*rows, *entries, "entries", "entry"))
-      return line_error(name, size_line, *problem);
-    n = *rows;
-    nnz = *entries;
-    break;
-  }
-  if (size_line == 0)
-    return line_error(name, lines.number(), "end of file before the size line 'ROWS COLUMNS ENTRIES'");
+  if (Status s = matrix_market_size_line(lines, name, "ROWS COLUMNS ENTRIES", sizes, size_line);
+      !s.ok())
+    return s;
+  const std::uint64_t n = sizes[0], cols = sizes[1], nnz = sizes[2];
+  if (n != cols)
+    return line_error(name, size_line, str_cat("the matrix is ", n, " x ", cols,
+                                               "; an adjacency matrix is square"));
+  // "1 1\n" or "1 1 1\n" is the shortest entry.
+  if (std::optional<std::string> problem =
+          declared_count_problem(nnz, data.size(), pattern ? 4 : 6, "entries"))
+    return line_error(name, size_line, *problem);
+  if (std::optional<std::string> problem = vertex_count_problem(n, options))
+    return line_error(name, size_line, *problem);
+  if (std::optional<std::string> problem =
+          sparse_vertex_problem(n, nnz, "entries", "entry"))
+    return line_error(name, size_line, *problem);
 
   EdgeList edges;
   edges.reserve(safe_reserve(nnz, data.size(), 4));  // "1 1\n" is the shortest entry

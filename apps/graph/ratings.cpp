@@ -21,6 +21,7 @@ using detail::Limit;
 using detail::Tokens;
 using detail::iequals;
 using detail::matrix_market_banner;
+using detail::matrix_market_size_line;
 using detail::parse_u64;
 using detail::parse_vertex;
 using detail::quote;
@@ -145,45 +146,27 @@ Expected<RatingSet> parse_ratings(std::string_view data, std::string_view name,
     return line_error(name, 1, str_cat("symmetry ", quote(words[4]),
                                        " is not supported: ratings are users x items, 'general'"));
 
-  std::uint64_t size_line = 0, num_users = 0, num_items = 0, declared = 0;
-  while (lines.next(line)) {
-    const std::string_view text = trim_left(line);
-    if (text.empty() || text[0] == '%')
-      continue;
-    size_line = lines.number();
-    Tokens tokens(text);
-    std::string_view u_text, i_text, r_text;
-    if (!tokens.next(u_text) || !tokens.next(i_text) || !tokens.next(r_text) || !tokens.done())
-      return line_error(name, size_line, "expected the size line 'USERS ITEMS RATINGS'");
-    const auto users = parse_u64(u_text);
-    const auto items = parse_u64(i_text);
-    const auto ratings = parse_u64(r_text);
-    if (!users || !items || !ratings)
+  std::uint64_t sizes[3] = {0, 0, 0};
+  std::uint64_t size_line = 0;
+  if (Status s = matrix_market_size_line(lines, name, "USERS ITEMS RATINGS", sizes, size_line);
+      !s.ok())
+    return s;
+  const std::uint64_t num_users = sizes[0], num_items = sizes[1], declared = sizes[2];
+  for (const auto& [n, what] : {std::pair{num_users, "users"}, std::pair{num_items, "items"}})
+    if (n > options.max_vertices || n > kMaxVertices)
       return line_error(name, size_line,
-                        "the size line 'USERS ITEMS RATINGS' needs three non-negative integers");
-    for (const auto& [n, what] : {std::pair{*users, "users"}, std::pair{*items, "items"}})
-      if (n > options.max_vertices || n > kMaxVertices)
-        return line_error(name, size_line,
-                          str_cat(n, " ", what, "; at most ",
-                                  std::min<std::uint64_t>(options.max_vertices, kMaxVertices)));
-    if (*ratings > kMaxRatings)
-      return line_error(name, size_line, str_cat(*ratings, " ratings; at most ", kMaxRatings));
-    // "1 1 1\n" is the shortest rating line.
-    if (std::optional<std::string> problem =
-            detail::declared_count_problem(*ratings, data.size(), 6, "ratings"))
-      return line_error(name, size_line, *problem);
-    if (*ratings > *users * *items)
-      return line_error(name, size_line,
-                        str_cat(*ratings, " ratings cannot fit ", *users, " users x ", *items,
-                                " items without a pair twice"));
-    num_users = *users;
-    num_items = *items;
-    declared = *ratings;
-    break;
-  }
-  if (size_line == 0)
-    return line_error(name, lines.number(),
-                      "end of file before the size line 'USERS ITEMS RATINGS'");
+                        str_cat(n, " ", what, "; at most ",
+                                std::min<std::uint64_t>(options.max_vertices, kMaxVertices)));
+  if (declared > kMaxRatings)
+    return line_error(name, size_line, str_cat(declared, " ratings; at most ", kMaxRatings));
+  // "1 1 1\n" is the shortest rating line.
+  if (std::optional<std::string> problem =
+          detail::declared_count_problem(declared, data.size(), 6, "ratings"))
+    return line_error(name, size_line, *problem);
+  if (declared > num_users * num_items)
+    return line_error(name, size_line,
+                      str_cat(declared, " ratings cannot fit ", num_users, " users x ", num_items,
+                              " items without a pair twice"));
 
   RatingSet set;
   set.num_users = static_cast<std::uint32_t>(num_users);

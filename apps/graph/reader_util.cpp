@@ -290,4 +290,29 @@ Status matrix_market_banner(LineReader& lines, std::string_view name, const char
   return Status();
 }
 
+Status matrix_market_size_line(LineReader& lines, std::string_view name, const char* label,
+                               std::uint64_t (&sizes)[3], std::uint64_t& size_line) {
+  std::string_view line;
+  while (lines.next(line)) {
+    const std::string_view text = trim_left(line);
+    if (text.empty() || text[0] == '%')
+      continue;
+    size_line = lines.number();
+    Tokens tokens(text);
+    std::string_view words[3];
+    if (!tokens.next(words[0]) || !tokens.next(words[1]) || !tokens.next(words[2]) ||
+        !tokens.done())
+      return line_error(name, size_line, str_cat("expected the size line '", label, "'"));
+    for (int i = 0; i < 3; ++i) {
+      const auto value = parse_u64(words[i]);
+      if (!value)
+        return line_error(name, size_line, str_cat("the size line '", label,
+                                                   "' needs three non-negative integers"));
+      sizes[i] = *value;
+    }
+    return Status();
+  }
+  return line_error(name, lines.number(), str_cat("end of file before the size line '", label, "'"));
+}
+
 } // namespace dd::graph::detail

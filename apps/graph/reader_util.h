@@ -141,6 +141,14 @@ std::optional<std::string> dimacs_problem_counts(std::string_view n_text,
 Status matrix_market_banner(LineReader& lines, std::string_view name, const char* expected,
                             std::string_view (&words)[5]);
 
+/// The size line of a Matrix Market file, the first line after the banner
+/// that is neither blank nor a comment: three non-negative integers, named
+/// `label` in the messages ("ROWS COLUMNS ENTRIES"). Fills `sizes` and
+/// `size_line` (its line number), or returns the error: a malformed line, or
+/// the end of the file before one.
+Status matrix_market_size_line(LineReader& lines, std::string_view name, const char* label,
+                               std::uint64_t (&sizes)[3], std::uint64_t& size_line);
+
 /// How many items to reserve for a count declared in a header, bounded by
 /// what `data_bytes` of input can hold at `min_bytes_per_item` each, so a
 /// lying header cannot make us allocate.
