@@ -7,6 +7,8 @@
 //             source can pay; whether it did (a local) is used after
 //   deposit   one lock: add to a bin's sum, then read the sum after the
 //             loop (memory the section writes): the client must wait
+//   both      a ticket, then a deposit: two critical sections in one kernel
+//             on one lock array (one channel and one server for both)
 //
 // Every result depends on the order threads took the locks, so the program
 // prints only what is the same in every order, and --verify 1 checks what
@@ -97,6 +99,40 @@ __global__ void deposit(const unsigned *bin_of, const unsigned *value, unsigned 
   seen[i] = sum[b];
 }
 
+__global__ void both(const unsigned *bin_of, const unsigned *value, unsigned n, unsigned *next,
+                     unsigned long long *sum, int *locks, unsigned *out, unsigned long long *seen) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  const unsigned b = bin_of[i];
+  unsigned t = 0;
+  bool taken = false;
+  DD_PRAGMA(delegate)
+  do {
+    if (atomicCAS(&locks[b], 0, 1) == 0) {
+      __threadfence(); // acquire
+      t = next[b];
+      next[b] = t + 1;
+      __threadfence();
+      atomicExch(&locks[b], 0);
+      taken = true;
+    }
+  } while (!taken);
+  out[i] = t;
+  bool paid = false;
+  DD_PRAGMA(delegate)
+  do {
+    if (atomicCAS(&locks[b], 0, 1) == 0) {
+      __threadfence(); // acquire
+      sum[b] += value[i];
+      __threadfence();
+      atomicExch(&locks[b], 0);
+      paid = true;
+    }
+  } while (!paid);
+  seen[i] = sum[b];
+}
+
 namespace {
 
 const char Usage[] = "usage: reply [--n N] [--bins B] [--block T] [--seed S] [--verify 0|1]\n";
@@ -150,6 +186,10 @@ int main(int argc, char **argv) {
   unsigned *d_ticket = to_device(std::vector<unsigned>(n, 0));
   unsigned char *d_made = to_device(std::vector<unsigned char>(n, 0));
   unsigned long long *d_seen = to_device(std::vector<unsigned long long>(n, 0));
+  unsigned *d_next2 = to_device(std::vector<unsigned>(bins, 0));
+  unsigned long long *d_sum2 = to_device(std::vector<unsigned long long>(bins, 0));
+  unsigned *d_ticket2 = to_device(std::vector<unsigned>(n, 0));
+  unsigned long long *d_seen2 = to_device(std::vector<unsigned long long>(n, 0));
 
   const unsigned grid = (n + block - 1) / block;
   ticket<<<grid, block>>>(d_bin, n, d_next, d_locks, d_ticket);
@@ -158,12 +198,16 @@ int main(int argc, char **argv) {
   DD_CUDA_CHECK(cudaGetLastError());
   deposit<<<grid, block>>>(d_bin, d_amount, n, d_sum, d_locks, d_seen);
   DD_CUDA_CHECK(cudaGetLastError());
+  both<<<grid, block>>>(d_bin, d_amount, n, d_next2, d_sum2, d_locks, d_ticket2, d_seen2);
+  DD_CUDA_CHECK(cudaGetLastError());
   DD_CUDA_CHECK(cudaDeviceSynchronize());
 
   const std::vector<unsigned> next = to_host(d_next, bins), tickets = to_host(d_ticket, n);
   const std::vector<long long> balance = to_host(d_balance, bins);
   const std::vector<unsigned long long> sum = to_host(d_sum, bins), seen = to_host(d_seen, n);
   const std::vector<unsigned char> made = to_host(d_made, n);
+  const std::vector<unsigned> next2 = to_host(d_next2, bins), tickets2 = to_host(d_ticket2, n);
+  const std::vector<unsigned long long> sum2 = to_host(d_sum2, bins), seen2 = to_host(d_seen2, n);
 
   // Order-independent results only: the tickets handed out, the money, the
   // sums.
@@ -173,6 +217,8 @@ int main(int argc, char **argv) {
     total += balance[b];
     digest.add(next[b]);
     digest.add(sum[b]);
+    digest.add(next2[b]);
+    digest.add(sum2[b]);
   }
   std::printf("n %u, bins %u\ntotal %lld (initial %lld)\ndigest %016llx\n", n, bins, total,
               kInitial * bins, (unsigned long long)digest.value());
@@ -189,17 +235,21 @@ int main(int argc, char **argv) {
     std::vector<unsigned> first(bins + 1, 0);
     for (unsigned b = 0; b < bins; ++b)
       first[b + 1] = first[b] + count[b];
-    std::vector<unsigned> slot(first.begin(), first.end() - 1), seen_ticket(n, 0);
-    for (unsigned i = 0; i < n && ok; ++i) {
-      const unsigned b = bin_of[i];
-      if (tickets[i] >= count[b])
-        ok = fail("a ticket beyond its bin's count", i);
-      else if (seen_ticket[first[b] + tickets[i]]++)
-        ok = fail("a ticket handed out twice", i);
-    }
-    for (unsigned b = 0; b < bins && ok; ++b)
-      if (next[b] != count[b])
-        ok = fail("a bin's next ticket is not its count", b);
+    auto check_tickets = [&](const std::vector<unsigned> &got, const std::vector<unsigned> &last) {
+      std::vector<unsigned> seen_ticket(n, 0);
+      for (unsigned i = 0; i < n && ok; ++i) {
+        const unsigned b = bin_of[i];
+        if (got[i] >= count[b])
+          ok = fail("a ticket beyond its bin's count", i);
+        else if (seen_ticket[first[b] + got[i]]++)
+          ok = fail("a ticket handed out twice", i);
+      }
+      for (unsigned b = 0; b < bins && ok; ++b)
+        if (last[b] != count[b])
+          ok = fail("a bin's next ticket is not its count", b);
+    };
+    check_tickets(tickets, next);
+    check_tickets(tickets2, next2);
     // Withdrawals: the balances are what the transfers the threads report
     // made give, none negative.
     std::vector<long long> model(initial);
@@ -212,15 +262,21 @@ int main(int argc, char **argv) {
       if (model[b] != balance[b] || balance[b] < 0)
         ok = fail("a balance differs from the transfers reported made, or is negative", b);
     // Deposits: exact sums; each read after a deposit saw it.
-    for (unsigned i = 0; i < n && ok; ++i) {
-      const unsigned b = bin_of[i];
-      if (seen[i] < amount[i] || seen[i] > model_sum[b])
-        ok = fail("a sum read after a deposit does not include it", i);
-      max_seen[b] = std::max(max_seen[b], seen[i]);
-    }
-    for (unsigned b = 0; b < bins && ok; ++b)
-      if (sum[b] != model_sum[b] || (count[b] > 0 && max_seen[b] != sum[b]))
-        ok = fail("a bin's sum is wrong, or no read saw the final sum", b);
+    auto check_deposits = [&](const std::vector<unsigned long long> &total,
+                              const std::vector<unsigned long long> &read) {
+      std::fill(max_seen.begin(), max_seen.end(), 0);
+      for (unsigned i = 0; i < n && ok; ++i) {
+        const unsigned b = bin_of[i];
+        if (read[i] < amount[i] || read[i] > model_sum[b])
+          ok = fail("a sum read after a deposit does not include it", i);
+        max_seen[b] = std::max(max_seen[b], read[i]);
+      }
+      for (unsigned b = 0; b < bins && ok; ++b)
+        if (total[b] != model_sum[b] || (count[b] > 0 && max_seen[b] != total[b]))
+          ok = fail("a bin's sum is wrong, or no read saw the final sum", b);
+    };
+    check_deposits(sum, seen);
+    check_deposits(sum2, seen2);
     if (!ok)
       return 1;
     std::printf("verify: ok\n");

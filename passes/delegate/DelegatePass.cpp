@@ -196,29 +196,74 @@ std::vector<Candidate> unannotatedLoops(ASTContext &Ctx,
   return F.Out;
 }
 
-/// The rewrite of one kernel and its critical section.
+/// One critical section of a kernel being rewritten, and what the rewrite
+/// derives from it.
+struct Section {
+  const Candidate *C = nullptr;
+  const CriticalSection *CS = nullptr;
+  /// Appended to the names generated for it: "" when the kernel has one
+  /// critical section, "_0", "_1", ... when it has several.
+  std::string Sfx;
+  SmallVector<Field, 8> Fields;                   // its message
+  SmallVector<const ValueDecl *, 8> Reads;        // its parameters
+  SmallVector<const ParmVarDecl *, 8> ServerArgs; // kernel parameters it reads
+  SmallVector<std::string, 4> BuiltinFields;      // parameters after Reads
+  SmallVector<std::string, 2> Ids; // per lock: the field holding its data id
+  /// The client waits for the server's reply: the section writes locals
+  /// the kernel uses after it (CS->Replies), or the kernel uses afterwards
+  /// memory the section writes.
+  bool Waits = false;
+  /// The first use after the section of memory it writes, for the remark.
+  std::string WaitsFor;
+  SmallVector<const VarDecl *, 2> RemovedFlags;
+
+  bool nested() const { return CS->Kind == CriticalSection::Shape::Nested; }
+  bool isReply(const ValueDecl *D) const {
+    return is_contained(CS->Replies, D);
+  }
+  std::string fieldOf(const ValueDecl *D) const {
+    for (const Field &F : Fields)
+      if (F.Decl == D)
+        return F.Name;
+    return "";
+  }
+};
+
+/// The rewrite of one kernel and its critical sections.
 class KernelRewrite {
 public:
-  KernelRewrite(ASTContext &Ctx, Rewriter &R, const Candidate &C,
-                const CriticalSection &CS)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), R(R), C(C),
-        CS(CS), K(*C.Kernel), Name(K.getNameAsString()),
-        Nested(CS.Kind == CriticalSection::Shape::Nested),
+  KernelRewrite(
+      ASTContext &Ctx, Rewriter &R, const FunctionDecl &K,
+      ArrayRef<std::pair<const Candidate *, const CriticalSection *>> Found)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), R(R), K(K),
+        Name(K.getNameAsString()),
         Launcher(Ctx, K, LaunchRewriter::Policy::ReplaceAll) {
     Policy.SuppressTagKeyword = true;
     Policy.SuppressScope = false;
+    for (const auto &[C, CS] : Found) {
+      Section S;
+      S.C = C;
+      S.CS = CS;
+      if (Found.size() > 1)
+        S.Sfx = "_" + std::to_string(Secs.size());
+      Nested |= S.nested();
+      Secs.push_back(std::move(S));
+    }
   }
 
-  /// Checks everything the rewrite needs; the first problem, if any.
-  std::optional<Refusal> check();
+  /// Checks everything the rewrite needs; the first problem, if any, and
+  /// the section it concerns.
+  std::optional<std::pair<Refusal, unsigned>> check();
   /// Emits the rewrite (after a successful check()).
   void emit(std::vector<SourceRange> &Replaced);
-  /// Why the client waits for a reply (empty: it does not).
-  std::string whyWait() const;
+  /// Why section \p I's client waits for a reply (empty: it does not).
+  std::string whyWait(unsigned I) const;
+  unsigned sections() const { return Secs.size(); }
 
 private:
   std::optional<Refusal> checkLaunches();
-  std::optional<Refusal> collectFields();
+  std::optional<Refusal> checkSection(Section &S);
+  std::optional<Refusal> collectFields(Section &S);
   std::string typeOf(const ValueDecl *D) const {
     return D->getType().getNonReferenceType().getUnqualifiedType().getAsString(
         Policy);
@@ -243,62 +288,59 @@ private:
   static std::string builtinField(const CudaBuiltinRead &B) {
     return "dd_" + B.Var.str() + "_" + std::string(1, "xyz"[B.Dim]);
   }
-  /// Data id \p I read from the message as IdPair's type (a braced
-  /// initializer does not narrow from `int`).
-  std::string wideId(unsigned I) const {
-    for (const Field &F : Fields)
-      if (F.Name == Ids[I])
+  /// Data id \p I of \p S read from the message \p M as IdPair's type (a
+  /// braced initializer does not narrow from `int`).
+  std::string wideId(const Section &S, unsigned I, StringRef M) const {
+    for (const Field &F : S.Fields)
+      if (F.Name == S.Ids[I])
         return F.Type == "unsigned long long"
-                   ? "dd_m." + F.Name
-                   : "(unsigned long long)dd_m." + F.Name;
-    return "dd_m." + Ids[I];
+                   ? M.str() + F.Name
+                   : "(unsigned long long)" + M.str() + F.Name;
+    return M.str() + S.Ids[I];
   }
-  bool isReply(const ValueDecl *D) const { return is_contained(CS.Replies, D); }
-  std::string fieldOf(const ValueDecl *D) const {
-    for (const Field &F : Fields)
-      if (F.Decl == D)
-        return F.Name;
-    return "";
-  }
+  /// The data id(s) of \p S as the server's id function returns them.
+  std::string idOf(const Section &S, StringRef M) const;
+  /// What the server runs for a message \p M of \p S.
+  std::string handler(const Section &S, StringRef M, StringRef Indent) const;
+  std::string messages() const;
+  std::string outlined(const Section &S) const;
   std::string preamble() const;
   std::string asWritten() const;
   std::string serverAndLaunch() const;
-  std::optional<std::pair<unsigned, unsigned>> pragmaLine() const;
-  std::string send(StringRef Indent) const;
+  std::string send(const Section &S, StringRef Indent) const;
   void rewriteKernel();
   void rewriteLaunches();
-  void removePragma();
-  void removeFlags();
+  void removePragmas();
+  void removeFlags(Section &S);
+  bool inAnySection(SourceLocation L) const {
+    return any_of(Secs, [&](const Section &S) {
+      return within(L, S.CS->Loop->getSourceRange(), SM);
+    });
+  }
+  /// Server arguments of all sections, each once, in order.
+  SmallVector<const ParmVarDecl *, 8> serverArgs() const {
+    SmallVector<const ParmVarDecl *, 8> Out;
+    for (const Section &S : Secs)
+      for (const ParmVarDecl *P : S.ServerArgs)
+        if (!is_contained(Out, P))
+          Out.push_back(P);
+    return Out;
+  }
 
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
   Rewriter &R;
-  const Candidate &C;
-  const CriticalSection &CS;
   const FunctionDecl &K;
   std::string Name;
-  bool Nested;
-  /// The client waits for the server's reply: the section writes locals
-  /// the kernel uses after it (CS.Replies), or the kernel reads afterwards
-  /// memory the section writes.
-  bool Waits = false;
-  /// The first use after the section of memory it writes, for the remark.
-  std::string WaitsFor;
+  SmallVector<Section, 2> Secs;
+  /// Any section takes two locks: the kernel's servers are nested ones (a
+  /// one-lock section sends the same data id twice).
+  bool Nested = false;
   PrintingPolicy Policy{Ctx.getLangOpts()};
-
   unsigned Locks = DefaultLocks;
   unsigned Servers = 0;
-  SmallVector<Field, 8> Fields; // the message
-  SmallVector<const ValueDecl *, 8>
-      Reads; // what the critical section reads: its parameters
-  SmallVector<const ParmVarDecl *, 8> ServerArgs;
-  SmallVector<std::string, 4>
-      BuiltinFields; // the section's parameters after Reads
-  SmallVector<std::string, 2>
-      Ids;                 // per lock: the message field holding its data id
   LaunchRewriter Launcher; // k<<<...>>> -> k_launch(...)
-  SmallVector<const VarDecl *, 2> RemovedFlags;
 };
 
 std::optional<Refusal> KernelRewrite::checkLaunches() {
@@ -330,7 +372,8 @@ std::optional<Refusal> KernelRewrite::checkLaunches() {
   return std::nullopt;
 }
 
-std::optional<Refusal> KernelRewrite::collectFields() {
+std::optional<Refusal> KernelRewrite::collectFields(Section &S) {
+  const CriticalSection &CS = *S.CS;
   // The data ids: a lock index that is a variable travels as itself, any
   // other index is computed by the client.
   for (const LockRef &L : CS.Locks) {
@@ -343,9 +386,9 @@ std::optional<Refusal> KernelRewrite::collectFields() {
     const auto *D = dyn_cast<DeclRefExpr>(Index);
     const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
     if (V && V->hasLocalStorage()) {
-      if (fieldOf(V).empty())
-        Fields.push_back({typeOf(V), V->getNameAsString(), V, nullptr});
-      Ids.push_back(V->getNameAsString());
+      if (S.fieldOf(V).empty())
+        S.Fields.push_back({typeOf(V), V->getNameAsString(), V, nullptr});
+      S.Ids.push_back(V->getNameAsString());
     } else {
       // The client evaluates it for the route and for the message.
       if (L.Index->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
@@ -353,15 +396,15 @@ std::optional<Refusal> KernelRewrite::collectFields() {
             RefusalKind::SectionShape, L.Index->getBeginLoc(),
             "the lock index '" + text(L.Index->getSourceRange(), SM, LO) +
                 "' has side effects; the rewrite evaluates it more than once"};
-      std::string N = "dd_id" + std::to_string(Ids.size());
-      Fields.push_back({"unsigned long long", N, nullptr, L.Index});
-      Ids.push_back(N);
+      std::string N = "dd_id" + std::to_string(S.Ids.size());
+      S.Fields.push_back({"unsigned long long", N, nullptr, L.Index});
+      S.Ids.push_back(N);
     }
   }
   // What the critical section reads: locals (and parameters the kernel
   // changes) in the message, other parameters as server arguments.
   SmallPtrSet<const ValueDecl *, 8> Read;
-  for (const Stmt *S : CS.Body) {
+  for (const Stmt *St : CS.Body) {
     struct Finder : RecursiveASTVisitor<Finder> {
       SmallPtrSet<const ValueDecl *, 8> &Read;
       explicit Finder(SmallPtrSet<const ValueDecl *, 8> &R) : Read(R) {}
@@ -370,13 +413,13 @@ std::optional<Refusal> KernelRewrite::collectFields() {
         return true;
       }
     } F(Read);
-    F.TraverseStmt(const_cast<Stmt *>(S));
+    F.TraverseStmt(const_cast<Stmt *>(St));
   }
   for (const ValueDecl *D : CS.Message) {
     if (!Read.contains(D))
       continue;
-    Reads.push_back(D);
-    if (!fieldOf(D).empty())
+    S.Reads.push_back(D);
+    if (!S.fieldOf(D).empty())
       continue;
     QualType T = D->getType();
     if (T->isReferenceType() || T->isArrayType() ||
@@ -386,18 +429,18 @@ std::optional<Refusal> KernelRewrite::collectFields() {
           "the critical section reads '" + D->getNameAsString() +
               "', which cannot travel in a message (a reference, an array or "
               "not trivially copyable)"};
-    Fields.push_back({typeOf(D), D->getNameAsString(), D, nullptr});
+    S.Fields.push_back({typeOf(D), D->getNameAsString(), D, nullptr});
   }
   for (const ValueDecl *D : CS.Arguments) {
     const auto *P = dyn_cast<ParmVarDecl>(D);
     if (!P || !Read.contains(D))
       continue;
-    Reads.push_back(D);
+    S.Reads.push_back(D);
     if (paramModified(P, K)) {
-      if (fieldOf(P).empty())
-        Fields.push_back({typeOf(P), P->getNameAsString(), P, nullptr});
+      if (S.fieldOf(P).empty())
+        S.Fields.push_back({typeOf(P), P->getNameAsString(), P, nullptr});
     } else {
-      ServerArgs.push_back(P);
+      S.ServerArgs.push_back(P);
     }
   }
   // threadIdx.x and friends: the client's values, which the server's
@@ -412,40 +455,31 @@ std::optional<Refusal> KernelRewrite::collectFields() {
               "' through a macro; the rewrite passes the client's value in the "
               "message and cannot replace this read"};
     const std::string N = builtinField(U.Read);
-    if (none_of(Fields, [&](const Field &F) { return F.Name == N; })) {
-      Fields.push_back({"unsigned int", N, nullptr, nullptr, Spelled});
-      BuiltinFields.push_back(N);
+    if (none_of(S.Fields, [&](const Field &F) { return F.Name == N; })) {
+      S.Fields.push_back({"unsigned int", N, nullptr, nullptr, Spelled});
+      S.BuiltinFields.push_back(N);
     }
   }
-  for (size_t I = 0; I < Fields.size(); ++I)
+  for (size_t I = 0; I < S.Fields.size(); ++I)
     for (size_t J = 0; J < I; ++J)
-      if (Fields[I].Name == Fields[J].Name)
+      if (S.Fields[I].Name == S.Fields[J].Name)
         return Refusal{RefusalKind::KernelNotRewritable,
-                       Fields[I].Decl ? Fields[I].Decl->getLocation()
-                                      : CS.Loop->getBeginLoc(),
+                       S.Fields[I].Decl ? S.Fields[I].Decl->getLocation()
+                                        : CS.Loop->getBeginLoc(),
                        "the critical section reads two variables named '" +
-                           Fields[I].Name + "'; rename one"};
+                           S.Fields[I].Name + "'; rename one"};
   return std::nullopt;
 }
 
-std::optional<Refusal> KernelRewrite::check() {
+std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
+  const CriticalSection &CS = *S.CS;
+  const Candidate &C = *S.C;
   const SourceLocation At = CS.Loop->getBeginLoc();
-  if (!K.hasAttr<CUDAGlobalAttr>())
-    return Refusal{
-        RefusalKind::KernelNotRewritable, At,
-        "the critical section is in '" + Name +
-            "', not a kernel; the delegate rewrite replaces a kernel and its "
-            "launches"};
-  if (K.isTemplated() || K.isTemplateInstantiation() || isa<CXXMethodDecl>(K))
-    return Refusal{RefusalKind::KernelNotRewritable, K.getLocation(),
-                   "kernel '" + Name +
-                       "' is a template or a member; the delegate rewrite "
-                       "handles plain kernels"};
-  if (inMacro(CS.Loop->getSourceRange()) || K.getLocation().isMacroID() ||
-      inMacro(K.getBody()->getSourceRange()))
+  if (inMacro(CS.Loop->getSourceRange()))
     return Refusal{RefusalKind::KernelNotRewritable, SM.getExpansionLoc(At),
                    "the kernel or its try-lock loop is written "
                    "through a macro; it cannot be rewritten"};
+  // One server table per kernel: its sections must agree on its size.
   if (C.Pragma && C.Pragma->Locks) {
     if (*C.Pragma->Locks > MaxLocks)
       return Refusal{RefusalKind::KernelNotRewritable, C.Pragma->Loc,
@@ -453,62 +487,36 @@ std::optional<Refusal> KernelRewrite::check() {
                          "): a server block holds at most " +
                          std::to_string(MaxLocks) +
                          " lock words in its static shared memory (48 KB)"};
+    if (Locks != DefaultLocks && Locks != *C.Pragma->Locks)
+      return Refusal{RefusalKind::KernelNotRewritable, C.Pragma->Loc,
+                     "locks(" + std::to_string(*C.Pragma->Locks) +
+                         ") differs from another critical section's locks(" +
+                         std::to_string(Locks) + ") in kernel '" + Name +
+                         "'; its sections share one server lock table"};
     Locks = *C.Pragma->Locks;
   }
-  if (C.Pragma && C.Pragma->Servers)
+  if (C.Pragma && C.Pragma->Servers) {
+    if (Servers != 0 && Servers != *C.Pragma->Servers)
+      return Refusal{RefusalKind::KernelNotRewritable, C.Pragma->Loc,
+                     "servers(" + std::to_string(*C.Pragma->Servers) +
+                         ") differs from another critical section's servers(" +
+                         std::to_string(Servers) + ") in kernel '" + Name +
+                         "'; its sections share the server blocks"};
     Servers = *C.Pragma->Servers;
-
-  // Dynamic shared memory is the client's message stages.
-  struct SharedFinder : RecursiveASTVisitor<SharedFinder> {
-    const VarDecl *Found = nullptr;
-    bool VisitVarDecl(VarDecl *V) {
-      if (!Found && V->hasAttr<CUDASharedAttr>() && V->hasExternalStorage())
-        Found = V;
-      return !Found;
-    }
-  } Shared;
-  Shared.TraverseStmt(K.getBody());
-  if (Shared.Found)
-    return Refusal{
-        RefusalKind::KernelNotRewritable, Shared.Found->getLocation(),
-        "kernel '" + Name +
-            "' uses dynamic shared memory ('extern __shared__'), "
-            "which the delegate client needs for its message stages"};
-
-  if (std::optional<Refusal> P = collectFields())
-    return P;
-
-  // A thread that returns early still reaches finish() in the client (its
-  // body runs in a lambda); finish() starts with __syncthreads(), which
-  // would pair with a barrier of the kernel that the others wait at.
-  if (const ReturnStmt *Ret = firstReturn(K.getBody())) {
-    SmallPtrSet<const FunctionDecl *, 8> Seen;
-    if (std::optional<BarrierSite> B = findBarrier(K.getBody(), Seen)) {
-      Refusal R{
-          RefusalKind::KernelNotRewritable, B->Loc,
-          "kernel '" + Name + "' returns early for some threads and " +
-              B->What +
-              "; in the delegated client a thread that returns does not exit "
-              "but "
-              "waits in dd_tx.finish(), whose __syncthreads() would pair with "
-              "this "
-              "barrier of the threads that did not return (in the original the "
-              "returned threads have exited and the barrier waits only for the "
-              "others): the barriers would no longer match, or deadlock"};
-      if (B->Inner.isValid())
-        R.Notes.push_back({B->Inner, "the block synchronizes here"});
-      R.Notes.push_back({Ret->getBeginLoc(), "a thread returns here"});
-      return R;
-    }
   }
 
-  // The locks are gone after the rewrite: nothing else may take them. A
+  if (std::optional<Refusal> P = collectFields(S))
+    return P;
+
+  // The locks are gone after the rewrite: nothing else may take them (the
+  // kernel's other critical sections may: their locks are replaced too). A
   // lock that is a field of a struct element: no other use of that field
   // (the element's other fields are data, used anywhere).
   for (const LockRef &L : CS.Locks)
     if (L.Field) {
       if (const MemberExpr *M =
-              fieldUseOutside(L.Field, K.getBody(), CS.Loop->getSourceRange()))
+              fieldUseOutside(L.Field, K.getBody(), CS.Loop->getSourceRange());
+          M && !inAnySection(M->getMemberLoc()))
         return Refusal{RefusalKind::KernelNotRewritable, M->getMemberLoc(),
                        "the lock field '" + L.Field->getNameAsString() +
                            "' is used outside the critical section; the "
@@ -517,17 +525,20 @@ std::optional<Refusal> KernelRewrite::check() {
     } else if (const VarDecl *A = baseVar(L.Array))
       for (const DeclRefExpr *D :
            refsTo(A, K.getBody(), SM, CS.Loop->getSourceRange()))
-        return Refusal{
-            RefusalKind::KernelNotRewritable, D->getLocation(),
-            "the lock array '" + A->getNameAsString() +
-                "' is used outside the critical section; the rewrite replaces "
-                "its "
-                "locks by the servers' and cannot keep this use consistent"};
+        if (!inAnySection(D->getLocation()))
+          return Refusal{
+              RefusalKind::KernelNotRewritable, D->getLocation(),
+              "the lock array '" + A->getNameAsString() +
+                  "' is used outside the critical section; the rewrite "
+                  "replaces its locks by the servers' and cannot keep this "
+                  "use consistent"};
 
   // A plain send does not wait for the critical section: where the kernel
   // uses afterwards (or in a later iteration of a loop around it) memory
-  // the section may write, the client waits for the server's reply.
-  Waits = !CS.Replies.empty();
+  // the section may write, the client waits for the server's reply. The
+  // kernel's later critical sections count: they run on servers too, and
+  // without the wait the server could run them first.
+  S.Waits = !CS.Replies.empty();
   const MemoryRootSet Written = writtenMemory(CS.Body, K);
   if (!Written.empty()) {
     const SourceRange LoopRange = CS.Loop->getSourceRange();
@@ -559,82 +570,177 @@ std::optional<Refusal> KernelRewrite::check() {
       Roots.ofVar(W, Used);
       if (!Used.overlaps(Written))
         continue;
-      Waits = true;
-      WaitsFor = "'" + W->getNameAsString() + "' (line " +
-                 std::to_string(SM.getExpansionLineNumber(L)) + ")";
+      S.Waits = true;
+      S.WaitsFor = "'" + W->getNameAsString() + "' (line " +
+                   std::to_string(SM.getExpansionLineNumber(L)) + ")";
       break;
     }
   }
-  if (Waits) {
-    if (any_of(Fields, [](const Field &F) { return F.Name == "dd_reply"; }))
+  if (S.Waits) {
+    if (any_of(S.Fields, [](const Field &F) { return F.Name == "dd_reply"; }))
       return Refusal{RefusalKind::KernelNotRewritable, CS.Loop->getBeginLoc(),
                      "the critical section reads a variable named "
                      "'dd_reply'; rename it"};
-    Fields.push_back({"unsigned long long", "dd_reply", nullptr, nullptr,
-                      "dd_replies.slot()"});
+    S.Fields.push_back({"unsigned long long", "dd_reply", nullptr, nullptr,
+                        "dd_replies" + S.Sfx + ".slot()"});
   }
-  return checkLaunches();
+  return std::nullopt;
 }
 
-std::string KernelRewrite::preamble() const {
-  const unsigned Line = SM.getExpansionLineNumber(CS.Loop->getBeginLoc());
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << "// decoupler: kernel '" << Name
-     << "' hands its critical section (line " << Line << ") to server blocks\n"
-     << "// (delegate pass, dissertation ch. 4):\n"
-     << "//   " << Name
-     << "_client  the kernel as written, its try-lock loop now a message send\n"
-     << "//   " << Name
-     << "_server  runs the critical section under a lock in shared memory\n"
-     << "//   " << Name << "_launch  starts both in place of " << Name
-     << "<<<grid, block>>>(...)\n\n";
-  OS << "/// What a client sends per critical section: the data id"
-     << (Nested ? "s" : "") << " of its lock" << (Nested ? "s" : "")
-     << "\n/// and the values the critical section reads.\n";
-  OS << "struct " << Name << "_message {\n";
-  for (const Field &F : Fields)
-    OS << "  " << F.Type << (StringRef(F.Type).ends_with("*") ? "" : " ")
-       << F.Name << ";\n";
-  OS << "};\n";
+std::optional<std::pair<Refusal, unsigned>> KernelRewrite::check() {
+  auto Whole = [&](Refusal R) {
+    return std::optional<std::pair<Refusal, unsigned>>({std::move(R), 0u});
+  };
+  const SourceLocation At = Secs.front().CS->Loop->getBeginLoc();
+  if (!K.hasAttr<CUDAGlobalAttr>())
+    return Whole(Refusal{
+        RefusalKind::KernelNotRewritable, At,
+        "the critical section is in '" + Name +
+            "', not a kernel; the delegate rewrite replaces a kernel and its "
+            "launches"});
+  if (K.isTemplated() || K.isTemplateInstantiation() || isa<CXXMethodDecl>(K))
+    return Whole(Refusal{RefusalKind::KernelNotRewritable, K.getLocation(),
+                         "kernel '" + Name +
+                             "' is a template or a member; the delegate "
+                             "rewrite handles plain kernels"});
+  if (K.getLocation().isMacroID() || inMacro(K.getBody()->getSourceRange()))
+    return Whole(Refusal{RefusalKind::KernelNotRewritable,
+                         SM.getExpansionLoc(At),
+                         "the kernel or its try-lock loop is written "
+                         "through a macro; it cannot be rewritten"});
+
+  // Dynamic shared memory is the client's message stages.
+  struct SharedFinder : RecursiveASTVisitor<SharedFinder> {
+    const VarDecl *Found = nullptr;
+    bool VisitVarDecl(VarDecl *V) {
+      if (!Found && V->hasAttr<CUDASharedAttr>() && V->hasExternalStorage())
+        Found = V;
+      return !Found;
+    }
+  } Shared;
+  Shared.TraverseStmt(K.getBody());
+  if (Shared.Found)
+    return Whole(
+        Refusal{RefusalKind::KernelNotRewritable, Shared.Found->getLocation(),
+                "kernel '" + Name +
+                    "' uses dynamic shared memory ('extern __shared__'), "
+                    "which the delegate client needs for its message stages"});
+
+  for (unsigned I = 0; I < Secs.size(); ++I)
+    if (std::optional<Refusal> P = checkSection(Secs[I]))
+      return std::pair{std::move(*P), I};
+
+  // A thread that returns early still reaches finish() in the client (its
+  // body runs in a lambda); finish() starts with __syncthreads(), which
+  // would pair with a barrier of the kernel that the others wait at.
+  if (const ReturnStmt *Ret = firstReturn(K.getBody())) {
+    SmallPtrSet<const FunctionDecl *, 8> Seen;
+    if (std::optional<BarrierSite> B = findBarrier(K.getBody(), Seen)) {
+      Refusal R{
+          RefusalKind::KernelNotRewritable, B->Loc,
+          "kernel '" + Name + "' returns early for some threads and " +
+              B->What +
+              "; in the delegated client a thread that returns does not exit "
+              "but "
+              "waits in dd_tx.finish(), whose __syncthreads() would pair with "
+              "this "
+              "barrier of the threads that did not return (in the original the "
+              "returned threads have exited and the barrier waits only for the "
+              "others): the barriers would no longer match, or deadlock"};
+      if (B->Inner.isValid())
+        R.Notes.push_back({B->Inner, "the block synchronizes here"});
+      R.Notes.push_back({Ret->getBeginLoc(), "a thread returns here"});
+      return Whole(std::move(R));
+    }
+  }
+  if (std::optional<Refusal> P = checkLaunches())
+    return Whole(std::move(*P));
+  return std::nullopt;
+}
+
+std::string KernelRewrite::messages() const {
+  std::string Str;
+  raw_string_ostream OS(Str);
+  for (const Section &S : Secs) {
+    if (Secs.size() == 1)
+      OS << "/// What a client sends per critical section: the data id"
+         << (S.nested() ? "s" : "") << " of its lock" << (S.nested() ? "s" : "")
+         << "\n/// and the values the critical section reads.\n";
+    else
+      OS << "/// What a client sends for the critical section at line "
+         << SM.getExpansionLineNumber(S.CS->Loop->getBeginLoc())
+         << ": the data id" << (S.nested() ? "s" : "") << " of its lock"
+         << (S.nested() ? "s" : "") << "\n/// and the values it reads.\n";
+    OS << "struct " << Name << "_message" << S.Sfx << " {\n";
+    for (const Field &F : S.Fields)
+      OS << "  " << F.Type << (StringRef(F.Type).ends_with("*") ? "" : " ")
+         << F.Name << ";\n";
+    OS << "};\n";
+  }
+  if (Secs.size() > 1) {
+    OS << "/// One channel carries every critical section's message: which "
+          "section, then its\n/// message.\n";
+    OS << "struct " << Name
+       << "_message {\n  unsigned dd_section;\n  union {\n";
+    for (unsigned I = 0; I < Secs.size(); ++I)
+      OS << "    " << Name << "_message" << Secs[I].Sfx << " dd" << Secs[I].Sfx
+         << ";\n";
+    OS << "  };\n";
+    for (unsigned I = 0; I < Secs.size(); ++I)
+      OS << "  __host__ __device__ static " << Name << "_message of(const "
+         << Name << "_message" << Secs[I].Sfx << " &dd_m) {\n    " << Name
+         << "_message dd_r;\n    dd_r.dd_section = " << I << ";\n    dd_r.dd"
+         << Secs[I].Sfx << " = dd_m;\n    return dd_r;\n  }\n";
+    OS << "};\n";
+  }
   OS << "using " << Name
      << "_delegate = dd::" << (Nested ? "NestedDelegate" : "Delegate") << "<"
      << Name << "_message"
      << (Locks != DefaultLocks ? ", " + std::to_string(Locks) : "") << ">;\n\n";
-  if (Waits) {
+  for (const Section &S : Secs) {
+    if (!S.Waits)
+      continue;
     OS << "/// What the server sends back to the waiting client"
-       << (CS.Replies.empty() ? " (that the critical section has run)"
-                              : ": the locals the\n/// critical section writes")
+       << (S.CS->Replies.empty()
+               ? " (that the critical section has run)"
+               : ": the locals the\n/// critical section writes")
        << ".\n";
-    OS << "struct " << Name << "_reply {\n";
-    for (const VarDecl *V : CS.Replies)
+    OS << "struct " << Name << "_reply" << S.Sfx << " {\n";
+    for (const VarDecl *V : S.CS->Replies)
       OS << "  " << typeOf(V) << " " << V->getName() << ";\n";
     OS << "};\n\n";
   }
+  return Str;
+}
 
-  // The critical section, outlined.
-  OS << "/// The critical section of '" << Name
-     << "', outlined: a server thread runs it\n"
-     << "/// holding the lock" << (Nested ? "s" : "") << " of ";
+std::string KernelRewrite::outlined(const Section &S) const {
+  const CriticalSection &CS = *S.CS;
+  std::string Str;
+  raw_string_ostream OS(Str);
+  OS << "/// The critical section of '" << Name << "'";
+  if (Secs.size() > 1)
+    OS << " at line " << SM.getExpansionLineNumber(CS.Loop->getBeginLoc());
+  OS << ", outlined: a server thread runs it\n"
+     << "/// holding the lock" << (S.nested() ? "s" : "") << " of ";
   for (size_t I = 0; I < CS.Locks.size(); ++I)
     OS << (I ? " and " : "") << "'"
        << text(CS.Locks[I].Array->getSourceRange(), SM, LO) << "["
        << text(CS.Locks[I].Index->getSourceRange(), SM, LO) << "]"
        << (CS.Locks[I].Field ? "." + CS.Locks[I].Field->getNameAsString() : "")
        << "'";
-  OS << ".\n__device__ void " << Name << "_critical_section(";
+  OS << ".\n__device__ void " << Name << "_critical_section" << S.Sfx << "(";
   bool First = true;
-  for (const ValueDecl *D : Reads) {
+  for (const ValueDecl *D : S.Reads) {
     const auto *P = dyn_cast<ParmVarDecl>(D);
     OS << (First ? "" : ", ")
        << (P && P->getDeclContext() == &K ? paramDecl(paramIndex(P))
-           : isReply(D) // the server's copy, sent back after the section
+           : S.isReply(D) // the server's copy, sent back after the section
                ? typeOf(D) + " &" + D->getNameAsString()
                : typeOf(D) + (StringRef(typeOf(D)).ends_with("*") ? "" : " ") +
                      D->getNameAsString());
     First = false;
   }
-  for (const std::string &B : BuiltinFields) {
+  for (const std::string &B : S.BuiltinFields) {
     OS << (First ? "" : ", ") << "unsigned int " << B;
     First = false;
   }
@@ -660,29 +766,94 @@ std::string KernelRewrite::preamble() const {
     OS << reindent(Body, SM.getExpansionColumnNumber(Begin) - 1, "  ");
   }
   OS << "}\n\n";
+  return Str;
+}
 
+std::string KernelRewrite::preamble() const {
+  std::string Str;
+  raw_string_ostream OS(Str);
+  OS << "// decoupler: kernel '" << Name << "' hands its critical section"
+     << (Secs.size() > 1 ? "s" : "") << " (line"
+     << (Secs.size() > 1 ? "s " : " ");
+  for (unsigned I = 0; I < Secs.size(); ++I)
+    OS << (I ? ", " : "")
+       << SM.getExpansionLineNumber(Secs[I].CS->Loop->getBeginLoc());
+  OS << ") to server blocks\n"
+     << "// (delegate pass, dissertation ch. 4):\n"
+     << "//   " << Name << "_client  the kernel as written, its try-lock loop"
+     << (Secs.size() > 1 ? "s" : "") << " now a message send\n"
+     << "//   " << Name
+     << "_server  runs the critical section under a lock in shared memory\n"
+     << "//   " << Name << "_launch  starts both in place of " << Name
+     << "<<<grid, block>>>(...)\n\n";
+  OS << messages();
+  for (const Section &S : Secs)
+    OS << outlined(S);
   OS << "/// decoupler: '" << Name << "' as written, global locks and all. "
      << Name << "_launch runs it instead\n"
      << "/// of delegating where that measures faster (low contention; "
         "DD_DELEGATE_POLICY).\n";
   OS << asWritten() << "\n\n";
-  return S;
+  return Str;
+}
+
+std::string KernelRewrite::idOf(const Section &S, StringRef M) const {
+  if (S.nested())
+    return "dd::IdPair{" + wideId(S, 0, M) + ", " + wideId(S, 1, M) + "}";
+  if (Nested) // a one-lock section among nested ones: the same id twice
+    return "dd::IdPair{" + wideId(S, 0, M) + ", " + wideId(S, 0, M) + "}";
+  if (Secs.size() > 1) // one return type for every case
+    return wideId(S, 0, M);
+  return M.str() + S.Ids[0];
+}
+
+std::string KernelRewrite::handler(const Section &S, StringRef M,
+                                   StringRef Indent) const {
+  std::string Str;
+  raw_string_ostream OS(Str);
+  if (S.Waits) {
+    OS << Indent << Name << "_reply" << S.Sfx << " dd_r{";
+    for (size_t I = 0; I < S.CS->Replies.size(); ++I)
+      OS << (I ? ", " : "") << M << S.fieldOf(S.CS->Replies[I]);
+    OS << "};\n";
+  }
+  OS << Indent << Name << "_critical_section" << S.Sfx << "(";
+  bool First = true;
+  for (const ValueDecl *V : S.Reads) {
+    std::string F = S.fieldOf(V);
+    OS << (First ? "" : ", ")
+       << (S.isReply(V) ? "dd_r." + V->getNameAsString()
+           : F.empty()  ? V->getNameAsString()
+                        : M.str() + F);
+    First = false;
+  }
+  for (const std::string &B : S.BuiltinFields) {
+    OS << (First ? "" : ", ") << M << B;
+    First = false;
+  }
+  OS << ");\n";
+  if (S.Waits)
+    OS << Indent << "dd_replies" << S.Sfx << ".post(" << M
+       << "dd_reply, dd_r);\n";
+  return Str;
 }
 
 std::string KernelRewrite::serverAndLaunch() const {
   const std::string D = Name + "_delegate";
-  std::string S;
-  raw_string_ostream OS(S);
+  std::string Str;
+  raw_string_ostream OS(Str);
   auto Args = [&](ArrayRef<const ParmVarDecl *> Ps) {
     std::string A;
     for (const ParmVarDecl *P : Ps)
       A += ", " + P->getNameAsString();
     return A;
   };
+  const SmallVector<const ParmVarDecl *, 8> ServerArgs = serverArgs();
   // The server kernel.
   OS << "\n\n/// decoupler: the server blocks of '" << Name
      << "': each takes the messages for the data ids it owns\n"
-     << "/// and runs " << Name << "_critical_section under the id"
+     << "/// and runs " << Name << "_critical_section"
+     << (Secs.size() > 1 ? "_N" : "") << " under the id"
      << (Nested ? "s'" : "'s") << " lock" << (Nested ? "s" : "")
      << " in its shared memory"
      << (Nested ? " (a lock another server owns\n/// is taken through it: the "
@@ -690,46 +861,55 @@ std::string KernelRewrite::serverAndLaunch() const {
                   "request/reply/unlock protocol)"
                 : "")
      << ".\n";
+  std::string Boxes, BoxArgs;
+  for (const Section &S : Secs)
+    if (S.Waits) {
+      Boxes +=
+          ", dd::ReplyBox<" + Name + "_reply" + S.Sfx + "> dd_replies" + S.Sfx;
+      BoxArgs += ", dd_reply_slots" + S.Sfx + ".box(\"" + Name +
+                 "\", dd_grid, dd_block)";
+    }
   OS << "__global__ void " << Name << "_server(" << D
      << "::channel_type dd_channel"
-     << (Nested ? ", " + D + "::sides_type dd_sides" : "")
-     << (Waits ? ", dd::ReplyBox<" + Name + "_reply> dd_replies" : "");
+     << (Nested ? ", " + D + "::sides_type dd_sides" : "") << Boxes;
   for (const ParmVarDecl *P : ServerArgs)
     OS << ", " << paramDecl(paramIndex(P));
   OS << ") {\n";
   OS << "  __shared__ " << D << "::server_type::TempStorage dd_temp;\n";
   OS << "  " << D << "::server_type dd_server(dd_channel"
      << (Nested ? ", dd_sides" : "") << ", dd_temp);\n";
-  OS << "  dd_server.run([](const " << Name << "_message &dd_m) { return "
-     << (Nested ? "dd::IdPair{" + wideId(0) + ", " + wideId(1) + "}"
-                : "dd_m." + Ids[0])
-     << "; },\n";
-  OS << "                [&](const " << Name << "_message &dd_m) {";
-  if (Waits) {
-    OS << "\n                  " << Name << "_reply dd_r{";
-    for (size_t I = 0; I < CS.Replies.size(); ++I)
-      OS << (I ? ", " : "") << "dd_m." << fieldOf(CS.Replies[I]);
-    OS << "};\n                 ";
+  if (Secs.size() == 1) {
+    const Section &S = Secs.front();
+    OS << "  dd_server.run([](const " << Name << "_message &dd_m) { return "
+       << idOf(S, "dd_m.") << "; },\n";
+    OS << "                [&](const " << Name << "_message &dd_m) {";
+    if (S.Waits) {
+      OS << "\n"
+         << handler(S, "dd_m.", "                  ")
+         << "                });\n}\n\n";
+    } else {
+      std::string H = handler(S, "dd_m.", "");
+      OS << " " << StringRef(H).rtrim() << " });\n}\n\n";
+    }
+  } else {
+    OS << "  dd_server.run(\n      [](const " << Name
+       << "_message &dd_m) {\n        switch (dd_m.dd_section) {\n";
+    for (unsigned I = 0; I < Secs.size(); ++I)
+      OS << "        "
+         << (I + 1 < Secs.size() ? "case " + std::to_string(I) : "default")
+         << ":\n          return "
+         << idOf(Secs[I], "dd_m.dd" + Secs[I].Sfx + ".") << ";\n";
+    OS << "        }\n      },\n";
+    OS << "      [&](const " << Name
+       << "_message &dd_m) {\n        switch (dd_m.dd_section) {\n";
+    for (unsigned I = 0; I < Secs.size(); ++I)
+      OS << "        "
+         << (I + 1 < Secs.size() ? "case " + std::to_string(I) : "default")
+         << ": {\n"
+         << handler(Secs[I], "dd_m.dd" + Secs[I].Sfx + ".", "          ")
+         << "          break;\n        }\n";
+    OS << "        }\n      });\n}\n\n";
   }
-  OS << " " << Name << "_critical_section(";
-  bool First = true;
-  for (const ValueDecl *V : Reads) {
-    std::string F = fieldOf(V);
-    OS << (First ? "" : ", ")
-       << (isReply(V)  ? "dd_r." + V->getNameAsString()
-           : F.empty() ? V->getNameAsString()
-                       : "dd_m." + F);
-    First = false;
-  }
-  for (const std::string &B : BuiltinFields) {
-    OS << (First ? "" : ", ") << "dd_m." << B;
-    First = false;
-  }
-  if (Waits)
-    OS << ");\n                  dd_replies.post(dd_m.dd_reply, dd_r);\n"
-       << "                });\n}\n\n";
-  else
-    OS << "); });\n}\n\n";
 
   // The host launch (support/LaunchRewriter.h: the launchers' convention).
   OS << "/// decoupler: in place of " << Name
@@ -743,12 +923,12 @@ std::string KernelRewrite::serverAndLaunch() const {
   OS << "  (void)dd_shmem; // decoupler: 0: launches with dynamic shared "
         "memory are not "
         "delegated\n";
-  const std::string Box =
-      Waits ? ", dd_reply_slots.box(\"" + Name + "\", dd_grid, dd_block)" : "";
-  if (Waits)
-    OS << "  static dd::ReplySlots<" << Name
-       << "_reply> dd_reply_slots; // decoupler: one per client thread, "
-          "allocated when first delegated\n";
+  for (const Section &S : Secs)
+    if (S.Waits)
+      OS << "  static dd::ReplySlots<" << Name << "_reply" << S.Sfx
+         << "> dd_reply_slots" << S.Sfx
+         << "; // decoupler: one per client thread, "
+            "allocated when first delegated\n";
   OS << "  " << D << "::launch(\n";
   OS << "      \"" << Name << "\", " << Servers << ", " << Name << "_server, "
      << Name << "_client, " << Name << ", dd_grid, dd_block, dd_stream,\n";
@@ -757,14 +937,14 @@ std::string KernelRewrite::serverAndLaunch() const {
      << "dim3 dd_g, dim3 dd_b, size_t dd_shared, cudaStream_t dd_stream) {\n";
   OS << "        " << Name
      << "_server<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel"
-     << (Nested ? ", dd_sides" : "") << Box << Args(ServerArgs) << ");\n";
+     << (Nested ? ", dd_sides" : "") << BoxArgs << Args(ServerArgs) << ");\n";
   OS << "      },\n";
   OS << "      [&](const " << D
      << "::channel_type &dd_channel, dim3 dd_g, dim3 dd_b, size_t dd_shared, "
         "cudaStream_t "
         "dd_stream) {\n";
   OS << "        " << Name
-     << "_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel" << Box;
+     << "_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel" << BoxArgs;
   for (unsigned I = 0; I < K.getNumParams(); ++I)
     OS << ", " << paramName(I);
   OS << ");\n      },\n";
@@ -773,46 +953,50 @@ std::string KernelRewrite::serverAndLaunch() const {
   for (unsigned I = 0; I < K.getNumParams(); ++I)
     OS << (I ? ", " : "") << paramName(I);
   OS << ");\n      });\n}";
-  return S;
+  return Str;
 }
 
-std::string KernelRewrite::send(StringRef Indent) const {
-  std::string S;
-  raw_string_ostream OS(S);
-  if (Waits)
+std::string KernelRewrite::send(const Section &S, StringRef Indent) const {
+  const CriticalSection &CS = *S.CS;
+  std::string Str;
+  raw_string_ostream OS(Str);
+  const std::string Box = "dd_replies" + S.Sfx;
+  if (S.Waits)
     OS << "// decoupler: delegated; " << Name
        << "_server runs the critical section and replies, the client waits "
           "for it\n"
        << Indent
-       << (CS.Replies.size() == 1 ? CS.Replies[0]->getNameAsString() + " = "
-           : CS.Replies.size() > 1
-               ? "[&] {\n" + Indent + "  const " + Name + "_reply dd_r = "
-               : "")
-       << "dd_replies.call(dd_channel, " << Name
-       << "_delegate::route(dd_channel";
+       << (CS.Replies.size() == 1  ? CS.Replies[0]->getNameAsString() + " = "
+           : CS.Replies.size() > 1 ? "[&] {\n" + Indent.str() + "  const " +
+                                         Name + "_reply" + S.Sfx + " dd_r = "
+                                   : "")
+       << Box << ".call(dd_channel, " << Name << "_delegate::route(dd_channel";
   else
     OS << "// decoupler: delegated; " << Name
        << "_server runs the critical section\n"
        << Indent << "dd_tx.send(" << Name << "_delegate::route(dd_channel";
-  for (const std::string &Id : Ids) {
+  for (unsigned I = 0; I < (Nested ? 2u : 1u); ++I) {
+    // A one-lock section among nested ones names its id twice.
+    const std::string &Id = S.Ids[S.nested() ? I : 0];
     const Field *F =
-        find_if(Fields, [&](const Field &X) { return X.Name == Id; });
+        find_if(S.Fields, [&](const Field &X) { return X.Name == Id; });
     OS << ", "
        << (F->Computed ? "(unsigned long long)(" +
                              text(F->Computed->getSourceRange(), SM, LO) + ")"
                        : Id);
   }
-  OS << "), " << Name << "_message{";
-  for (size_t I = 0; I < Fields.size(); ++I) {
-    const Field &F = Fields[I];
+  OS << "), " << (Secs.size() > 1 ? Name + "_message::of(" : "") << Name
+     << "_message" << S.Sfx << "{";
+  for (size_t I = 0; I < S.Fields.size(); ++I) {
+    const Field &F = S.Fields[I];
     OS << (I ? ", " : "")
        << (F.Computed ? "(unsigned long long)(" +
                             text(F.Computed->getSourceRange(), SM, LO) + ")"
            : !F.Builtin.empty() ? F.Builtin
                                 : F.Name);
   }
-  OS << "})";
-  if (Waits && CS.Replies.size() == 1)
+  OS << "}" << (Secs.size() > 1 ? ")" : "") << ")";
+  if (S.Waits && CS.Replies.size() == 1)
     OS << "." << CS.Replies[0]->getName();
   if (CS.Replies.size() > 1) {
     OS << ";\n";
@@ -824,17 +1008,18 @@ std::string KernelRewrite::send(StringRef Indent) const {
   // The loop's flags are true after it: kept so for code that reads them
   // (and flags whose declaration stays, so that it is not unused).
   for (const VarDecl *Flag : CS.Flags)
-    if (!is_contained(RemovedFlags, Flag))
+    if (!is_contained(S.RemovedFlags, Flag))
       OS << ";\n" << Indent << Flag->getName() << " = true";
-  return S;
+  return Str;
 }
 
 /// The declarations of the loop's flags that nothing but the loop uses:
 /// removed with the loop (a declaration that also declares something else
 /// stays).
-void KernelRewrite::removeFlags() {
+void KernelRewrite::removeFlags(Section &S) {
+  const CriticalSection &CS = *S.CS;
   for (const VarDecl *Flag : CS.Flags) {
-    if (is_contained(RemovedFlags, Flag))
+    if (is_contained(S.RemovedFlags, Flag))
       continue;
     DynTypedNodeList Parents = Ctx.getParents(*Flag);
     const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
@@ -848,7 +1033,7 @@ void KernelRewrite::removeFlags() {
     if (!OnlyUnusedFlags)
       continue;
     for (const Decl *D : DS->decls())
-      RemovedFlags.push_back(cast<VarDecl>(D));
+      S.RemovedFlags.push_back(cast<VarDecl>(D));
     // The whole line when the declaration is alone on it.
     SourceLocation B = DS->getBeginLoc(), E = DS->getEndLoc();
     FileID F = SM.getFileID(B);
@@ -867,21 +1052,17 @@ void KernelRewrite::removeFlags() {
   }
 }
 
-/// The annotation's line (rewrite/SourceText.h), when it has one.
-std::optional<std::pair<unsigned, unsigned>> KernelRewrite::pragmaLine() const {
-  if (!C.Pragma)
-    return std::nullopt;
-  return annotationLine(C.Pragma->Loc, SM);
+void KernelRewrite::removePragmas() {
+  for (const Section &S : Secs)
+    if (S.C->Pragma)
+      if (std::optional<std::pair<unsigned, unsigned>> Line =
+              annotationLine(S.C->Pragma->Loc, SM))
+        R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID())
+                         .getLocWithOffset(Line->first),
+                     Line->second - Line->first);
 }
 
-void KernelRewrite::removePragma() {
-  if (std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine())
-    R.RemoveText(SM.getLocForStartOfFile(SM.getMainFileID())
-                     .getLocWithOffset(Line->first),
-                 Line->second - Line->first);
-}
-
-/// The kernel as written (without its annotation), kept beside the client:
+/// The kernel as written (without its annotations), kept beside the client:
 /// the launcher runs it where it measures faster than delegating.
 std::string KernelRewrite::asWritten() const {
   const SourceLocation Begin = SM.getExpansionLoc(K.getOuterLocStart());
@@ -890,9 +1071,17 @@ std::string KernelRewrite::asWritten() const {
   const unsigned E = SM.getFileOffset(End) + 1; // the closing brace
   StringRef Buf = SM.getBufferData(SM.getFileID(Begin));
   std::string Text = Buf.slice(B, E).str();
-  if (std::optional<std::pair<unsigned, unsigned>> Line = pragmaLine();
-      Line && Line->first >= B && Line->second <= E)
-    Text.erase(Line->first - B, Line->second - Line->first);
+  // From the last, so that earlier offsets stay valid.
+  SmallVector<std::pair<unsigned, unsigned>, 2> Lines;
+  for (const Section &S : Secs)
+    if (S.C->Pragma)
+      if (std::optional<std::pair<unsigned, unsigned>> Line =
+              annotationLine(S.C->Pragma->Loc, SM);
+          Line && Line->first >= B && Line->second <= E)
+        Lines.push_back(*Line);
+  sort(Lines);
+  for (const auto &Line : reverse(Lines))
+    Text.erase(Line.first - B, Line.second - Line.first);
   return Text;
 }
 
@@ -904,11 +1093,14 @@ void KernelRewrite::rewriteKernel() {
     Start = SM.getExpansionLoc(RC->getBeginLoc());
   R.InsertTextBefore(Start, preamble());
 
-  // The kernel becomes the client: renamed, the channel first.
+  // The kernel becomes the client: renamed, the channel first (and the
+  // reply boxes of the sections that wait).
   R.ReplaceText(K.getLocation(), Name.size(), Name + "_client");
-  const std::string Param =
-      D + "::channel_type dd_channel" +
-      (Waits ? ", dd::ReplyBox<" + Name + "_reply> dd_replies" : "");
+  std::string Param = D + "::channel_type dd_channel";
+  for (const Section &S : Secs)
+    if (S.Waits)
+      Param +=
+          ", dd::ReplyBox<" + Name + "_reply" + S.Sfx + "> dd_replies" + S.Sfx;
   if (K.getNumParams() > 0) {
     R.InsertTextBefore(K.getParamDecl(0)->getBeginLoc(), Param + ", ");
   } else if (FunctionTypeLoc TL = K.getFunctionTypeLoc()) {
@@ -936,36 +1128,40 @@ void KernelRewrite::rewriteKernel() {
                          "  dd_tx.finish(); // decoupler: flush the stages; "
                          "this block is done\n");
 
-  // The try-lock loop becomes the send.
-  removeFlags();
-  SourceRange Loop = CS.Loop->getSourceRange();
-  std::string Indent(SM.getExpansionColumnNumber(Loop.getBegin()) - 1, ' ');
-  R.ReplaceText(Loop, send(Indent) + (isa<DoStmt>(CS.Loop) ? "" : ";"));
+  // Each try-lock loop becomes its send.
+  for (Section &S : Secs) {
+    removeFlags(S);
+    SourceRange Loop = S.CS->Loop->getSourceRange();
+    std::string Indent(SM.getExpansionColumnNumber(Loop.getBegin()) - 1, ' ');
+    R.ReplaceText(Loop, send(S, Indent) + (isa<DoStmt>(S.CS->Loop) ? "" : ";"));
+  }
 
   R.InsertTextAfterToken(SM.getExpansionLoc(K.getEndLoc()), serverAndLaunch());
 }
 
 void KernelRewrite::rewriteLaunches() { Launcher.rewrite(R); }
 
-std::string KernelRewrite::whyWait() const {
-  if (!Waits)
+std::string KernelRewrite::whyWait(unsigned I) const {
+  const Section &S = Secs[I];
+  if (!S.Waits)
     return "";
   std::string Why;
-  for (const VarDecl *V : CS.Replies)
+  for (const VarDecl *V : S.CS->Replies)
     Why += (Why.empty() ? "'" : ", '") + V->getNameAsString() + "'";
   if (!Why.empty())
     return "; each client waits for the server's reply, which brings back " +
            Why;
   return "; each client waits for the server's reply, since the kernel "
          "uses " +
-         WaitsFor + ", which the critical section writes, after it";
+         S.WaitsFor + ", which the critical section writes, after it";
 }
 
 void KernelRewrite::emit(std::vector<SourceRange> &Replaced) {
-  removePragma();
+  removePragmas();
   rewriteKernel();
   rewriteLaunches();
-  Replaced.push_back(CS.Loop->getSourceRange());
+  for (const Section &S : Secs)
+    Replaced.push_back(S.CS->Loop->getSourceRange());
 }
 
 } // namespace
@@ -1000,10 +1196,9 @@ bool runDelegatePass(PassContext &P) {
       Diags.note(Loc, Note);
   };
 
-  // Recognition first: a kernel with two critical sections is refused as a
-  // whole (one channel and one message type per kernel), at the second.
+  // Recognition first; then each kernel with the critical sections found in
+  // it, in source order, rewritten together (one channel, one server).
   std::vector<std::pair<const Candidate *, CriticalSection>> Recognized;
-  std::map<const FunctionDecl *, unsigned> PerKernel;
   for (const Candidate &C : Candidates) {
     std::variant<CriticalSection, Refusal> M =
         matchCriticalSection(C.Loop, *C.Kernel, Ctx);
@@ -1012,50 +1207,72 @@ bool runDelegatePass(PassContext &P) {
       continue;
     }
     Recognized.emplace_back(&C, std::move(std::get<CriticalSection>(M)));
-    ++PerKernel[C.Kernel->getCanonicalDecl()];
+  }
+  using Found = std::pair<const Candidate *, const CriticalSection *>;
+  std::vector<const FunctionDecl *> Kernels;
+  std::map<const FunctionDecl *, std::vector<Found>> ByKernel;
+  for (const auto &[C, CS] : Recognized) {
+    const FunctionDecl *K = C->Kernel->getCanonicalDecl();
+    if (!ByKernel.count(K))
+      Kernels.push_back(K);
+    ByKernel[K].emplace_back(C, &CS);
   }
 
   bool Changed = false;
-  std::map<const FunctionDecl *, const Stmt *> First;
-  for (const auto &[CP, CS] : Recognized) {
-    const Candidate &C = *CP;
-    if (PerKernel[C.Kernel->getCanonicalDecl()] > 1) {
-      auto [It, New] = First.try_emplace(C.Kernel->getCanonicalDecl(), CS.Loop);
-      if (!New)
-        Refuse(C,
-               Refusal{RefusalKind::KernelNotRewritable, CS.Loop->getBeginLoc(),
-                       "kernel '" + C.Kernel->getNameAsString() +
-                           "' also has a critical section at line " +
-                           std::to_string(SM.getExpansionLineNumber(
-                               It->second->getBeginLoc())) +
-                           "; the delegate rewrite handles one per kernel"});
-      continue;
-    }
-    KernelRewrite Rewrite(Ctx, R, C, CS);
-    if (std::optional<Refusal> Why = Rewrite.check()) {
-      Refuse(C, *Why);
+  for (const FunctionDecl *KD : Kernels) {
+    std::vector<Found> &Group = ByKernel[KD];
+    llvm::sort(Group, [&](const Found &A, const Found &B) {
+      return SM.isBeforeInTranslationUnit(A.second->Loop->getBeginLoc(),
+                                          B.second->Loop->getBeginLoc());
+    });
+    const FunctionDecl &K = *Group.front().first->Kernel;
+    const std::string Name = K.getNameAsString();
+    KernelRewrite Rewrite(Ctx, R, K, Group);
+    if (std::optional<std::pair<Refusal, unsigned>> Why = Rewrite.check()) {
+      const unsigned At = Why->second;
+      // The kernel's sections go to its servers together or not at all;
+      // each hears why, in source order.
+      for (unsigned I = 0; I < Group.size(); ++I)
+        if (I == At)
+          Refuse(*Group[At].first, Why->first);
+        else
+          Refuse(*Group[I].first,
+                 Refusal{RefusalKind::KernelNotRewritable,
+                         Group[I].second->Loop->getBeginLoc(),
+                         "kernel '" + Name +
+                             "' also has the critical section at line " +
+                             std::to_string(SM.getExpansionLineNumber(
+                                 Group[At].second->Loop->getBeginLoc())) +
+                             ", which cannot be delegated; a kernel's "
+                             "critical sections are delegated together"});
       continue;
     }
     if (Diags.hadError())
       continue; // nothing is written anyway
     Rewrite.emit(Replaced);
-    const std::string Name = C.Kernel->getNameAsString();
-    const std::string What = (CS.Kind == CriticalSection::Shape::Single
-                                  ? "critical section (one lock)"
-                                  : "critical section (two nested locks)");
-    const std::string Wait = Rewrite.whyWait();
-    if (C.Pragma)
-      Diags.rewritten(CS.Loop->getBeginLoc(),
-                      "delegated the " + What + " of '" + Name +
-                          "' to server blocks: " + Name + "_client, " + Name +
-                          "_server, " + Name + "_launch" + Wait);
-    else
-      Diags.rewritten(CS.Loop->getBeginLoc(),
-                      "--delegate=auto: delegated the unannotated " + What +
-                          " of '" + Name + "' to server blocks: " + Name +
-                          "_client, " + Name + "_server, " + Name + "_launch" +
-                          Wait,
-                      /*Always=*/true);
+    for (unsigned I = 0; I < Group.size(); ++I) {
+      const Candidate &C = *Group[I].first;
+      const CriticalSection &CS = *Group[I].second;
+      const std::string What = (CS.Kind == CriticalSection::Shape::Single
+                                    ? "critical section (one lock)"
+                                    : "critical section (two nested locks)");
+      const std::string Which = Group.size() > 1
+                                    ? " (" + std::to_string(I + 1) + " of " +
+                                          std::to_string(Group.size()) + ")"
+                                    : "";
+      const std::string Tail = "' to server blocks: " + Name + "_client, " +
+                               Name + "_server, " + Name + "_launch" +
+                               Rewrite.whyWait(I);
+      if (C.Pragma)
+        Diags.rewritten(CS.Loop->getBeginLoc(), "delegated the " + What +
+                                                    Which + " of '" + Name +
+                                                    Tail);
+      else
+        Diags.rewritten(CS.Loop->getBeginLoc(),
+                        "--delegate=auto: delegated the unannotated " + What +
+                            Which + " of '" + Name + Tail,
+                        /*Always=*/true);
+    }
     Changed = true;
     ++P.Rewrites;
   }

@@ -159,10 +159,13 @@ void launch_dynamic_shared(int *data, int *locks) {
   dynamic_shared<<<1, 32, 128>>>(data, locks);
 }
 
+// Two critical sections share the kernel's servers: their annotations must
+// agree on the lock table (rewrite-two-sections.cu: the rewrite).
+// CHECK: rewrite-refuse.cu:[[@LINE+5]]:3: error: cannot delegate this critical section: kernel 'two_sections' also has the critical section at line [[#@LINE+14]], which cannot be delegated; a kernel's critical sections are delegated together
 __global__ void two_sections(int *data, int *locks) {
   int b = threadIdx.x % 8;
   bool done = false, again = false;
-  #pragma dd delegate
+  #pragma dd delegate locks(1024)
   do {
     if (atomicCAS(&locks[b], 0, 1) == 0) {
       data[b] += 1;
@@ -170,8 +173,8 @@ __global__ void two_sections(int *data, int *locks) {
       done = true;
     }
   } while (!done);
-  // CHECK: rewrite-refuse.cu:[[@LINE+2]]:3: error: cannot delegate this critical section: kernel 'two_sections' also has a critical section at line [[#@LINE-7]]; the delegate rewrite handles one per kernel
-  #pragma dd delegate
+  // CHECK: rewrite-refuse.cu:[[@LINE+1]]:14: error: cannot delegate this critical section: locks(2048) differs from another critical section's locks(1024) in kernel 'two_sections'; its sections share one server lock table
+  #pragma dd delegate locks(2048)
   do {
     if (atomicCAS(&locks[b], 0, 1) == 0) {
       data[b] += 2;
