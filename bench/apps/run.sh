@@ -5,7 +5,7 @@
 #
 #   bench/apps/run.sh BIN_DIR WORK_DIR
 #
-# BIN_DIR holds dd-mst, dd-sgd and dd-graph; inputs are generated into
+# BIN_DIR holds dd-mst, dd-sgd, dd-maxflow and dd-graph; inputs are generated into
 # WORK_DIR (an existing file is reused). Per input and program, three ways:
 #   written    --algo=locks (the kernel as written)
 #   shipped    --algo=delegate, the launcher as shipped (DD_DELEGATE_POLICY
@@ -13,7 +13,8 @@
 #   delegated  --algo=delegate with DD_DELEGATE_POLICY=delegate (always
 #              delegated)
 # Each is run with --verify (MST: the forest spans and weighs what Kruskal's
-# does; SGD: no update lost, RMSE within 1% of the CPU's) and --runs=R
+# does; SGD: no update lost, RMSE within 1% of the CPU's; MaxFlow: a
+# feasible flow, no residual path left, the value Dinic's) and --runs=R
 # (default APPS_RUNS=5; one untimed warm-up first); the time is the median
 # of the program's own CUDA-event timing of its GPU part. The table gives
 # ms and the ratios written/shipped and written/delegated (> 1: the rewrite
@@ -122,6 +123,16 @@ gen "$work/ml10m.mtx" ratings --users=72000 --items=10700 --ratings=10000000 --s
 row ml2m dd-sgd --epochs=5 "$work/ml2m.mtx"
 row nf2m dd-sgd --epochs=5 "$work/nf2m.mtx"
 row ml10m dd-sgd --epochs=3 "$work/ml10m.mtx"
+
+# MaxFlow (the dissertation: 2k x 2k and 4k x 4k meshes; here Washington
+# RLG meshes to 512 x 512: --verify runs Dinic's on the CPU, which grows
+# fast with the mesh, about 16 s at 512 x 512 on a 2-core machine).
+gen "$work/rlg256.max" rlg --rows=256 --cols=256 --seed=1
+gen "$work/rlg512.max" rlg --rows=512 --cols=512 --seed=1
+gen "$work/rlg64x2048.max" rlg --rows=64 --cols=2048 --seed=1
+row rlg256 dd-maxflow "$work/rlg256.max"
+row rlg512 dd-maxflow "$work/rlg512.max"
+row rlg64x2048 dd-maxflow "$work/rlg64x2048.max"
 
 echo "| input | program | written ms | shipped ms | delegated ms | written/shipped | written/delegated |"
 echo "|---|---|---:|---:|---:|---:|---:|"
