@@ -65,13 +65,16 @@ example_time() {
   sed -n 's/^time_ms=\([0-9.]*\).*/\1/p' <<<"$out"
 }
 
+# want NAME: whether row NAME is selected (APPS_INPUTS).
+want() {
+  [[ -z ${APPS_INPUTS:-} || " $APPS_INPUTS " == *" $1 "* ]]
+}
+
 rows=()
 example_row() {
   local name=$1 prog=$2
   shift 2
-  if [[ -n ${APPS_INPUTS:-} && " $APPS_INPUTS " != *" $name "* ]]; then
-    return
-  fi
+  want "$name" || return 0
   echo "== $name ($prog $*)" >>"$log"
   local w s d
   w=$(example_time "$prog" "" "$@")
@@ -84,9 +87,7 @@ example_row() {
 row() {
   local name=$1 prog=$2
   shift 2
-  if [[ -n ${APPS_INPUTS:-} && " $APPS_INPUTS " != *" $name "* ]]; then
-    return
-  fi
+  want "$name" || return 0
   echo "== $name ($prog $*)" >>"$log"
   local w s d
   w=$(time_of "$prog" "" --algo=locks "$@")
@@ -101,15 +102,15 @@ row() {
 if [[ -x $bin/hashtable && -x $bin/bank ]]; then
   example_row ht-256 hashtable --cf 256 --keys 1048576
   example_row ht-32k hashtable --cf 32768 --keys 1048576
-  example_row atm-256 bank --accounts 256 --transfers 262144
+  example_row atm-256 bank --accounts 256 --transfers 32768
   example_row atm-32k bank --accounts 32768 --transfers 262144
 fi
 
 # MST (the dissertation: rmat22, USA-road-d.USA, r4-2e23; scaled to what a
 # 10-minute call generates, verifies and runs three ways).
-gen "$work/kron18.gr" kron --scale=18 --seed=1
-gen "$work/grid1024.gr" grid --rows=1024 --cols=1024 --seed=1
-gen "$work/urand20.gr" uniform --vertices=1048576 --edges=4194304 --undirected --seed=1
+want kron18 && gen "$work/kron18.gr" kron --scale=18 --seed=1
+want grid1024 && gen "$work/grid1024.gr" grid --rows=1024 --cols=1024 --seed=1
+want urand20 && gen "$work/urand20.gr" uniform --vertices=1048576 --edges=4194304 --undirected --seed=1
 row kron18 dd-mst "$work/kron18.gr"
 row grid1024 dd-mst "$work/grid1024.gr"
 row urand20 dd-mst "$work/urand20.gr"
@@ -117,9 +118,9 @@ row urand20 dd-mst "$work/urand20.gr"
 # SGD (the dissertation: Netflix, MovieLens-10M; here their shapes at 2M
 # ratings and their densities, about 1.3%, and MovieLens-10M's shape at its
 # full size, 72K x 10.7K, 10M ratings).
-gen "$work/ml2m.mtx" ratings --users=32000 --items=4800 --ratings=2000000 --shape=movielens --seed=1
-gen "$work/nf2m.mtx" ratings --users=96000 --items=1770 --ratings=2000000 --shape=netflix --seed=1
-gen "$work/ml10m.mtx" ratings --users=72000 --items=10700 --ratings=10000000 --shape=movielens --seed=1
+want ml2m && gen "$work/ml2m.mtx" ratings --users=32000 --items=4800 --ratings=2000000 --shape=movielens --seed=1
+want nf2m && gen "$work/nf2m.mtx" ratings --users=96000 --items=1770 --ratings=2000000 --shape=netflix --seed=1
+want ml10m && gen "$work/ml10m.mtx" ratings --users=72000 --items=10700 --ratings=10000000 --shape=movielens --seed=1
 row ml2m dd-sgd --epochs=5 "$work/ml2m.mtx"
 row nf2m dd-sgd --epochs=5 "$work/nf2m.mtx"
 row ml10m dd-sgd --epochs=3 "$work/ml10m.mtx"
@@ -127,9 +128,9 @@ row ml10m dd-sgd --epochs=3 "$work/ml10m.mtx"
 # MaxFlow (the dissertation: 2k x 2k and 4k x 4k meshes; here Washington
 # RLG meshes to 512 x 512: --verify runs Dinic's on the CPU, which grows
 # fast with the mesh, about 16 s at 512 x 512 on a 2-core machine).
-gen "$work/rlg256.max" rlg --rows=256 --cols=256 --seed=1
-gen "$work/rlg512.max" rlg --rows=512 --cols=512 --seed=1
-gen "$work/rlg64x2048.max" rlg --rows=64 --cols=2048 --seed=1
+want rlg256 && gen "$work/rlg256.max" rlg --rows=256 --cols=256 --seed=1
+want rlg512 && gen "$work/rlg512.max" rlg --rows=512 --cols=512 --seed=1
+want rlg64x2048 && gen "$work/rlg64x2048.max" rlg --rows=64 --cols=2048 --seed=1
 row rlg256 dd-maxflow "$work/rlg256.max"
 row rlg512 dd-maxflow "$work/rlg512.max"
 row rlg64x2048 dd-maxflow "$work/rlg64x2048.max"

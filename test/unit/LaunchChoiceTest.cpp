@@ -183,7 +183,7 @@ TEST(LaunchChooser, RunTimed) {
 TEST(LaunchChoice, FollowsWhatUntimedLaunchesMeasure) {
   // Components that grow round by round: the original wins the first probe
   // (little contention), then slows down; its own launches, timed by
-  // events, hand over to the rewrite without waiting for a re-probe.
+  // events, call a re-probe of the rewrite at once, and the pair decides.
   AdaptiveChoice C;
   EXPECT_FALSE(C.observe(AdaptiveChoice::Rewrite, 5.0)); // probing: ignored
   C.record(AdaptiveChoice::Rewrite, 1.0);
@@ -192,15 +192,73 @@ TEST(LaunchChoice, FollowsWhatUntimedLaunchesMeasure) {
   C.record_untimed(AdaptiveChoice::Original);
   EXPECT_FALSE(C.observe(AdaptiveChoice::Original, 0.8)); // still the faster
   EXPECT_EQ(C.which(), AdaptiveChoice::Original);
+  EXPECT_FALSE(C.timed());
   C.record_untimed(AdaptiveChoice::Original);
   EXPECT_TRUE(C.observe(AdaptiveChoice::Original, 120.0));
-  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite);
+  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite); // the re-probe, timed
+  EXPECT_TRUE(C.timed());
+  C.record(AdaptiveChoice::Rewrite, 30.0);
+  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite); // 30 < 120: hands over
   EXPECT_FALSE(C.timed());
-  // The rewrite slows down past the original's last time: back.
+  // The rewrite slows down past the original's last time: the original is
+  // re-probed and, faster again, taken back.
   C.record_untimed(AdaptiveChoice::Rewrite);
-  EXPECT_FALSE(C.observe(AdaptiveChoice::Rewrite, 30.0));
+  EXPECT_FALSE(C.observe(AdaptiveChoice::Rewrite, 100.0));
   C.record_untimed(AdaptiveChoice::Rewrite);
   EXPECT_TRUE(C.observe(AdaptiveChoice::Rewrite, 150.0));
   EXPECT_EQ(C.which(), AdaptiveChoice::Original);
-  EXPECT_DOUBLE_EQ(C.ms(AdaptiveChoice::Original), 120.0);
+  EXPECT_TRUE(C.timed());
+  C.record(AdaptiveChoice::Original, 90.0);
+  EXPECT_EQ(C.which(), AdaptiveChoice::Original);
+  EXPECT_DOUBLE_EQ(C.ms(AdaptiveChoice::Rewrite), 150.0);
+}
+
+TEST(LaunchChoice, VaryingWorkDoesNotFlipTheChoice) {
+  // Push-relabel: the rewrite is 3x slower at the same work, but the work
+  // of a launch swings up to 20x from round to round. Comparing a heavy
+  // round of the original with a light one of the rewrite must not hand
+  // over; the re-probes this calls become rarer as each confirms the choice.
+  AdaptiveChoice C;
+  C.record(AdaptiveChoice::Rewrite, 0.3); // a light round
+  C.record(AdaptiveChoice::Original, 0.1);
+  std::uint64_t Rewrites = 0;
+  const std::uint64_t Launches = 4000;
+  std::uint32_t Seed = 1;
+  for (std::uint64_t I = 0; I < Launches; ++I) {
+    Seed = Seed * 1664525u + 1013904223u;
+    const double Work = 1 + (Seed >> 16) % 20;
+    const AdaptiveChoice::Way Way = C.which();
+    const double Ms = (Way == AdaptiveChoice::Rewrite ? 0.3 : 0.1) * Work;
+    if (C.timed()) {
+      C.record(Way, Ms);
+    } else {
+      C.record_untimed(Way);
+      C.observe(Way, Ms);
+    }
+    Rewrites += Way == AdaptiveChoice::Rewrite;
+  }
+  EXPECT_EQ(C.winner(), AdaptiveChoice::Original);
+  // A probe per doubling of the wait, at most: a few dozen of 4000.
+  EXPECT_LT(Rewrites, 40u);
+}
+
+TEST(LaunchChoice, WatchesShortKernelsNowAndThen) {
+  // Events cost the host microseconds: launches of a 20 us winner are timed
+  // one in 16; a winner of 0.25 ms or more, every launch.
+  AdaptiveChoice C;
+  C.record(AdaptiveChoice::Rewrite, 0.3);
+  C.record(AdaptiveChoice::Original, 0.02);
+  unsigned Watched = 0;
+  for (unsigned I = 0; I < 64; ++I) {
+    Watched += C.watch();
+    C.record_untimed(C.which());
+  }
+  EXPECT_EQ(Watched, 4u);
+  AdaptiveChoice D;
+  D.record(AdaptiveChoice::Rewrite, 3.0);
+  D.record(AdaptiveChoice::Original, 0.5);
+  for (unsigned I = 0; I < 8; ++I) {
+    EXPECT_TRUE(D.watch());
+    D.record_untimed(D.which());
+  }
 }

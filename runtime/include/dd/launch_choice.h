@@ -20,7 +20,11 @@
 // runs again only after enough launches that it costs at most `budget` (2 %)
 // of the time the faster way took meanwhile, and each re-probe that confirms
 // the choice doubles the wait. So after the probes a program is never slower
-// than the faster way by more than the budget, whichever that is.
+// than the faster way by more than the budget, whichever that is. Between
+// probes the launcher watches the winner's own times (observe): a winner that
+// gets slower than the other way last was calls a re-probe at once, and each
+// such call that confirms the choice waits twice as long as the last (a
+// logarithmic number in the launches).
 //
 // Host code only (no CUDA), so that it can be unit-tested on its own.
 //
@@ -108,6 +112,8 @@ public:
 
   /// The way to run the next launch.
   Way which() const {
+    if (called_)
+      return other(watched_);
     if (ms_[Rewrite] < 0)
       return Rewrite;
     if (ms_[Original] < 0)
@@ -118,18 +124,27 @@ public:
   }
 
   /// Whether the next launch is a probe that must be timed.
-  bool timed() const { return ms_[Rewrite] < 0 || ms_[Original] < 0 || since_probe_ >= wait_; }
+  bool timed() const { return called_ || ms_[Rewrite] < 0 || ms_[Original] < 0 || since_probe_ >= wait_; }
 
   /// A timed launch of `way` took `ms`.
   void record(Way way, double ms) {
     const bool reprobe = ms_[Rewrite] >= 0 && ms_[Original] >= 0;
-    const Way before = winner();
+    // The way that ran before this probe (observe() may already have
+    // recorded it slower than the other's old time).
+    const Way before = running();
     ms_[way] = ms > 0 ? ms : 0;
     ++launches_[way];
     ++probes_;
     if (ms_[Rewrite] < 0 || ms_[Original] < 0)
       return; // still probing
     since_probe_ = 0;
+    if (called_) {
+      // A re-probe that observe() called: each one that confirms the choice
+      // makes the next wait twice as long, so varying work cannot make the
+      // slower way run often.
+      called_ = false;
+      hold_ = winner() == before ? 2 * hold_ : 1;
+    }
     // The wait that keeps a re-probe within budget: the loser's time over the
     // winner's, per budget. A confirmed choice waits twice as long next time.
     const double ratio = ms_[loser()] / std::fmax(ms_[winner()], 1e-6);
@@ -151,20 +166,33 @@ public:
   /// `ms`, measured without a synchronization of its own (events read at a
   /// later launch, or a launch that waits anyway). Contention is the data's
   /// and can change from one launch to the next (a graph's components grow
-  /// round by round): the choice follows the latest time of each way, so a
-  /// way that becomes slower than the other's last time hands over at once
-  /// instead of at the next scheduled re-probe. Returns whether the winner
-  /// changed.
+  /// round by round), but so can the work (push-relabel's active vertices):
+  /// a time is comparable only with one of a neighbouring launch. So when the
+  /// faster way takes longer than the other's last time, the other is
+  /// re-probed at the next launch, not chosen on old evidence; the winner of
+  /// that pair runs. Re-probes called this way that confirm the choice wait
+  /// twice as long each time (1, 2, 4, ... launches). Returns whether a
+  /// re-probe was called.
   bool observe(Way way, double ms) {
-    if (ms_[Rewrite] < 0 || ms_[Original] < 0)
-      return false; // still probing: the probes decide
-    const Way before = winner();
+    if (ms_[Rewrite] < 0 || ms_[Original] < 0 || way != winner())
+      return false; // probing (the probes decide), or a probe's own launch
     ms_[way] = ms > 0 ? ms : 0;
-    if (winner() == before)
+    if (ms_[way] <= ms_[other(way)] || since_probe_ < hold_ || since_probe_ >= wait_)
       return false;
-    since_probe_ = 0;
+    called_ = true; // the next launch is the other way's, timed
+    watched_ = way;
     return true;
   }
+
+  /// Whether the next untimed launch should be timed for observe(): events
+  /// cost the host a few microseconds per launch, which a loop of 20 us
+  /// kernels (push-relabel's rounds) feels. Every launch while the winner
+  /// takes 0.25 ms or more (then under 2 %), else one in 16.
+  bool watch() const { return ms_[winner()] >= 0.25 || since_probe_ % 16 == 0; }
+
+  /// The way that ran before the next launch: the winner, or the way whose
+  /// time called the next launch's re-probe.
+  Way running() const { return called_ ? watched_ : winner(); }
 
   /// The faster way measured so far (the rewrite while nothing is known).
   Way winner() const {
@@ -172,14 +200,15 @@ public:
       return ms_[Original] < 0 ? Rewrite : Original;
     return ms_[Original] < ms_[Rewrite] ? Original : Rewrite;
   }
-  Way loser() const { return winner() == Rewrite ? Original : Rewrite; }
+  Way loser() const { return other(winner()); }
+  static Way other(Way way) { return way == Rewrite ? Original : Rewrite; }
 
   /// The last time measured for `way`, in ms; negative if never measured.
   double ms(Way way) const { return ms_[way]; }
   /// Launches of `way` so far, probes included.
   std::uint64_t launches(Way way) const { return launches_[way]; }
   /// Launches of the winner left before the next re-probe (0 while probing).
-  std::uint64_t until_probe() const { return since_probe_ >= wait_ ? 0 : wait_ - since_probe_; }
+  std::uint64_t until_probe() const { return called_ || since_probe_ >= wait_ ? 0 : wait_ - since_probe_; }
   std::uint64_t probes() const { return probes_; }
 
 private:
@@ -190,6 +219,9 @@ private:
   std::uint64_t probes_ = 0;
   std::uint64_t since_probe_ = 0;
   std::uint64_t wait_ = 0;
+  std::uint64_t hold_ = 1;  // launches after a probe before observe() calls one
+  bool called_ = false;     // the next launch is a re-probe observe() called
+  Way watched_ = Rewrite;   // ... after a launch of this way
 };
 
 /// A launch configuration: the choice is measured per device, grid, block
@@ -262,7 +294,7 @@ public:
   /// `verbose`.
   void record(const char *kernel, AdaptiveChoice::Way way, double ms, bool verbose) {
     const bool probing = choice_.ms(AdaptiveChoice::Rewrite) < 0 || choice_.ms(AdaptiveChoice::Original) < 0;
-    const AdaptiveChoice::Way before = choice_.winner();
+    const AdaptiveChoice::Way before = choice_.running();
     choice_.record(way, ms);
     if (!verbose)
       return;
@@ -279,14 +311,14 @@ public:
   void record_untimed(AdaptiveChoice::Way way) { choice_.record_untimed(way); }
 
   /// An untimed launch of `way` took `ms` (AdaptiveChoice::observe); a
-  /// change of the choice is reported when `verbose`.
+  /// re-probe it calls is reported when `verbose`.
   void observe(const char *kernel, AdaptiveChoice::Way way, double ms, bool verbose) {
     if (!choice_.observe(way, ms) || !verbose)
       return;
     const char *names[2] = {rewrite_name_, "original"};
-    std::fprintf(stderr, "dd: %s: %s took %.4f ms (%s %.4f ms, original %.4f ms): runs the %s now\n", kernel,
-                 names[way], ms, rewrite_name_, choice_.ms(AdaptiveChoice::Rewrite),
-                 choice_.ms(AdaptiveChoice::Original), names[choice_.winner()]);
+    std::fprintf(stderr, "dd: %s: %s took %.4f ms (%s %.4f ms last): re-probes the %s\n", kernel, names[way],
+                 ms, names[AdaptiveChoice::other(way)], choice_.ms(AdaptiveChoice::other(way)),
+                 names[AdaptiveChoice::other(way)]);
   }
 
   const AdaptiveChoice &choice() const { return choice_; }

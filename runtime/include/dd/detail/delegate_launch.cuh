@@ -207,7 +207,7 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
 
   if (way == AdaptiveChoice::Original) {
     if (!timed) {
-      if (policy == LaunchPolicy::Adaptive)
+      if (policy == LaunchPolicy::Adaptive && plan.chooser.choice().watch())
         delegate_original_observed(plan, stream, [&] { launch_original(grid, block, stream); });
       else
         launch_original(grid, block, stream);
