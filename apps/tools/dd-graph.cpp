@@ -28,6 +28,7 @@
 #include "graph/reference.h"
 #include "graph/stats.h"
 #include "graph/weights.h"
+#include "sat/cnf.h"
 #include "command_line.h"
 
 namespace {
@@ -49,6 +50,8 @@ commands:
                              write a max-flow network as DIMACS max-flow text
   generate ratings -o OUT.mtx [--seed=S] [parameters]
                              write a rating set (users x items) as Matrix Market
+  generate 3sat -o OUT.cnf [--seed=S] [parameters]
+                             write a random 3-SAT formula as DIMACS CNF
   sssp-ref --src=S GRAPH     shortest-path distances (Dijkstra), one line
                              "id distance" per vertex, INF when unreachable
   bfs-ref --src=S GRAPH      BFS levels, one line "id level" per vertex
@@ -113,6 +116,10 @@ generate ratings  --users=U (default 48000) --items=I (default 1770)
                   Netflix or MovieLens-10M), ratings 1..5, no (user, item)
                   pair twice; written as Matrix Market "coordinate real
                   general", rows users, columns items (docs/graphs.md)
+generate 3sat     --vars=N (default 1000) [--ratio=R (4.2) | --clauses=M]:
+                  uniform random 3-SAT, M clauses (default round(R * N)),
+                  each of 3 distinct variables with random signs; written
+                  as DIMACS CNF (p cnf; docs/graphs.md)
   All generators are deterministic for --seed (default 1) on every platform.
 
 Output:
@@ -404,6 +411,37 @@ int generate_rlg_file(const Args& args, std::uint64_t seed, const std::string& o
   return 0;
 }
 
+// generate 3sat: uniform random 3-SAT as DIMACS CNF.
+int generate_3sat_file(const Args& args, std::uint64_t seed, const std::string& out) {
+  dd::sat::Random3SatParams p;
+  if (auto e = get_u64(args, "vars", p.num_vars, dd::sat::kMaxVariables))
+    return fail(*e);
+  const bool has_ratio = args.values.count("ratio") != 0;
+  if (has_ratio && args.values.count("clauses"))
+    return fail("give --ratio or --clauses, not both");
+  double ratio = 4.2;
+  if (has_ratio) {
+    const std::string& text = args.values.at("ratio");
+    const std::optional<double> v = to_double(text);
+    if (!v || !(*v >= 0.0 && *v <= 1e6))
+      return fail("--ratio=" + text + " is not a number in [0, 1000000]");
+    ratio = *v;
+  }
+  p.num_clauses = static_cast<std::uint64_t>(ratio * static_cast<double>(p.num_vars) + 0.5);
+  if (auto e = get_u64(args, "clauses", p.num_clauses))
+    return fail(*e);
+  p.seed = seed;
+  Expected<dd::sat::Cnf> cnf = dd::sat::generate_3sat(p);
+  if (!cnf.ok())
+    return fail(cnf.status().message());
+  const std::string comment = str_cat(
+      "uniform random 3-SAT (dd-graph generate 3sat; docs/graphs.md): ", p.num_vars,
+      " variables, ", p.num_clauses, " clauses, seed ", seed);
+  if (Status s = dd::sat::write_cnf(*cnf, out, comment); !s.ok())
+    return fail(s.message());
+  return 0;
+}
+
 // generate ratings: a power-law rating set as Matrix Market text.
 int generate_ratings_file(const Args& args, std::uint64_t seed, const std::string& out) {
   RatingParams p;
@@ -443,7 +481,7 @@ int generate_ratings_file(const Args& args, std::uint64_t seed, const std::strin
 
 int cmd_generate(int argc, char** argv) {
   if (argc < 3 || argv[2][0] == '-')
-    return fail("generate needs a kind: kron, uniform, grid, rlg or ratings");
+    return fail("generate needs a kind: kron, uniform, grid, rlg, ratings or 3sat");
   const std::string kind = argv[2];
   const std::set<std::string> common = {"out", "seed", "weights", "weight-seed", "weight-range"};
   std::set<std::string> values = common;
@@ -463,8 +501,11 @@ int cmd_generate(int argc, char** argv) {
   } else if (kind == "ratings") {
     // Ratings are the values; the weight options do not apply.
     values = {"out", "seed", "users", "items", "ratings", "shape"};
+  } else if (kind == "3sat") {
+    // A formula, not a graph: no weights.
+    values = {"out", "seed", "vars", "ratio", "clauses"};
   } else {
-    return fail("unknown generator '" + kind + "' (kron, uniform, grid, rlg or ratings)");
+    return fail("unknown generator '" + kind + "' (kron, uniform, grid, rlg, ratings or 3sat)");
   }
   Args args;
   if (auto e = parse_args(argc, argv, 3, values, flags, args))
@@ -474,7 +515,10 @@ int cmd_generate(int argc, char** argv) {
   const auto out = args.values.find("out");
   if (out == args.values.end())
     return fail(std::string("generate needs an output file: -o OUT.") +
-                (kind == "rlg" ? "max" : kind == "ratings" ? "mtx" : "gr"));
+                (kind == "rlg"       ? "max"
+                 : kind == "ratings" ? "mtx"
+                 : kind == "3sat"    ? "cnf"
+                                     : "gr"));
   std::uint64_t seed = 1;
   if (auto e = get_u64(args, "seed", seed))
     return fail(*e);
@@ -482,6 +526,8 @@ int cmd_generate(int argc, char** argv) {
     return generate_rlg_file(args, seed, out->second);
   if (kind == "ratings")
     return generate_ratings_file(args, seed, out->second);
+  if (kind == "3sat")
+    return generate_3sat_file(args, seed, out->second);
 
   Expected<Csr> g = Status::error("no generator ran");
   if (kind == "kron") {

@@ -1,0 +1,153 @@
+// The GPU engine of survey propagation (sp_gpu.h): device buffers, the
+// round loop and its timing. The kernels are in sp_kernels.cu.
+#include "sat/sp_gpu.h"
+
+#include <cuda_runtime.h>
+
+#include <utility>
+
+#include "sat/sp_kernels.h"
+
+namespace dd::sat::gpu {
+
+using dd::graph::str_cat;
+
+namespace {
+
+constexpr unsigned kBlock = 256;
+
+template <class T> struct DeviceArray {
+  T *data = nullptr;
+  std::size_t size = 0;
+  ~DeviceArray() { cudaFree(data); }
+  cudaError_t allocate(std::size_t n) {
+    cudaFree(data);
+    data = nullptr;
+    size = n;
+    return n == 0 ? cudaSuccess : cudaMalloc(&data, n * sizeof(T));
+  }
+  cudaError_t put(const std::vector<T> &host) {
+    return host.empty() ? cudaSuccess
+                        : cudaMemcpy(data, host.data(), host.size() * sizeof(T),
+                                     cudaMemcpyHostToDevice);
+  }
+  cudaError_t get(std::vector<T> &host) const {
+    host.resize(size);
+    return size == 0 ? cudaSuccess
+                     : cudaMemcpy(host.data(), data, size * sizeof(T), cudaMemcpyDeviceToHost);
+  }
+};
+
+Status cuda_status(cudaError_t err, const char *what) {
+  if (err == cudaSuccess)
+    return Status();
+  return Status::error(str_cat(what, ": ", cudaGetErrorString(err)));
+}
+
+} // namespace
+
+struct GpuEngine::Buffers {
+  DeviceArray<unsigned> clause_offsets, edge_var;
+  DeviceArray<unsigned char> edge_negative, clause_live, edge_live;
+  DeviceArray<double> eta, eta_next, ratio, prod_pos, prod_neg, next_pos, next_neg;
+  DeviceArray<int> moved;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  ~Buffers() {
+    if (start)
+      cudaEventDestroy(start);
+    if (stop)
+      cudaEventDestroy(stop);
+  }
+};
+
+GpuEngine::GpuEngine(Variant variant) : variant_(variant) {}
+GpuEngine::~GpuEngine() = default;
+
+Status GpuEngine::upload(const FactorGraph &graph) {
+  buffers_ = std::make_unique<Buffers>();
+  Buffers &b = *buffers_;
+  const std::size_t c = graph.num_clauses(), e = graph.num_edges(), v = graph.num_vars;
+  cudaError_t err = cudaSuccess;
+  for (auto step : {b.clause_offsets.allocate(c + 1), b.edge_var.allocate(e),
+                    b.edge_negative.allocate(e), b.clause_live.allocate(c),
+                    b.edge_live.allocate(e), b.eta.allocate(e), b.eta_next.allocate(e),
+                    b.ratio.allocate(e), b.prod_pos.allocate(v), b.prod_neg.allocate(v),
+                    b.next_pos.allocate(v), b.next_neg.allocate(v), b.moved.allocate(1),
+                    b.clause_offsets.put(graph.clause_offsets), b.edge_var.put(graph.edge_var),
+                    b.edge_negative.put(graph.edge_negative), cudaEventCreate(&b.start),
+                    cudaEventCreate(&b.stop)})
+    if (err == cudaSuccess)
+      err = step;
+  return cuda_status(err, "uploading the factor graph");
+}
+
+Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &state,
+                                          const SpOptions &options) {
+  if (!buffers_)
+    return Status::error("internal error: the factor graph was not uploaded");
+  Buffers &b = *buffers_;
+  cudaError_t err = cudaSuccess;
+  for (auto step : {b.eta.put(state.eta), b.prod_pos.put(state.prod_pos),
+                    b.prod_neg.put(state.prod_neg), b.clause_live.put(state.clause_live),
+                    b.edge_live.put(state.edge_live)})
+    if (err == cudaSuccess)
+      err = step;
+  if (err != cudaSuccess)
+    return cuda_status(err, "uploading the surveys");
+
+  const unsigned clauses = graph.num_clauses();
+  const unsigned vars = graph.num_vars;
+  const unsigned clause_blocks = (clauses + kBlock - 1) / kBlock;
+  const unsigned var_blocks = (vars + kBlock - 1) / kBlock;
+  Convergence result;
+  cudaEventRecord(b.start);
+  while (result.rounds < options.max_rounds && !result.converged) {
+    ++result.rounds;
+    if (var_blocks > 0) {
+      reset_products<<<var_blocks, kBlock>>>(b.next_pos.data, b.next_neg.data, vars);
+      ++launches_;
+    }
+    cudaMemsetAsync(b.moved.data, 0, sizeof(int));
+    if (clause_blocks > 0) {
+      const auto kernel =
+          variant_ == Variant::kAtomic ? sp_round_atomic : sp_round_atomic_free;
+      kernel<<<clause_blocks, kBlock>>>(clauses, b.clause_offsets.data, b.clause_live.data,
+                                        b.edge_var.data, b.edge_negative.data,
+                                        b.edge_live.data, b.prod_pos.data, b.prod_neg.data,
+                                        b.eta.data, b.eta_next.data, b.ratio.data,
+                                        b.next_pos.data, b.next_neg.data, options.epsilon,
+                                        b.moved.data);
+      ++launches_;
+    }
+    int moved = 0;
+    if ((err = cudaMemcpy(&moved, b.moved.data, sizeof(int), cudaMemcpyDeviceToHost)) !=
+        cudaSuccess)
+      return cuda_status(err, "survey propagation round");
+    // The new surveys and products become the current ones (Jacobi).
+    std::swap(b.eta.data, b.eta_next.data);
+    std::swap(b.prod_pos.data, b.next_pos.data);
+    std::swap(b.prod_neg.data, b.next_neg.data);
+    result.converged = moved == 0;
+  }
+  cudaEventRecord(b.stop);
+  if ((err = cudaEventSynchronize(b.stop)) != cudaSuccess)
+    return cuda_status(err, "survey propagation");
+  float ms = 0;
+  cudaEventElapsedTime(&ms, b.start, b.stop);
+  result.ms = ms;
+
+  // Dead edges' surveys are not in the device's buffer (only live edges are
+  // written each round): keep the host's.
+  std::vector<double> eta;
+  for (auto step : {b.eta.get(eta), b.prod_pos.get(state.prod_pos), b.prod_neg.get(state.prod_neg)})
+    if (err == cudaSuccess)
+      err = step;
+  if (err != cudaSuccess)
+    return cuda_status(err, "downloading the surveys");
+  for (std::size_t e = 0; e < eta.size(); ++e)
+    if (state.edge_live[e])
+      state.eta[e] = eta[e];
+  return result;
+}
+
+} // namespace dd::sat::gpu

@@ -1,0 +1,48 @@
+// Survey propagation's rounds on the GPU (docs/sp.md): the same synchronous
+// schedule as the CPU reference, a thread per clause, in two variants that
+// differ only in how a clause's factors reach its variables' products for
+// the next round:
+//   kAtomic      an atomic multiply (an atomicCAS loop on the double's bits),
+//                as LonestarGPU's baseline updates its products;
+//   kAtomicFree  the papers' monotone store: a plain (relaxed) load, a
+//                multiplication and a plain store. Racing stores can lose a
+//                factor; docs/sp.md says what that gives.
+// Decimation and WalkSAT stay on the host (solve(), sp.h).
+#ifndef DD_SAT_SP_GPU_H
+#define DD_SAT_SP_GPU_H
+
+#include <cstdint>
+#include <memory>
+
+#include "sat/sp.h"
+
+namespace dd::sat::gpu {
+
+enum class Variant { kAtomic, kAtomicFree };
+
+class GpuEngine : public Engine {
+public:
+  explicit GpuEngine(Variant variant);
+  ~GpuEngine() override;
+  GpuEngine(const GpuEngine &) = delete;
+  GpuEngine &operator=(const GpuEngine &) = delete;
+
+  /// Copies the formula's structure to the device (once per formula).
+  Status upload(const FactorGraph &graph);
+  /// Uploads the state (surveys, products, live clauses and edges), runs
+  /// rounds until convergence or options.max_rounds, downloads the surveys
+  /// and products. ms: CUDA events around the rounds.
+  Expected<Convergence> converge(const FactorGraph &graph, SpState &state,
+                                 const SpOptions &options) override;
+  std::uint64_t launches() const override { return launches_; }
+
+private:
+  struct Buffers;
+  Variant variant_;
+  std::unique_ptr<Buffers> buffers_;
+  std::uint64_t launches_ = 0;
+};
+
+} // namespace dd::sat::gpu
+
+#endif // DD_SAT_SP_GPU_H

@@ -1,0 +1,107 @@
+// Survey propagation's rounds on the GPU: a thread per clause computes its
+// new surveys (survey.h, the same arithmetic as the CPU reference) and
+// multiplies each one's factor (1 - eta) into its variable's product for the
+// next round. Two variables' threads meet on a product whenever two clauses
+// of one variable run at once; the variants handle that differently
+// (docs/sp.md, "The GPU variants").
+#include <cuda/atomic>
+
+#include "sat/sp_kernels.h"
+#include "sat/survey.h"
+
+namespace dd::sat::gpu {
+
+namespace {
+
+// The baseline's multiplication: CUDA has no atomic multiply, so codes like
+// LonestarGPU's loop on atomicCAS over the double's bits until no other
+// thread changed the word in between. Exact: every factor lands.
+__device__ void atomic_multiply(double *address, double f) {
+  auto *word = reinterpret_cast<unsigned long long *>(address);
+  unsigned long long seen = *word;
+  unsigned long long expected;
+  do {
+    expected = seen;
+    const double product = __longlong_as_double(static_cast<long long>(expected)) * f;
+    seen = atomicCAS(word, expected, static_cast<unsigned long long>(__double_as_longlong(product)));
+  } while (seen != expected);
+}
+
+// The papers' monotone store: every factor is in (0, 1], so a product only
+// decreases; load, multiply, store, without an atomic read-modify-write.
+// Relaxed atomic_ref accesses so the compiler neither caches nor drops them.
+// A store racing another can overwrite it: that factor is lost for this
+// round (the product stays too large; docs/sp.md).
+__device__ void monotone_multiply(double *address, double f) {
+  cuda::atomic_ref<double, cuda::thread_scope_device> product(*address);
+  product.store(product.load(cuda::memory_order_relaxed) * f, cuda::memory_order_relaxed);
+}
+
+struct AtomicMultiply {
+  double *pos;
+  double *neg;
+  __device__ void operator()(unsigned v, bool negative, double f) {
+    atomic_multiply(&(negative ? neg : pos)[v], f);
+  }
+};
+
+struct MonotoneMultiply {
+  double *pos;
+  double *neg;
+  __device__ void operator()(unsigned v, bool negative, double f) {
+    monotone_multiply(&(negative ? neg : pos)[v], f);
+  }
+};
+
+// Any thread whose surveys moved writes 1; no thread writes anything else,
+// so the plain store needs no atomic.
+__device__ void flag_moved(int *moved) {
+  cuda::atomic_ref<int, cuda::thread_scope_device>(*moved).store(1, cuda::memory_order_relaxed);
+}
+
+} // namespace
+
+__global__ void reset_products(double *a, double *b, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    a[i] = 1.0;
+    b[i] = 1.0;
+  }
+}
+
+__global__ void sp_round_atomic(unsigned num_clauses, const unsigned *clause_offsets,
+                                const unsigned char *clause_live, const unsigned *edge_var,
+                                const unsigned char *edge_negative,
+                                const unsigned char *edge_live, const double *prod_pos,
+                                const double *prod_neg, const double *eta, double *eta_next,
+                                double *ratio, double *next_pos, double *next_neg,
+                                double epsilon, int *moved) {
+  const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= num_clauses || !clause_live[c])
+    return;
+  AtomicMultiply contribute{next_pos, next_neg};
+  if (survey::update_clause(clause_offsets[c], clause_offsets[c + 1], edge_var, edge_negative,
+                            edge_live, prod_pos, prod_neg, eta, eta_next, ratio, epsilon,
+                            contribute))
+    flag_moved(moved);
+}
+
+__global__ void sp_round_atomic_free(unsigned num_clauses, const unsigned *clause_offsets,
+                                     const unsigned char *clause_live,
+                                     const unsigned *edge_var,
+                                     const unsigned char *edge_negative,
+                                     const unsigned char *edge_live, const double *prod_pos,
+                                     const double *prod_neg, const double *eta,
+                                     double *eta_next, double *ratio, double *next_pos,
+                                     double *next_neg, double epsilon, int *moved) {
+  const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= num_clauses || !clause_live[c])
+    return;
+  MonotoneMultiply contribute{next_pos, next_neg};
+  if (survey::update_clause(clause_offsets[c], clause_offsets[c + 1], edge_var, edge_negative,
+                            edge_live, prod_pos, prod_neg, eta, eta_next, ratio, epsilon,
+                            contribute))
+    flag_moved(moved);
+}
+
+} // namespace dd::sat::gpu

@@ -1,0 +1,33 @@
+// The kernels of survey propagation's GPU rounds (sp_kernels.cu), declared
+// for the engine (sp_gpu.cu). CUDA only.
+#ifndef DD_SAT_SP_KERNELS_H
+#define DD_SAT_SP_KERNELS_H
+
+namespace dd::sat::gpu {
+
+/// Sets the n products in `a` and `b` to 1 (the next round's start).
+__global__ void reset_products(double *a, double *b, unsigned n);
+
+/// One round for every live clause (a thread each): new surveys into
+/// eta_next, their factors multiplied into next_pos / next_neg, *moved set
+/// to 1 when a survey moved by epsilon or more. The variants differ only in
+/// that multiplication: an atomicCAS loop, or a plain load and store.
+__global__ void sp_round_atomic(unsigned num_clauses, const unsigned *clause_offsets,
+                                const unsigned char *clause_live, const unsigned *edge_var,
+                                const unsigned char *edge_negative,
+                                const unsigned char *edge_live, const double *prod_pos,
+                                const double *prod_neg, const double *eta, double *eta_next,
+                                double *ratio, double *next_pos, double *next_neg,
+                                double epsilon, int *moved);
+__global__ void sp_round_atomic_free(unsigned num_clauses, const unsigned *clause_offsets,
+                                     const unsigned char *clause_live,
+                                     const unsigned *edge_var,
+                                     const unsigned char *edge_negative,
+                                     const unsigned char *edge_live, const double *prod_pos,
+                                     const double *prod_neg, const double *eta,
+                                     double *eta_next, double *ratio, double *next_pos,
+                                     double *next_neg, double epsilon, int *moved);
+
+} // namespace dd::sat::gpu
+
+#endif // DD_SAT_SP_KERNELS_H
