@@ -111,7 +111,7 @@ struct HostMultiply {
 
 } // namespace
 
-bool cpu_round(const FactorGraph &graph, SpState &state, double epsilon,
+bool cpu_round(const FactorGraph &graph, SpState &state, double epsilon, double damping,
                std::vector<double> &eta_next, std::vector<double> &next_pos,
                std::vector<double> &next_neg, std::vector<double> &ratio) {
   eta_next.resize(graph.num_edges());
@@ -126,7 +126,7 @@ bool cpu_round(const FactorGraph &graph, SpState &state, double epsilon,
                                     graph.edge_var.data(), graph.edge_negative.data(),
                                     state.edge_live.data(), state.prod_pos.data(),
                                     state.prod_neg.data(), state.eta.data(), eta_next.data(),
-                                    ratio.data(), epsilon, contribute) ||
+                                    ratio.data(), epsilon, damping, contribute) ||
               moved;
   // Dead edges keep their survey (they are never read again).
   for (std::uint32_t e = 0; e < graph.num_edges(); ++e)
@@ -145,7 +145,8 @@ Expected<Convergence> CpuEngine::converge(const FactorGraph &graph, SpState &sta
   while (result.rounds < options.max_rounds && !result.converged) {
     ++result.rounds;
     result.converged =
-        !cpu_round(graph, state, options.epsilon, eta_next, next_pos, next_neg, ratio);
+        !cpu_round(graph, state, options.epsilon, options.damping, eta_next, next_pos,
+                   next_neg, ratio);
   }
   result.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                   .count();

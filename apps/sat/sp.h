@@ -63,6 +63,7 @@ struct SpState {
 struct SpOptions {
   double epsilon = 1e-3;         ///< converged: every live survey moved less
   std::uint64_t max_rounds = 1000;
+  double damping = 0;            ///< new survey = damping * old + (1 - damping) * computed
   double fraction = 0.01;        ///< of the unfixed variables fixed per decimation
   double paramagnetic = 0.01;    ///< largest bias below this: hand over to WalkSAT
   std::uint64_t seed = 1;        ///< initial surveys and WalkSAT
@@ -107,7 +108,7 @@ public:
 
 /// One CPU round (for tests and the engine): returns whether a live survey
 /// moved by epsilon or more.
-bool cpu_round(const FactorGraph &graph, SpState &state, double epsilon,
+bool cpu_round(const FactorGraph &graph, SpState &state, double epsilon, double damping,
                std::vector<double> &eta_next, std::vector<double> &next_pos,
                std::vector<double> &next_neg, std::vector<double> &ratio);
 

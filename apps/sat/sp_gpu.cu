@@ -116,7 +116,7 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
                                         b.edge_live.data, b.prod_pos.data, b.prod_neg.data,
                                         b.eta.data, b.eta_next.data, b.ratio.data,
                                         b.next_pos.data, b.next_neg.data, options.epsilon,
-                                        b.moved.data);
+                                        options.damping, b.moved.data);
       ++launches_;
     }
     int moved = 0;

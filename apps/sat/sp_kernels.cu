@@ -75,14 +75,14 @@ __global__ void sp_round_atomic(unsigned num_clauses, const unsigned *clause_off
                                 const unsigned char *edge_live, const double *prod_pos,
                                 const double *prod_neg, const double *eta, double *eta_next,
                                 double *ratio, double *next_pos, double *next_neg,
-                                double epsilon, int *moved) {
+                                double epsilon, double damping, int *moved) {
   const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= num_clauses || !clause_live[c])
     return;
   AtomicMultiply contribute{next_pos, next_neg};
   if (survey::update_clause(clause_offsets[c], clause_offsets[c + 1], edge_var, edge_negative,
                             edge_live, prod_pos, prod_neg, eta, eta_next, ratio, epsilon,
-                            contribute))
+                            damping, contribute))
     flag_moved(moved);
 }
 
@@ -93,14 +93,14 @@ __global__ void sp_round_atomic_free(unsigned num_clauses, const unsigned *claus
                                      const unsigned char *edge_live, const double *prod_pos,
                                      const double *prod_neg, const double *eta,
                                      double *eta_next, double *ratio, double *next_pos,
-                                     double *next_neg, double epsilon, int *moved) {
+                                     double *next_neg, double epsilon, double damping, int *moved) {
   const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= num_clauses || !clause_live[c])
     return;
   MonotoneMultiply contribute{next_pos, next_neg};
   if (survey::update_clause(clause_offsets[c], clause_offsets[c + 1], edge_var, edge_negative,
                             edge_live, prod_pos, prod_neg, eta, eta_next, ratio, epsilon,
-                            contribute))
+                            damping, contribute))
     flag_moved(moved);
 }
 

@@ -18,7 +18,7 @@ __global__ void sp_round_atomic(unsigned num_clauses, const unsigned *clause_off
                                 const unsigned char *edge_live, const double *prod_pos,
                                 const double *prod_neg, const double *eta, double *eta_next,
                                 double *ratio, double *next_pos, double *next_neg,
-                                double epsilon, int *moved);
+                                double epsilon, double damping, int *moved);
 __global__ void sp_round_atomic_free(unsigned num_clauses, const unsigned *clause_offsets,
                                      const unsigned char *clause_live,
                                      const unsigned *edge_var,
@@ -26,7 +26,7 @@ __global__ void sp_round_atomic_free(unsigned num_clauses, const unsigned *claus
                                      const unsigned char *edge_live, const double *prod_pos,
                                      const double *prod_neg, const double *eta,
                                      double *eta_next, double *ratio, double *next_pos,
-                                     double *next_neg, double epsilon, int *moved);
+                                     double *next_neg, double epsilon, double damping, int *moved);
 
 } // namespace dd::sat::gpu
 

@@ -83,14 +83,17 @@ DD_SP_HD Bias bias(double prod_pos, double prod_neg) {
 /// [begin, end), written to eta_next, and each one's factor handed to
 /// `contribute(var, negative, factor)` for the next round's products.
 /// ratio[] is scratch space per edge. Each new survey is the product of the
-/// other live edges' ratios, by prefix and suffix products (no division).
+/// other live edges' ratios, by prefix and suffix products (no division),
+/// mixed with the old one as damping * old + (1 - damping) * new (damping 0:
+/// the plain update, bit for bit).
 /// Returns whether one of them moved by `epsilon` or more.
 template <class Contribute>
 DD_SP_HD bool update_clause(unsigned begin, unsigned end, const unsigned *edge_var,
                             const unsigned char *edge_negative,
                             const unsigned char *edge_live, const double *prod_pos,
                             const double *prod_neg, const double *eta, double *eta_next,
-                            double *ratio, double epsilon, Contribute &contribute) {
+                            double *ratio, double epsilon, double damping,
+                            Contribute &contribute) {
   for (unsigned e = begin; e < end; ++e)
     if (edge_live[e]) {
       const unsigned v = edge_var[e];
@@ -106,7 +109,7 @@ DD_SP_HD bool update_clause(unsigned begin, unsigned end, const unsigned *edge_v
   bool moved = false;
   for (unsigned e = end; e-- > begin;)
     if (edge_live[e]) {
-      const double survey = eta_next[e] * suffix;
+      const double survey = damping * eta[e] + (1.0 - damping) * (eta_next[e] * suffix);
       eta_next[e] = survey;
       suffix *= ratio[e];
       moved = moved || distance(survey, eta[e]) >= epsilon;

@@ -110,7 +110,7 @@ int fail(const std::string &message) {
 
 const std::set<std::string> kValueOptions = {
     "algo",      "out",  "runs",      "max-input-bytes", "epsilon",  "max-rounds",
-    "fraction",  "seed", "max-flips", "paramagnetic",    "tolerance"};
+    "fraction",  "seed", "max-flips", "paramagnetic",    "tolerance", "damping"};
 const std::set<std::string> kFlagOptions = {"verify", "help"};
 
 // Reads --name as an integer in [lo, hi] into `out` (left alone when absent).
@@ -214,6 +214,7 @@ int main_impl(int argc, char **argv) {
         get_u64(args, "max-flips", 1, ~std::uint64_t{0}, options.max_flips),
         get_real(args, "epsilon", 0.0, false, 1.0, options.epsilon),
         get_real(args, "fraction", 0.0, false, 1.0, options.fraction),
+        get_real(args, "damping", 0.0, true, 0.99, options.damping),
         get_real(args, "paramagnetic", 0.0, true, 1.0, options.paramagnetic),
         get_real(args, "tolerance", 0.0, true, 1.0, tolerance)})
     if (problem)

@@ -93,7 +93,7 @@ TEST(Survey, RoundsMatchTheEquations) {
   std::vector<double> direct = state.eta;
   std::vector<double> eta_next, next_pos, next_neg, ratio;
   for (int round = 0; round < 30; ++round) {
-    cpu_round(g, state, options.epsilon, eta_next, next_pos, next_neg, ratio);
+    cpu_round(g, state, options.epsilon, 0.0, eta_next, next_pos, next_neg, ratio);
     direct = direct_round(g, direct);
     for (std::size_t e = 0; e < direct.size(); ++e)
       ASSERT_NEAR(state.eta[e], direct[e], 1e-9) << "round " << round << " edge " << e;
@@ -109,7 +109,7 @@ TEST(Survey, ContributionOrderOnlyRounds) {
   SpState b = a;
   std::vector<double> eta_next, next_pos, next_neg, ratio;
   for (int round = 0; round < 40; ++round) {
-    cpu_round(g, a, options.epsilon, eta_next, next_pos, next_neg, ratio);
+    cpu_round(g, a, options.epsilon, 0.0, eta_next, next_pos, next_neg, ratio);
     // b: the same round, clauses visited last to first.
     std::vector<double> pos(g.num_vars, 1.0), neg(g.num_vars, 1.0), nb(g.num_edges());
     auto contribute = [&](unsigned v, bool negative, double f) { (negative ? neg : pos)[v] *= f; };
@@ -117,7 +117,7 @@ TEST(Survey, ContributionOrderOnlyRounds) {
       survey::update_clause(g.clause_offsets[c], g.clause_offsets[c + 1], g.edge_var.data(),
                             g.edge_negative.data(), b.edge_live.data(), b.prod_pos.data(),
                             b.prod_neg.data(), b.eta.data(), nb.data(), ratio.data(),
-                            options.epsilon, contribute);
+                            options.epsilon, 0.0, contribute);
     b.eta = nb;
     b.prod_pos = pos;
     b.prod_neg = neg;
