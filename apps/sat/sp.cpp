@@ -204,7 +204,8 @@ public:
     return propagate();
   }
   bool propagate() {
-    while (!units_.empty()) {
+    // Stops at the first contradiction: the values then stay as they are.
+    while (!units_.empty() && !contradiction) {
       const std::uint32_t e = units_.back();
       units_.pop_back();
       const std::uint32_t c = graph_.edge_clause[e];
@@ -212,10 +213,12 @@ public:
         continue;
       // The clause's one live edge: its variable is unfixed (fixing a
       // variable visits all its edges).
-      std::uint32_t live = e;
+      std::uint32_t live = SpState::kNone;
       for (std::uint32_t k = graph_.clause_offsets[c]; k < graph_.clause_offsets[c + 1]; ++k)
         if (state_.edge_live[k])
           live = k;
+      if (live == SpState::kNone)
+        continue;
       ++units_fixed;
       assign(graph_.edge_var[live], graph_.edge_negative[live] == 0);
     }

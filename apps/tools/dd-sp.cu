@@ -294,10 +294,14 @@ int main_impl(int argc, char **argv) {
                           std::to_string(tolerance), ")"));
     if (auto problem = sat::check_outcome(*cnf, graph, result))
       return fail(path + ": verification failed: " + *problem);
-    std::fprintf(stderr,
-                 "dd-sp: verified: first convergence %s the CPU's (largest differences: "
-                 "survey %.3g, bias %.3g); decided clauses hold their literals%s\n",
-                 result.first.ran ? "matches" : "(none ran) matches", diff->eta, diff->bias,
+    const std::string first =
+        result.first.ran
+            ? str_cat("first convergence as the CPU's (", result.first.convergence.rounds,
+                      " rounds; largest differences: survey ", format_real(diff->eta),
+                      ", bias ", format_real(diff->bias), ")")
+            : std::string("no survey round ran (unit propagation decided the formula)");
+    std::fprintf(stderr, "dd-sp: verified: %s; decided clauses hold their literals%s\n",
+                 first.c_str(),
                  result.kind == sat::Outcome::Kind::kSat ? "; the assignment satisfies every clause"
                                                          : "");
   }
