@@ -62,6 +62,9 @@ Options:
   --max-rounds=N     rounds per convergence before giving up (default 1000)
   --fraction=F       the share of the unfixed variables fixed per decimation,
                      the most biased first, at least one (default 0.01)
+  --damping=D        each new survey is D * old + (1 - D) * computed, D in
+                     [0, 0.99] (default 0: the plain update; more damping
+                     helps the synchronous rounds converge)
   --paramagnetic=B   hand the rest to WalkSAT once no bias |W+ - W-| reaches
                      B (default 0.01)
   --seed=S           the initial surveys and WalkSAT's choices (default 1)
