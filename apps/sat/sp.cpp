@@ -368,6 +368,21 @@ bool start(const FactorGraph &graph, const SpOptions &options, SpState &state,
   return ok;
 }
 
+// Gathers the products from the surveys into `state` and returns how many
+// of the engine's products were not within rounding (a relative 1e-9) of
+// them.
+std::uint64_t reconcile_products(const FactorGraph &graph, SpState &state) {
+  const std::vector<double> pos = state.prod_pos, neg = state.prod_neg;
+  gather_products(graph, state);
+  std::uint64_t inexact = 0;
+  const auto off = [](double engine, double exact) {
+    return !(survey::distance(engine, exact) <= 1e-9 * exact);
+  };
+  for (std::uint32_t v = 0; v < graph.num_vars; ++v)
+    inexact += off(pos[v], state.prod_pos[v]) + off(neg[v], state.prod_neg[v]);
+  return inexact;
+}
+
 void record(const FactorGraph &graph, const SpState &state, const Convergence &convergence,
             FirstConvergence &first) {
   first.ran = true;
@@ -398,6 +413,11 @@ Expected<Outcome> solve(const FactorGraph &graph, Engine &engine, const SpOption
         return conv.status();
       out.rounds += conv->rounds;
       out.sp_ms += conv->ms;
+      // Biases and decimation use products gathered here from the surveys:
+      // the engine's own (the last round's scatter) are exact on the CPU,
+      // equal up to rounding with atomics, and may miss factors with
+      // monotone stores. Counted, then replaced.
+      out.inexact_products += reconcile_products(graph, state);
       if (!out.first.ran)
         record(graph, state, *conv, out.first);
       if (!conv->converged) {
@@ -478,6 +498,7 @@ Expected<FirstConvergence> cpu_first_convergence(const FactorGraph &graph,
   Expected<Convergence> conv = engine.converge(graph, state, options);
   if (!conv.ok())
     return conv.status();
+  reconcile_products(graph, state);
   record(graph, state, *conv, first);
   return first;
 }

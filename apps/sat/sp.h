@@ -139,6 +139,10 @@ struct Outcome {
   std::uint64_t walksat_clauses = 0;
   std::uint64_t flips = 0;
   double sp_ms = 0;                 ///< the engine's time
+  /// Products the engine left after a convergence that were not within
+  /// rounding of those gathered from its surveys (all convergences, both
+  /// signs): lost factors of monotone stores; 0 for the CPU and atomics.
+  std::uint64_t inexact_products = 0;
   FirstConvergence first;
   SpState state;                    ///< the final state (decided clauses)
 };

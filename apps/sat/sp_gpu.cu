@@ -47,7 +47,7 @@ Status cuda_status(cudaError_t err, const char *what) {
 } // namespace
 
 struct GpuEngine::Buffers {
-  DeviceArray<unsigned> clause_offsets, edge_var;
+  DeviceArray<unsigned> clause_offsets, edge_var, var_offsets, var_edges;
   DeviceArray<unsigned char> edge_negative, clause_live, edge_live;
   DeviceArray<double> eta, eta_next, ratio, prod_pos, prod_neg, next_pos, next_neg;
   DeviceArray<int> moved;
@@ -73,6 +73,9 @@ Status GpuEngine::upload(const FactorGraph &graph) {
                     b.edge_live.allocate(e), b.eta.allocate(e), b.eta_next.allocate(e),
                     b.ratio.allocate(e), b.prod_pos.allocate(v), b.prod_neg.allocate(v),
                     b.next_pos.allocate(v), b.next_neg.allocate(v), b.moved.allocate(1),
+                    b.var_offsets.allocate(graph.var_offsets.size()),
+                    b.var_edges.allocate(e), b.var_offsets.put(graph.var_offsets),
+                    b.var_edges.put(graph.var_edges),
                     b.clause_offsets.put(graph.clause_offsets), b.edge_var.put(graph.edge_var),
                     b.edge_negative.put(graph.edge_negative), cudaEventCreate(&b.start),
                     cudaEventCreate(&b.stop)})
@@ -103,12 +106,18 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
   cudaEventRecord(b.start);
   while (result.rounds < options.max_rounds && !result.converged) {
     ++result.rounds;
-    if (var_blocks > 0) {
+    if (var_blocks > 0 && variant_ != Variant::kGather) {
       reset_products<<<var_blocks, kBlock>>>(b.next_pos.data, b.next_neg.data, vars);
       ++launches_;
     }
     cudaMemsetAsync(b.moved.data, 0, sizeof(int));
-    if (clause_blocks > 0) {
+    if (clause_blocks > 0 && variant_ == Variant::kGather) {
+      sp_round_surveys<<<clause_blocks, kBlock>>>(
+          clauses, b.clause_offsets.data, b.clause_live.data, b.edge_var.data,
+          b.edge_negative.data, b.edge_live.data, b.prod_pos.data, b.prod_neg.data, b.eta.data,
+          b.eta_next.data, b.ratio.data, options.epsilon, options.damping, b.moved.data);
+      ++launches_;
+    } else if (clause_blocks > 0) {
       const auto kernel =
           variant_ == Variant::kAtomic ? sp_round_atomic : sp_round_atomic_free;
       kernel<<<clause_blocks, kBlock>>>(clauses, b.clause_offsets.data, b.clause_live.data,
@@ -117,6 +126,13 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
                                         b.eta.data, b.eta_next.data, b.ratio.data,
                                         b.next_pos.data, b.next_neg.data, options.epsilon,
                                         options.damping, b.moved.data);
+      ++launches_;
+    }
+    if (var_blocks > 0 && variant_ == Variant::kGather) {
+      gather_products<<<var_blocks, kBlock>>>(vars, b.var_offsets.data, b.var_edges.data,
+                                              b.edge_negative.data, b.edge_live.data,
+                                              b.eta_next.data, b.next_pos.data,
+                                              b.next_neg.data);
       ++launches_;
     }
     int moved = 0;

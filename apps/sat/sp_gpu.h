@@ -6,7 +6,10 @@
 //                as LonestarGPU's baseline updates its products;
 //   kAtomicFree  the papers' monotone store: a plain (relaxed) load, a
 //                multiplication and a plain store. Racing stores can lose a
-//                factor; docs/sp.md says what that gives.
+//                factor; docs/sp.md says what that gives;
+//   kGather      no scatter at all: a second launch gives each variable a
+//                thread that gathers its products (atomic-free by
+//                synchronous processing; bit-identical to the CPU's).
 // Decimation and WalkSAT stay on the host (solve(), sp.h).
 #ifndef DD_SAT_SP_GPU_H
 #define DD_SAT_SP_GPU_H
@@ -18,7 +21,7 @@
 
 namespace dd::sat::gpu {
 
-enum class Variant { kAtomic, kAtomicFree };
+enum class Variant { kAtomic, kAtomicFree, kGather };
 
 class GpuEngine : public Engine {
 public:

@@ -45,6 +45,11 @@ struct AtomicMultiply {
   }
 };
 
+// The gather variant's clause pass: the products come later.
+struct NoContribution {
+  __device__ void operator()(unsigned, bool, double) {}
+};
+
 struct MonotoneMultiply {
   double *pos;
   double *neg;
@@ -102,6 +107,45 @@ __global__ void sp_round_atomic_free(unsigned num_clauses, const unsigned *claus
                             edge_live, prod_pos, prod_neg, eta, eta_next, ratio, epsilon,
                             damping, contribute))
     flag_moved(moved);
+}
+
+__global__ void sp_round_surveys(unsigned num_clauses, const unsigned *clause_offsets,
+                                 const unsigned char *clause_live, const unsigned *edge_var,
+                                 const unsigned char *edge_negative,
+                                 const unsigned char *edge_live, const double *prod_pos,
+                                 const double *prod_neg, const double *eta, double *eta_next,
+                                 double *ratio, double epsilon, double damping, int *moved) {
+  const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= num_clauses || !clause_live[c])
+    return;
+  NoContribution contribute;
+  if (survey::update_clause(clause_offsets[c], clause_offsets[c + 1], edge_var, edge_negative,
+                            edge_live, prod_pos, prod_neg, eta, eta_next, ratio, epsilon,
+                            damping, contribute))
+    flag_moved(moved);
+}
+
+__global__ void gather_products(unsigned num_vars, const unsigned *var_offsets,
+                                const unsigned *var_edges, const unsigned char *edge_negative,
+                                const unsigned char *edge_live, const double *eta,
+                                double *prod_pos, double *prod_neg) {
+  const unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= num_vars)
+    return;
+  // The CPU's order: the variable's edges in increasing order, each factor
+  // multiplied into a product that starts at 1.
+  double pos = 1.0, neg = 1.0;
+  for (unsigned k = var_offsets[v]; k < var_offsets[v + 1]; ++k) {
+    const unsigned e = var_edges[k];
+    if (!edge_live[e])
+      continue;
+    if (edge_negative[e])
+      neg *= survey::factor(eta[e]);
+    else
+      pos *= survey::factor(eta[e]);
+  }
+  prod_pos[v] = pos;
+  prod_neg[v] = neg;
 }
 
 } // namespace dd::sat::gpu

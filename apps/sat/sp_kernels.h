@@ -28,6 +28,22 @@ __global__ void sp_round_atomic_free(unsigned num_clauses, const unsigned *claus
                                      double *eta_next, double *ratio, double *next_pos,
                                      double *next_neg, double epsilon, double damping, int *moved);
 
+/// The gather variant's round, in two launches: sp_round_surveys computes
+/// every live clause's new surveys (no products), then gather_products
+/// gives each variable (a thread each) its products over its live edges in
+/// edge order: no two threads write one word, and the products are the CPU
+/// reference's, bit for bit.
+__global__ void sp_round_surveys(unsigned num_clauses, const unsigned *clause_offsets,
+                                 const unsigned char *clause_live, const unsigned *edge_var,
+                                 const unsigned char *edge_negative,
+                                 const unsigned char *edge_live, const double *prod_pos,
+                                 const double *prod_neg, const double *eta, double *eta_next,
+                                 double *ratio, double epsilon, double damping, int *moved);
+__global__ void gather_products(unsigned num_vars, const unsigned *var_offsets,
+                                const unsigned *var_edges, const unsigned char *edge_negative,
+                                const unsigned char *edge_live, const double *eta,
+                                double *prod_pos, double *prod_neg);
+
 } // namespace dd::sat::gpu
 
 #endif // DD_SAT_SP_KERNELS_H

@@ -52,8 +52,12 @@ Algorithms (--algo=A): the survey rounds, all on one synchronous schedule
   atomic-free  the same with the papers' monotone stores: load, multiply,
                store, no atomic; a racing store can lose a factor for one
                round (docs/sp.md says what that gives)
+  gather       no scatter: after the clauses' launch, a thread per variable
+               gathers its products (atomic-free by synchronous
+               processing; bit-identical to the CPU reference)
   cpu          the CPU reference (needs no GPU)
-Decimation, unit propagation and WalkSAT run on the host for every algo.
+Decimation, unit propagation and WalkSAT run on the host for every algo,
+from products the host gathers from the converged surveys.
 
 Options:
   --algo=A           the algorithm (required)
@@ -103,7 +107,10 @@ excluding the host's decimation and the transfers around it); MS: the
 median run, the whole solve (after reading the formula and, for the GPU,
 uploading it). Standard error gets one line "dd-sp: algo=A runs=N vars=V
 clauses=C literals=L tautologies=T decimations=D units=U walksat_vars=W
-walksat_clauses=K flips=X first_rounds=R1 launches=N" of the last run.
+walksat_clauses=K flips=X first_rounds=R1 inexact_products=P launches=N"
+of the last run; P counts the products the GPU's last round of each
+convergence left that differ beyond rounding from those gathered on the host
+from its surveys (lost factors of --algo=atomic-free; 0 otherwise).
 )";
 
 int fail(const std::string &message) {
@@ -153,13 +160,15 @@ std::optional<std::string> get_real(const Args &args, const char *name, double l
   return std::nullopt;
 }
 
-enum class Algo { kAtomic, kAtomicFree, kCpu };
+enum class Algo { kAtomic, kAtomicFree, kGather, kCpu };
 
 std::optional<Algo> parse_algo(const std::string &name) {
   if (name == "atomic")
     return Algo::kAtomic;
   if (name == "atomic-free")
     return Algo::kAtomicFree;
+  if (name == "gather")
+    return Algo::kGather;
   if (name == "cpu")
     return Algo::kCpu;
   return std::nullopt;
@@ -201,10 +210,10 @@ int main_impl(int argc, char **argv) {
 
   const auto algo_it = args.values.find("algo");
   if (algo_it == args.values.end())
-    return fail("--algo is required (atomic, atomic-free or cpu)");
+    return fail("--algo is required (atomic, atomic-free, gather or cpu)");
   const std::optional<Algo> algo = parse_algo(algo_it->second);
   if (!algo)
-    return fail("--algo=" + algo_it->second + " is not one of atomic, atomic-free, cpu");
+    return fail("--algo=" + algo_it->second + " is not one of atomic, atomic-free, gather, cpu");
   std::uint64_t runs = 1;
   sat::CnfReadOptions read;
   sat::SpOptions options;
@@ -247,7 +256,9 @@ int main_impl(int argc, char **argv) {
                           err != cudaSuccess ? cudaGetErrorString(err) : "no device",
                           " (--algo=cpu runs on the CPU)"));
     auto gpu = std::make_unique<sat::gpu::GpuEngine>(
-        *algo == Algo::kAtomic ? sat::gpu::Variant::kAtomic : sat::gpu::Variant::kAtomicFree);
+        *algo == Algo::kAtomic       ? sat::gpu::Variant::kAtomic
+        : *algo == Algo::kAtomicFree ? sat::gpu::Variant::kAtomicFree
+                                     : sat::gpu::Variant::kGather);
     if (Status s = gpu->upload(graph); !s.ok())
       return fail(path + ": " + s.message());
     engine = std::move(gpu);
@@ -272,7 +283,7 @@ int main_impl(int argc, char **argv) {
   std::fprintf(stderr,
                "dd-sp: algo=%s runs=%llu vars=%llu clauses=%llu literals=%llu tautologies=%llu "
                "decimations=%llu units=%llu walksat_vars=%llu walksat_clauses=%llu flips=%llu "
-               "first_rounds=%llu launches=%llu\n",
+               "first_rounds=%llu inexact_products=%llu launches=%llu\n",
                algo_it->second.c_str(), (unsigned long long)runs,
                (unsigned long long)cnf->num_vars, (unsigned long long)cnf->num_clauses(),
                (unsigned long long)cnf->num_literals(), (unsigned long long)graph.tautologies,
@@ -280,6 +291,7 @@ int main_impl(int argc, char **argv) {
                (unsigned long long)result.walksat_vars,
                (unsigned long long)result.walksat_clauses, (unsigned long long)result.flips,
                (unsigned long long)result.first.convergence.rounds,
+               (unsigned long long)result.inexact_products,
                (unsigned long long)engine->launches());
 
   if (args.flags.count("verify")) {
