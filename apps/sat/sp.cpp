@@ -184,10 +184,13 @@ namespace {
 // Fixing variables and propagating units on the host.
 class Propagator {
 public:
+  // Counts the live literals of every clause as the state has them (earlier
+  // decimations removed some).
   Propagator(const FactorGraph &graph, SpState &state) : graph_(graph), state_(state) {
-    live_count_.resize(graph.num_clauses());
+    live_count_.assign(graph.num_clauses(), 0);
     for (std::uint32_t c = 0; c < graph.num_clauses(); ++c)
-      live_count_[c] = graph.clause_offsets[c + 1] - graph.clause_offsets[c];
+      for (std::uint32_t e = graph.clause_offsets[c]; e < graph.clause_offsets[c + 1]; ++e)
+        live_count_[c] += state.edge_live[e];
   }
 
   // Queues the live unit clauses (the input's, before any round).
@@ -258,6 +261,14 @@ private:
 };
 
 } // namespace
+
+bool fix_variable(const FactorGraph &graph, SpState &state, std::uint32_t v, bool value,
+                  std::uint64_t &units) {
+  Propagator propagator(graph, state);
+  const bool ok = propagator.fix(v, value);
+  units += propagator.units_fixed;
+  return ok;
+}
 
 WalksatResult walksat(const FactorGraph &graph, SpState &state, const SpOptions &options) {
   // The live clauses and, per unfixed variable, its live occurrences.
@@ -517,6 +528,19 @@ std::optional<std::string> check_outcome(const Cnf &cnf, const FactorGraph &grap
                      " was decided by a literal of variable ", v + 1,
                      " that does not satisfy it");
   }
+  // Unit propagation leaves no live clause with fewer than two live
+  // literals (a contradiction stops it half-way).
+  if (outcome.kind != Outcome::Kind::kContradiction)
+    for (std::uint32_t c = 0; c < graph.num_clauses(); ++c) {
+      if (!s.clause_live[c])
+        continue;
+      std::uint32_t live = 0;
+      for (std::uint32_t e = graph.clause_offsets[c]; e < graph.clause_offsets[c + 1]; ++e)
+        live += s.edge_live[e];
+      if (live < 2)
+        return str_cat("clause ", graph.input_clause[c] + 1, " was left undecided with ", live,
+                       " live literal", live == 1 ? "" : "s", " (unit propagation missed it)");
+    }
   if (outcome.kind == Outcome::Kind::kSat) {
     std::uint64_t first_false = 0;
     if (!satisfies(cnf, outcome.assignment, &first_false))

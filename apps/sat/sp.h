@@ -163,8 +163,9 @@ Expected<FirstConvergence> cpu_first_convergence(const FactorGraph &graph,
                                                  const SpOptions &options);
 
 /// Checks that every clause decided by decimation or unit propagation holds
-/// the literal that satisfied it under the final values, that every literal
-/// removed as false is false, and, for kSat, that the assignment satisfies
+/// the literal that satisfied it under the final values, that no clause was
+/// left live with fewer than two live literals (unless a contradiction
+/// stopped the propagation), and, for kSat, that the assignment satisfies
 /// every input clause. A message when one fails.
 std::optional<std::string> check_outcome(const Cnf &cnf, const FactorGraph &graph,
                                          const Outcome &outcome);
@@ -177,6 +178,13 @@ struct Difference {
   double bias = 0;
 };
 Expected<Difference> compare_first(const FirstConvergence &a, const FirstConvergence &b);
+
+/// Fixes variable v to `value` in `state` as decimation does: its satisfied
+/// clauses leave, its false literals leave their clauses, and the unit
+/// clauses that makes are propagated (their count added to `units`). False
+/// on a contradiction (a clause lost its last literal).
+bool fix_variable(const FactorGraph &graph, SpState &state, std::uint32_t v, bool value,
+                  std::uint64_t &units);
 
 /// WalkSAT (Selman, Kautz, Cohen) on the live clauses' live literals, over
 /// the unfixed variables, which it sets in `state.value`; returns the flips

@@ -100,8 +100,8 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
 
   const unsigned clauses = graph.num_clauses();
   const unsigned vars = graph.num_vars;
-  const unsigned clause_blocks = (clauses + kBlock - 1) / kBlock;
-  const unsigned var_blocks = (vars + kBlock - 1) / kBlock;
+  const unsigned clause_blocks = static_cast<unsigned>((std::uint64_t{clauses} + kBlock - 1) / kBlock);
+  const unsigned var_blocks = static_cast<unsigned>((std::uint64_t{vars} + kBlock - 1) / kBlock);
   Convergence result;
   cudaEventRecord(b.start);
   while (result.rounds < options.max_rounds && !result.converged) {

@@ -226,6 +226,48 @@ TEST(Solve, HardFormulaDecimates) {
   EXPECT_FALSE(check_outcome(cnf, g, *out).has_value());
 }
 
+// A clause that lost a literal to one decimation becomes unit when the next
+// removes another (regression: each decimation counted every clause's
+// literals afresh, so the unit went unnoticed).
+TEST(Propagation, UnitAcrossDecimations) {
+  const Cnf cnf = parse_ok("p cnf 4 2\n1 2 3 0\n-3 4 0\n");
+  const FactorGraph g = build_factor_graph(cnf);
+  SpState state = initial_state(g, SpOptions());
+  std::uint64_t units = 0;
+  ASSERT_TRUE(fix_variable(g, state, 0, false, units)); // x1 false
+  EXPECT_EQ(units, 0u);
+  ASSERT_TRUE(fix_variable(g, state, 1, false, units)); // x2 false: x3, then x4
+  EXPECT_EQ(units, 2u);
+  EXPECT_EQ(state.value, (std::vector<std::int8_t>{0, 0, 1, 1}));
+  EXPECT_EQ(state.clause_live, (std::vector<std::uint8_t>{0, 0}));
+  // The same with nothing after the unit.
+  const Cnf two = parse_ok("p cnf 3 1\n1 2 3 0\n");
+  const FactorGraph g2 = build_factor_graph(two);
+  SpState s2 = initial_state(g2, SpOptions());
+  ASSERT_TRUE(fix_variable(g2, s2, 0, false, units));
+  ASSERT_TRUE(fix_variable(g2, s2, 1, false, units)); // unit: x3 true
+  EXPECT_EQ(s2.value[2], 1);
+}
+
+// Decimations fix variables one after another: a clause that lost a literal
+// to an earlier decimation must be seen as unit when it loses the next
+// (regression: each decimation counted every clause's literals afresh).
+TEST(Solve, DecimationsKeepUnitPropagationExact) {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const Cnf cnf = random_3sat(1500, 4.2, seed);
+    const FactorGraph g = build_factor_graph(cnf);
+    CpuEngine engine;
+    SpOptions options;
+    options.fraction = 0.05;
+    options.max_flips = 1000;
+    Expected<Outcome> out = solve(g, engine, options);
+    ASSERT_TRUE(out.ok());
+    EXPECT_GT(out->decimations, 1u);
+    const std::optional<std::string> problem = check_outcome(cnf, g, *out);
+    EXPECT_FALSE(problem.has_value()) << *problem;
+  }
+}
+
 TEST(Verify, FirstConvergenceComparison) {
   const FactorGraph g = build_factor_graph(random_3sat(1000, 4.2, 2));
   SpOptions options;
@@ -258,6 +300,15 @@ TEST(Verify, CheckOutcomeCatchesAWrongDecision) {
   bad.state.satisfied_by[0] = g.clause_offsets[0];
   const std::uint32_t v = g.edge_var[g.clause_offsets[0]];
   bad.state.value[v] = g.edge_negative[g.clause_offsets[0]] ? 1 : 0;
+  EXPECT_TRUE(check_outcome(cnf, g, bad).has_value());
+  // A live clause left with one live literal: a unit propagation missed.
+  bad = *out;
+  for (std::uint32_t c = 0; c < g.num_clauses(); ++c)
+    if (bad.state.clause_live[c]) {
+      for (std::uint32_t e = g.clause_offsets[c] + 1; e < g.clause_offsets[c + 1]; ++e)
+        bad.state.edge_live[e] = 0;
+      break;
+    }
   EXPECT_TRUE(check_outcome(cnf, g, bad).has_value());
   bad = *out;
   bad.assignment.assign(bad.assignment.size(), 0);
