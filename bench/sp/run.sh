@@ -15,14 +15,14 @@
 # the atomics pass applies to the baseline; docs/sp.md, "The pass".)
 # Each is run with --verify and --runs=R (default SP_RUNS=1; one untimed
 # warm-up first; a run is a whole solve, whose decimations run on the host,
-# so the larger rows take minutes). The table gives, per way, sp_ms (the median run's time in
-# survey rounds, CUDA events) and the rounds of that run (atomic-free also
-# the products its rounds left short of a factor, dd-sp's inexact_products=),
-# and the ratios atomic/atomic-free and atomic/gather of the time per round
-# (> 1: faster
-# than the baseline; per round because monotone stores that lose factors can
-# take other numbers of rounds, which the rounds columns show), with their
-# geometric means. SP_INPUTS selects rows by name (default: all).
+# so the larger rows take minutes). The table gives, per way, sp_ms (the
+# median run's time in survey rounds, CUDA events) and the rounds of that
+# run (atomic-free also the products its rounds left short of a factor,
+# dd-sp's inexact_products=), and the ratios atomic/atomic-free and
+# atomic/gather of the time per round (> 1: faster than the baseline; per
+# round because monotone stores that lose factors can take other numbers of
+# rounds, which the rounds columns show), with their geometric means.
+# SP_INPUTS selects rows by name (default: all).
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR}
 work=${2:?usage: run.sh BIN_DIR WORK_DIR}
