@@ -27,11 +27,12 @@ __device__ void atomic_multiply(double *address, double f) {
   } while (seen != expected);
 }
 
-// The papers' monotone store: every factor is in (0, 1], so a product only
-// decreases; load, multiply, store, without an atomic read-modify-write.
-// Relaxed atomic_ref accesses so the compiler neither caches nor drops them.
-// A store racing another can overwrite it: that factor is lost for this
-// round (the product stays too large; docs/sp.md).
+// The papers' monotone store: every factor is in (0, 1], so each
+// multiplication lowers the product, which is their argument for storing it
+// without an atomic read-modify-write: load, multiply, store. Relaxed
+// atomic_ref accesses so the compiler neither caches nor drops them. A store
+// racing another can overwrite it: that factor is lost for this round (the
+// product stays too large; docs/sp.md says what the variant still gives).
 __device__ void monotone_multiply(double *address, double f) {
   cuda::atomic_ref<double, cuda::thread_scope_device> product(*address);
   product.store(product.load(cuda::memory_order_relaxed) * f, cuda::memory_order_relaxed);
