@@ -40,6 +40,7 @@
 
 #include <dd/annotate.h>
 
+#include "common/cuda_host.cuh"
 #include "maxflow/global_relabel.h"
 #include "maxflow/maxflow.h"
 
@@ -138,27 +139,7 @@ Status cuda_status(cudaError_t err, const char *what) {
   return Status::error(graph::str_cat("push-relabel: ", what, ": ", cudaGetErrorString(err)));
 }
 
-// A device array, freed when it goes out of scope.
-template <class T> struct Buffer {
-  T *ptr = nullptr;
-  Buffer() = default;
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-  ~Buffer() { cudaFree(ptr); }
-  Status allocate(std::size_t count) {
-    return cuda_status(cudaMalloc(&ptr, (count > 0 ? count : 1) * sizeof(T)), "cudaMalloc");
-  }
-};
-
-struct Events {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  ~Events() {
-    if (start)
-      cudaEventDestroy(start);
-    if (stop)
-      cudaEventDestroy(stop);
-  }
-};
+template <class T> using Buffer = apps::DeviceArray<T>;
 
 } // namespace
 
@@ -180,9 +161,9 @@ Expected<Result> push_relabel(const DeviceNetwork &network) {
   Buffer<long long> d_excess;
   Buffer<std::uint32_t> d_height, d_counters;
   Buffer<int> d_locks;
-  for (Status s : {d_residual.allocate(m), d_excess.allocate(n), d_height.allocate(n),
-                   d_counters.allocate(2), d_locks.allocate(n)})
-    if (!s.ok())
+  for (cudaError_t err : {d_residual.allocate(m), d_excess.allocate(n), d_height.allocate(n),
+                         d_counters.allocate(2), d_locks.allocate(n)})
+    if (Status s = cuda_status(err, "cudaMalloc"); !s.ok())
       return s;
   if (m > 0)
     if (Status s = cuda_status(cudaMemcpy(d_residual.ptr, residual.data(), m * sizeof(std::int32_t),
@@ -198,10 +179,8 @@ Expected<Result> push_relabel(const DeviceNetwork &network) {
   if (Status s = cuda_status(cudaMemset(d_locks.ptr, 0, n * sizeof(int)), "cudaMemset"); !s.ok())
     return s;
 
-  Events events;
-  if (Status s = cuda_status(cudaEventCreate(&events.start), "cudaEventCreate"); !s.ok())
-    return s;
-  if (Status s = cuda_status(cudaEventCreate(&events.stop), "cudaEventCreate"); !s.ok())
+  apps::EventPair events;
+  if (Status s = cuda_status(events.create(), "cudaEventCreate"); !s.ok())
     return s;
   if (Status s = cuda_status(cudaDeviceSynchronize(), "before the first launch"); !s.ok())
     return s;

@@ -29,6 +29,7 @@
 
 #include <dd/annotate.h>
 
+#include "common/cuda_host.cuh"
 #include "mst/mst.h"
 
 #ifndef DD_MST_VARIANT
@@ -139,27 +140,7 @@ Status cuda_status(cudaError_t err, const char *what) {
   return Status::error(graph::str_cat("Boruvka: ", what, ": ", cudaGetErrorString(err)));
 }
 
-// A device array, freed when it goes out of scope.
-template <class T> struct Buffer {
-  T *ptr = nullptr;
-  Buffer() = default;
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-  ~Buffer() { cudaFree(ptr); }
-  Status allocate(std::size_t count) {
-    return cuda_status(cudaMalloc(&ptr, (count > 0 ? count : 1) * sizeof(T)), "cudaMalloc");
-  }
-};
-
-struct Events {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  ~Events() {
-    if (start)
-      cudaEventDestroy(start);
-    if (stop)
-      cudaEventDestroy(stop);
-  }
-};
+template <class T> using Buffer = apps::DeviceArray<T>;
 
 } // namespace
 
@@ -175,10 +156,10 @@ Expected<Result> boruvka(const DeviceGraph &graph) {
   Buffer<std::uint32_t> best_weight, best_edge, counters;
   Buffer<int> locks;
   Buffer<unsigned char> chosen;
-  for (Status s : {comp.allocate(n), parent.allocate(n), best_weight.allocate(n),
-                   best_edge.allocate(n), locks.allocate(n), chosen.allocate(m),
-                   counters.allocate(2)})
-    if (!s.ok())
+  for (cudaError_t err : {comp.allocate(n), parent.allocate(n), best_weight.allocate(n),
+                         best_edge.allocate(n), locks.allocate(n), chosen.allocate(m),
+                         counters.allocate(2)})
+    if (Status s = cuda_status(err, "cudaMalloc"); !s.ok())
       return s;
   std::uint32_t *hooked = counters.ptr, *changed = counters.ptr + 1;
   if (Status s = cuda_status(cudaMemset(locks.ptr, 0, n * sizeof(int)), "cudaMemset");
@@ -187,10 +168,8 @@ Expected<Result> boruvka(const DeviceGraph &graph) {
   if (Status s = cuda_status(cudaMemset(chosen.ptr, 0, m > 0 ? m : 1), "cudaMemset"); !s.ok())
     return s;
 
-  Events events;
-  if (Status s = cuda_status(cudaEventCreate(&events.start), "cudaEventCreate"); !s.ok())
-    return s;
-  if (Status s = cuda_status(cudaEventCreate(&events.stop), "cudaEventCreate"); !s.ok())
+  apps::EventPair events;
+  if (Status s = cuda_status(events.create(), "cudaEventCreate"); !s.ok())
     return s;
   if (Status s = cuda_status(cudaDeviceSynchronize(), "before the first launch"); !s.ok())
     return s;

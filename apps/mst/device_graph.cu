@@ -1,6 +1,7 @@
 // DeviceGraph: the undirected graph of mst.h copied to the GPU.
 #include <cuda_runtime.h>
 
+#include "common/cuda_host.cuh"
 #include "mst/mst.h"
 
 namespace dd::mst {
@@ -23,13 +24,7 @@ namespace {
 
 template <class T>
 Status upload_array(T *&device, const std::vector<T> &host, const char *what) {
-  device = nullptr;
-  if (host.empty())
-    return Status();
-  cudaError_t err = cudaMalloc(&device, host.size() * sizeof(T));
-  if (err == cudaSuccess)
-    err = cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
-  if (err != cudaSuccess)
+  if (const cudaError_t err = apps::upload(device, host); err != cudaSuccess)
     return Status::error(graph::str_cat("uploading the graph (", what,
                                         "): ", cudaGetErrorString(err)));
   return Status();

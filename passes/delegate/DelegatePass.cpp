@@ -215,7 +215,6 @@ struct Section {
   bool Waits = false;
   /// The first use after the section of memory it writes, for the remark.
   std::string WaitsFor;
-  SmallVector<const VarDecl *, 2> RemovedFlags;
 
   bool nested() const { return CS->Kind == CriticalSection::Shape::Nested; }
   bool isReply(const ValueDecl *D) const {
@@ -311,7 +310,10 @@ private:
   void rewriteKernel();
   void rewriteLaunches();
   void removePragmas();
-  void removeFlags(Section &S);
+  void removeFlags();
+  /// Loop flags whose declarations removeFlags() removed (no `= true`
+  /// after the send: nothing reads them).
+  SmallVector<const VarDecl *, 4> RemovedFlags;
   bool inAnySection(SourceLocation L) const {
     return any_of(Secs, [&](const Section &S) {
       return within(L, S.CS->Loop->getSourceRange(), SM);
@@ -1008,48 +1010,64 @@ std::string KernelRewrite::send(const Section &S, StringRef Indent) const {
   // The loop's flags are true after it: kept so for code that reads them
   // (and flags whose declaration stays, so that it is not unused).
   for (const VarDecl *Flag : CS.Flags)
-    if (!is_contained(S.RemovedFlags, Flag))
+    if (!is_contained(RemovedFlags, Flag))
       OS << ";\n" << Indent << Flag->getName() << " = true";
   return Str;
 }
 
-/// The declarations of the loop's flags that nothing but the loop uses:
-/// removed with the loop (a declaration that also declares something else
-/// stays).
-void KernelRewrite::removeFlags(Section &S) {
-  const CriticalSection &CS = *S.CS;
-  for (const VarDecl *Flag : CS.Flags) {
-    if (is_contained(S.RemovedFlags, Flag))
-      continue;
-    DynTypedNodeList Parents = Ctx.getParents(*Flag);
-    const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
-    if (!DS || inMacro(DS->getSourceRange()))
-      continue;
-    const bool OnlyUnusedFlags = all_of(DS->decls(), [&](const Decl *D) {
-      const auto *V = dyn_cast<VarDecl>(D);
-      return V && is_contained(CS.Flags, V) &&
-             refsTo(V, K.getBody(), SM, CS.Loop->getSourceRange()).empty();
+/// The declarations of the loops' flags that nothing but the loops uses:
+/// removed with the loops (a declaration that also declares something else
+/// stays). Kernel-wide: one flag may serve two loops, and one declaration
+/// may declare the flags of two (`bool done = false, again = false;`).
+void KernelRewrite::removeFlags() {
+  auto IsFlag = [&](const VarDecl *V) {
+    return any_of(
+        Secs, [&](const Section &S) { return is_contained(S.CS->Flags, V); });
+  };
+  // A use in a loop whose flag it is goes with the loop; a use anywhere else
+  // (another section's body moves to the server and reads it) keeps it.
+  auto InOwnLoop = [&](const VarDecl *V, SourceLocation L) {
+    return any_of(Secs, [&](const Section &S) {
+      return is_contained(S.CS->Flags, V) &&
+             within(L, S.CS->Loop->getSourceRange(), SM);
     });
-    if (!OnlyUnusedFlags)
-      continue;
-    for (const Decl *D : DS->decls())
-      S.RemovedFlags.push_back(cast<VarDecl>(D));
-    // The whole line when the declaration is alone on it.
-    SourceLocation B = DS->getBeginLoc(), E = DS->getEndLoc();
-    FileID F = SM.getFileID(B);
-    StringRef Buf = SM.getBufferData(F);
-    unsigned Begin = SM.getFileOffset(B), End = SM.getFileOffset(E) + 1;
-    size_t LineBegin = Buf.rfind('\n', Begin);
-    LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
-    size_t LineEnd = Buf.find('\n', End);
-    if (Buf.slice(LineBegin, Begin).trim().empty() &&
-        LineEnd != StringRef::npos && Buf.slice(End, LineEnd).trim().empty()) {
-      Begin = LineBegin;
-      End = LineEnd + 1;
+  };
+  for (const Section &S : Secs)
+    for (const VarDecl *Flag : S.CS->Flags) {
+      if (is_contained(RemovedFlags, Flag))
+        continue;
+      DynTypedNodeList Parents = Ctx.getParents(*Flag);
+      const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+      if (!DS || inMacro(DS->getSourceRange()))
+        continue;
+      const bool OnlyUnusedFlags = all_of(DS->decls(), [&](const Decl *D) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        return V && IsFlag(V) &&
+               all_of(refsTo(V, K.getBody(), SM), [&](const DeclRefExpr *Ref) {
+                 return InOwnLoop(V, Ref->getLocation());
+               });
+      });
+      if (!OnlyUnusedFlags)
+        continue;
+      for (const Decl *D : DS->decls())
+        RemovedFlags.push_back(cast<VarDecl>(D));
+      // The whole line when the declaration is alone on it.
+      SourceLocation B = DS->getBeginLoc(), E = DS->getEndLoc();
+      FileID F = SM.getFileID(B);
+      StringRef Buf = SM.getBufferData(F);
+      unsigned Begin = SM.getFileOffset(B), End = SM.getFileOffset(E) + 1;
+      size_t LineBegin = Buf.rfind('\n', Begin);
+      LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
+      size_t LineEnd = Buf.find('\n', End);
+      if (Buf.slice(LineBegin, Begin).trim().empty() &&
+          LineEnd != StringRef::npos &&
+          Buf.slice(End, LineEnd).trim().empty()) {
+        Begin = LineBegin;
+        End = LineEnd + 1;
+      }
+      R.RemoveText(SM.getLocForStartOfFile(F).getLocWithOffset(Begin),
+                   End - Begin);
     }
-    R.RemoveText(SM.getLocForStartOfFile(F).getLocWithOffset(Begin),
-                 End - Begin);
-  }
 }
 
 void KernelRewrite::removePragmas() {
@@ -1129,8 +1147,8 @@ void KernelRewrite::rewriteKernel() {
                          "this block is done\n");
 
   // Each try-lock loop becomes its send.
+  removeFlags();
   for (Section &S : Secs) {
-    removeFlags(S);
     SourceRange Loop = S.CS->Loop->getSourceRange();
     std::string Indent(SM.getExpansionColumnNumber(Loop.getBegin()) - 1, ' ');
     R.ReplaceText(Loop, send(S, Indent) + (isa<DoStmt>(S.CS->Loop) ? "" : ";"));

@@ -75,10 +75,19 @@ __global__ void two_bins(const int *keys, const int *vals, int n, int *hist, int
 }
 
 // The second section reads what the first writes: the first waits.
-// REMARK: rewrite-two-sections.cu:[[@LINE+8]]:3: remark: delegated the critical section (one lock) (1 of 2) of 'ordered' to server blocks: ordered_client, ordered_server, ordered_launch; each client waits for the server's reply, since the kernel uses 'data' (line [[#@LINE+18]]), which the critical section writes, after it
-// REMARK: rewrite-two-sections.cu:[[@LINE+15]]:3: remark: delegated the critical section (one lock) (2 of 2) of 'ordered' to server blocks: ordered_client, ordered_server, ordered_launch [-Rdecoupler]
-// CHECK: dd_replies_0.call(dd_channel, ordered_delegate::route(dd_channel, b), ordered_message::of(ordered_message_0{b, dd_replies_0.slot()}));
-// CHECK: dd_tx.send(ordered_delegate::route(dd_channel, b), ordered_message::of(ordered_message_1{b}));
+// REMARK: rewrite-two-sections.cu:[[@LINE+17]]:3: remark: delegated the critical section (one lock) (1 of 2) of 'ordered' to server blocks: ordered_client, ordered_server, ordered_launch; each client waits for the server's reply, since the kernel uses 'data' (line [[#@LINE+27]]), which the critical section writes, after it
+// REMARK: rewrite-two-sections.cu:[[@LINE+24]]:3: remark: delegated the critical section (one lock) (2 of 2) of 'ordered' to server blocks: ordered_client, ordered_server, ordered_launch [-Rdecoupler]
+// Both flags are declared together and used by their loops only: the
+// declaration goes with the loops (kept, nvcc would warn that they are set
+// but never used).
+// CHECK-LABEL: __global__ void ordered_client(
+// CHECK-NOT: bool done
+// CHECK: int b = threadIdx.x % 8;
+// CHECK-NEXT: // decoupler: delegated; ordered_server runs the critical section and replies, the client waits for it
+// CHECK-NEXT: dd_replies_0.call(dd_channel, ordered_delegate::route(dd_channel, b), ordered_message::of(ordered_message_0{b, dd_replies_0.slot()}));
+// CHECK-NEXT: // decoupler: delegated; ordered_server runs the critical section
+// CHECK-NEXT: dd_tx.send(ordered_delegate::route(dd_channel, b), ordered_message::of(ordered_message_1{b}));
+// CHECK-NEXT: dd_tx.finish();
 __global__ void ordered(int *data, int *locks, int *seen) {
   int b = threadIdx.x % 8;
   bool done = false, again = false;
@@ -155,9 +164,46 @@ __global__ void mixed(const int *from, const int *to, int n, long long *bal, int
   out[i] = t;
 }
 
+// One flag for two loops, reset between them: the reset uses it, so its
+// declaration stays and each send sets it as the loop did (the first waits:
+// the second reads what it writes).
+// REMARK: rewrite-two-sections.cu:[[@LINE+15]]:3: remark: delegated the critical section (one lock) (1 of 2) of 'reused'
+// REMARK: rewrite-two-sections.cu:[[@LINE+23]]:3: remark: delegated the critical section (one lock) (2 of 2) of 'reused'
+// CHECK-LABEL: __global__ void reused_client(
+// CHECK: bool done = false;
+// CHECK-NEXT: // decoupler: delegated; reused_server runs the critical section and replies, the client waits for it
+// CHECK-NEXT: dd_replies_0.call(dd_channel, reused_delegate::route(dd_channel, b), reused_message::of(reused_message_0{b, dd_replies_0.slot()}));
+// CHECK-NEXT: done = true;
+// CHECK-NEXT: done = false;
+// CHECK-NEXT: // decoupler: delegated; reused_server runs the critical section
+// CHECK-NEXT: dd_tx.send(reused_delegate::route(dd_channel, b), reused_message::of(reused_message_1{b}));
+// CHECK-NEXT: done = true;
+__global__ void reused(int *hist, int *locks) {
+  int b = threadIdx.x % 4;
+  bool done = false;
+#pragma dd delegate
+  do {
+    if (atomicCAS(&locks[b], 0, 1) == 0) {
+      hist[b] += 1;
+      atomicExch(&locks[b], 0);
+      done = true;
+    }
+  } while (!done);
+  done = false;
+#pragma dd delegate
+  do {
+    if (atomicCAS(&locks[b], 0, 1) == 0) {
+      hist[b] += 2;
+      atomicExch(&locks[b], 0);
+      done = true;
+    }
+  } while (!done);
+}
+
 void run(const int *keys, const int *vals, int n, int *hist, int *sums, int *la, int *lb, long long *bal,
          int *count, int *out) {
   two_bins<<<(n + 255) / 256, 256>>>(keys, vals, n, hist, sums, la, lb);
   ordered<<<1, 32>>>(hist, la, out);
   mixed<<<(n + 255) / 256, 256>>>(keys, vals, n, bal, la, count, out);
+  reused<<<1, 32>>>(hist, la);
 }

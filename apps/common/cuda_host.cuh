@@ -1,0 +1,61 @@
+// What the GPU applications' host code shares (dd-mst, dd-maxflow): device
+// arrays and event pairs freed when they go out of scope, and uploads of host
+// vectors. Errors stay cudaError_t here; each application turns them into its
+// own messages (graph::Status naming the algorithm and the step).
+#ifndef DD_APPS_COMMON_CUDA_HOST_CUH
+#define DD_APPS_COMMON_CUDA_HOST_CUH
+
+#include <cstddef>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+namespace dd::apps {
+
+/// A device array of T, freed when it goes out of scope.
+template <class T> struct DeviceArray {
+  T *ptr = nullptr;
+  DeviceArray() = default;
+  DeviceArray(const DeviceArray &) = delete;
+  DeviceArray &operator=(const DeviceArray &) = delete;
+  ~DeviceArray() { cudaFree(ptr); }
+  /// Allocates `count` elements (one when `count` is 0, so that kernels
+  /// always get a valid pointer).
+  cudaError_t allocate(std::size_t count) {
+    return cudaMalloc(&ptr, (count > 0 ? count : 1) * sizeof(T));
+  }
+};
+
+/// Two events (a start and a stop), destroyed when they go out of scope.
+struct EventPair {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  EventPair() = default;
+  EventPair(const EventPair &) = delete;
+  EventPair &operator=(const EventPair &) = delete;
+  ~EventPair() {
+    if (start)
+      cudaEventDestroy(start);
+    if (stop)
+      cudaEventDestroy(stop);
+  }
+  cudaError_t create() {
+    cudaError_t err = cudaEventCreate(&start);
+    return err == cudaSuccess ? cudaEventCreate(&stop) : err;
+  }
+};
+
+/// Allocates `device` and copies `host` into it; an empty `host` leaves
+/// `device` null. The caller owns (and frees) `device`, also on failure.
+template <class T> cudaError_t upload(T *&device, const std::vector<T> &host) {
+  device = nullptr;
+  if (host.empty())
+    return cudaSuccess;
+  cudaError_t err = cudaMalloc(&device, host.size() * sizeof(T));
+  if (err == cudaSuccess)
+    err = cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return err;
+}
+
+} // namespace dd::apps
+
+#endif // DD_APPS_COMMON_CUDA_HOST_CUH
