@@ -19,8 +19,7 @@
 #                                     the dd-maxflow verification
 #                                     (test/gpu/maxflow-verify.sh),
 #                                     the dd-sp verification (atomic,
-#                                     atomic-free, gather;
-#                                     test/gpu/sp-verify.sh),
+#                                     gather; test/gpu/sp-verify.sh),
 #                                     racecheck of the delegated examples
 #                                     and the ADDS stress test; logs under
 #                                     $OUT

@@ -425,9 +425,9 @@ Expected<Outcome> solve(const FactorGraph &graph, Engine &engine, const SpOption
       out.rounds += conv->rounds;
       out.sp_ms += conv->ms;
       // Biases and decimation use products gathered here from the surveys:
-      // the engine's own (the last round's scatter) are exact on the CPU,
-      // equal up to rounding with atomics, and may miss factors with
-      // monotone stores. Counted, then replaced.
+      // the engine's own (the last round's scatter) are exact on the CPU
+      // and with gather, equal up to rounding with atomics; one that lost a
+      // factor is counted. Then replaced.
       out.inexact_products += reconcile_products(graph, state);
       if (!out.first.ran)
         record(graph, state, *conv, out.first);

@@ -141,7 +141,7 @@ struct Outcome {
   double sp_ms = 0;                 ///< the engine's time
   /// Products the engine left after a convergence that were not within
   /// rounding of those gathered from its surveys (all convergences, both
-  /// signs): lost factors of monotone stores; 0 for the CPU and atomics.
+  /// signs): 0 for the CPU and both GPU variants; a lost factor shows here.
   std::uint64_t inexact_products = 0;
   FirstConvergence first;
   SpState state;                    ///< the final state (decided clauses)

@@ -118,9 +118,7 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
           b.eta_next.data, b.ratio.data, options.epsilon, options.damping, b.moved.data);
       ++launches_;
     } else if (clause_blocks > 0) {
-      const auto kernel =
-          variant_ == Variant::kAtomic ? sp_round_atomic : sp_round_atomic_free;
-      kernel<<<clause_blocks, kBlock>>>(clauses, b.clause_offsets.data, b.clause_live.data,
+      sp_round_atomic<<<clause_blocks, kBlock>>>(clauses, b.clause_offsets.data, b.clause_live.data,
                                         b.edge_var.data, b.edge_negative.data,
                                         b.edge_live.data, b.prod_pos.data, b.prod_neg.data,
                                         b.eta.data, b.eta_next.data, b.ratio.data,

@@ -4,12 +4,12 @@
 // the next round:
 //   kAtomic      an atomic multiply (an atomicCAS loop on the double's bits),
 //                as LonestarGPU's baseline updates its products;
-//   kAtomicFree  the papers' monotone store: a plain (relaxed) load, a
-//                multiplication and a plain store. Racing stores can lose a
-//                factor; docs/sp.md says what that gives;
 //   kGather      no scatter at all: a second launch gives each variable a
 //                thread that gathers its products (atomic-free by
 //                synchronous processing; bit-identical to the CPU's).
+// A plain store in place of the atomic (the papers' monotone store, in this
+// clause-parallel form) lost most factors on the GPU and is not offered
+// (docs/sp.md, "On the GPU").
 // Decimation and WalkSAT stay on the host (solve(), sp.h).
 #ifndef DD_SAT_SP_GPU_H
 #define DD_SAT_SP_GPU_H
@@ -21,7 +21,7 @@
 
 namespace dd::sat::gpu {
 
-enum class Variant { kAtomic, kAtomicFree, kGather };
+enum class Variant { kAtomic, kGather };
 
 class GpuEngine : public Engine {
 public:

@@ -1,9 +1,10 @@
 // Survey propagation's rounds on the GPU: a thread per clause computes its
 // new surveys (survey.h, the same arithmetic as the CPU reference) and
 // multiplies each one's factor (1 - eta) into its variable's product for the
-// next round. Two variables' threads meet on a product whenever two clauses
-// of one variable run at once; the variants handle that differently
-// (docs/sp.md, "The GPU variants").
+// next round (atomic), or leaves the products to a thread per variable that
+// gathers them (gather). Two clauses of one variable meet on its product
+// whenever they run at once, which is why a plain store there loses
+// factors (docs/sp.md, "The GPU variants").
 #include <cuda/atomic>
 
 #include "sat/sp_kernels.h"
@@ -27,17 +28,6 @@ __device__ void atomic_multiply(double *address, double f) {
   } while (seen != expected);
 }
 
-// The papers' monotone store: every factor is in (0, 1], so each
-// multiplication lowers the product, which is their argument for storing it
-// without an atomic read-modify-write: load, multiply, store. Relaxed
-// atomic_ref accesses so the compiler neither caches nor drops them. A store
-// racing another can overwrite it: that factor is lost for this round (the
-// product stays too large; docs/sp.md says what the variant still gives).
-__device__ void monotone_multiply(double *address, double f) {
-  cuda::atomic_ref<double, cuda::thread_scope_device> product(*address);
-  product.store(product.load(cuda::memory_order_relaxed) * f, cuda::memory_order_relaxed);
-}
-
 struct AtomicMultiply {
   double *pos;
   double *neg;
@@ -49,14 +39,6 @@ struct AtomicMultiply {
 // The gather variant's clause pass: the products come later.
 struct NoContribution {
   __device__ void operator()(unsigned, bool, double) {}
-};
-
-struct MonotoneMultiply {
-  double *pos;
-  double *neg;
-  __device__ void operator()(unsigned v, bool negative, double f) {
-    monotone_multiply(&(negative ? neg : pos)[v], f);
-  }
 };
 
 // Any thread whose surveys moved writes 1; no thread writes anything else,
@@ -86,24 +68,6 @@ __global__ void sp_round_atomic(unsigned num_clauses, const unsigned *clause_off
   if (c >= num_clauses || !clause_live[c])
     return;
   AtomicMultiply contribute{next_pos, next_neg};
-  if (survey::update_clause(clause_offsets[c], clause_offsets[c + 1], edge_var, edge_negative,
-                            edge_live, prod_pos, prod_neg, eta, eta_next, ratio, epsilon,
-                            damping, contribute))
-    flag_moved(moved);
-}
-
-__global__ void sp_round_atomic_free(unsigned num_clauses, const unsigned *clause_offsets,
-                                     const unsigned char *clause_live,
-                                     const unsigned *edge_var,
-                                     const unsigned char *edge_negative,
-                                     const unsigned char *edge_live, const double *prod_pos,
-                                     const double *prod_neg, const double *eta,
-                                     double *eta_next, double *ratio, double *next_pos,
-                                     double *next_neg, double epsilon, double damping, int *moved) {
-  const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= num_clauses || !clause_live[c])
-    return;
-  MonotoneMultiply contribute{next_pos, next_neg};
   if (survey::update_clause(clause_offsets[c], clause_offsets[c + 1], edge_var, edge_negative,
                             edge_live, prod_pos, prod_neg, eta, eta_next, ratio, epsilon,
                             damping, contribute))

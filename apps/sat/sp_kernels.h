@@ -19,15 +19,6 @@ __global__ void sp_round_atomic(unsigned num_clauses, const unsigned *clause_off
                                 const double *prod_neg, const double *eta, double *eta_next,
                                 double *ratio, double *next_pos, double *next_neg,
                                 double epsilon, double damping, int *moved);
-__global__ void sp_round_atomic_free(unsigned num_clauses, const unsigned *clause_offsets,
-                                     const unsigned char *clause_live,
-                                     const unsigned *edge_var,
-                                     const unsigned char *edge_negative,
-                                     const unsigned char *edge_live, const double *prod_pos,
-                                     const double *prod_neg, const double *eta,
-                                     double *eta_next, double *ratio, double *next_pos,
-                                     double *next_neg, double epsilon, double damping, int *moved);
-
 /// The gather variant's round, in two launches: sp_round_surveys computes
 /// every live clause's new surveys (no products), then gather_products
 /// gives each variable (a thread each) its products over its live edges in

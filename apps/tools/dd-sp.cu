@@ -1,7 +1,8 @@
 // dd-sp: survey propagation (Braunstein, Mezard, Zecchina) on a CNF formula,
 // its rounds on the GPU with atomic products (LonestarGPU's baseline) or
-// with the papers' monotone stores, or on the CPU; decimation and WalkSAT
-// on the host; timed, and optionally verified against the CPU reference.
+// products gathered by a thread per variable (atomic-free), or on the CPU;
+// decimation and WalkSAT on the host; timed, and optionally verified
+// against the CPU reference.
 //
 // Every failure prints one "dd-sp: error: ..." line (formula errors name the
 // file and the line) and exits with status 1; the --out file is written
@@ -49,9 +50,6 @@ Algorithms (--algo=A): the survey rounds, all on one synchronous schedule
   atomic       a clause's factors (1 - survey) are multiplied into its
                variables' products with an atomic multiply (an atomicCAS
                loop on the double's bits), as LonestarGPU's baseline does
-  atomic-free  the same with the papers' monotone stores: load, multiply,
-               store, no atomic; a racing store can lose a factor for one
-               round (docs/sp.md says what that gives)
   gather       no scatter: after the clauses' launch, a thread per variable
                gathers its products (atomic-free by synchronous
                processing; bit-identical to the CPU reference)
@@ -110,7 +108,8 @@ clauses=C literals=L tautologies=T decimations=D units=U walksat_vars=W
 walksat_clauses=K flips=X first_rounds=R1 inexact_products=P launches=N"
 of the last run; P counts the products the GPU's last round of each
 convergence left that differ beyond rounding from those gathered on the host
-from its surveys (lost factors of --algo=atomic-free; 0 otherwise).
+from its surveys (0 for every algo: a product that lost a factor would
+show here).
 )";
 
 int fail(const std::string &message) {
@@ -160,13 +159,11 @@ std::optional<std::string> get_real(const Args &args, const char *name, double l
   return std::nullopt;
 }
 
-enum class Algo { kAtomic, kAtomicFree, kGather, kCpu };
+enum class Algo { kAtomic, kGather, kCpu };
 
 std::optional<Algo> parse_algo(const std::string &name) {
   if (name == "atomic")
     return Algo::kAtomic;
-  if (name == "atomic-free")
-    return Algo::kAtomicFree;
   if (name == "gather")
     return Algo::kGather;
   if (name == "cpu")
@@ -210,10 +207,10 @@ int main_impl(int argc, char **argv) {
 
   const auto algo_it = args.values.find("algo");
   if (algo_it == args.values.end())
-    return fail("--algo is required (atomic, atomic-free, gather or cpu)");
+    return fail("--algo is required (atomic, gather or cpu)");
   const std::optional<Algo> algo = parse_algo(algo_it->second);
   if (!algo)
-    return fail("--algo=" + algo_it->second + " is not one of atomic, atomic-free, gather, cpu");
+    return fail("--algo=" + algo_it->second + " is not one of atomic, gather, cpu");
   std::uint64_t runs = 1;
   sat::CnfReadOptions read;
   sat::SpOptions options;
@@ -256,9 +253,7 @@ int main_impl(int argc, char **argv) {
                           err != cudaSuccess ? cudaGetErrorString(err) : "no device",
                           " (--algo=cpu runs on the CPU)"));
     auto gpu = std::make_unique<sat::gpu::GpuEngine>(
-        *algo == Algo::kAtomic       ? sat::gpu::Variant::kAtomic
-        : *algo == Algo::kAtomicFree ? sat::gpu::Variant::kAtomicFree
-                                     : sat::gpu::Variant::kGather);
+        *algo == Algo::kAtomic ? sat::gpu::Variant::kAtomic : sat::gpu::Variant::kGather);
     if (Status s = gpu->upload(graph); !s.ok())
       return fail(path + ": " + s.message());
     engine = std::move(gpu);

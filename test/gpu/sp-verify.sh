@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU test of dd-sp: survey propagation's rounds on the GPU with atomic
-# products (--algo=atomic), with the papers' monotone stores
-# (--algo=atomic-free) and by gathering (--algo=gather), each with --verify
+# products (--algo=atomic) and by gathering (--algo=gather, atomic-free),
+# each with --verify
 # (the first convergence -- before any decimation -- converges as the CPU
 # reference's does, every survey and bias within --tolerance of it; every
 # clause decimation or unit propagation decided holds its literal; a "sat"
@@ -19,7 +19,7 @@
 # On formulas marked small, the CPU's whole run is made too and each GPU
 # run's result is printed beside it: --algo=gather must give the CPU's
 # result exactly (its arithmetic is the CPU's, bit for bit, and so is every
-# decision after it); atomic and atomic-free may differ once a decimation
+# decision after it); atomic may differ once a decimation
 # ranks two nearly equal biases differently, which is reported, not failed.
 # The "s" line of each --out file must match the result line. Each run is
 # limited to DD_GPU_TEST_TIMEOUT seconds (default 300). Prints one line per
@@ -110,7 +110,7 @@ check() {
     fi
     want=$(result "$work/cpu.out")
   fi
-  for algo in atomic atomic-free gather; do
+  for algo in atomic gather; do
     variant "$formula" "$label" "$algo" "$want" "$@"
   done
   [[ -n $want ]] && echo "     $label: cpu $want"

@@ -1,7 +1,7 @@
 // Survey propagation on the host: the factor graph, the survey arithmetic
 // the GPU kernels share (survey.h) against the equations written out
-// directly, the effect of the GPU's other multiplication orders and of a
-// lost monotone store, and the solver on formulas with known outcomes.
+// directly, the effect of the GPU's other multiplication orders, and the
+// solver on formulas with known outcomes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -126,24 +126,6 @@ TEST(Survey, ContributionOrderOnlyRounds) {
   for (std::size_t e = 0; e < a.eta.size(); ++e)
     most = std::max(most, std::fabs(a.eta[e] - b.eta[e]));
   EXPECT_LT(most, 1e-9);
-}
-
-// What a lost monotone store does: the product misses a factor, so it is a
-// product of a subset of the factors, at least the exact one and at most 1.
-TEST(Survey, LostMonotoneStoreLeavesAnUpperBound) {
-  const double factors[] = {0.9, 0.5, 0.7, 0.99};
-  double exact = 1;
-  for (double f : factors)
-    exact *= f;
-  // Two threads read the product 0.9 * 0.5 and both store their own factor
-  // times it: 0.7 is lost to 0.99's store.
-  double product = 0.9 * 0.5;
-  const double read_by_first = product, read_by_second = product;
-  product = read_by_first * 0.7;
-  product = read_by_second * 0.99;
-  EXPECT_GE(product, exact);
-  EXPECT_LE(product, 1.0);
-  EXPECT_DOUBLE_EQ(product, exact / 0.7);
 }
 
 TEST(Solve, TrivialFormulaIsParamagnetic) {
