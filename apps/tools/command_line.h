@@ -66,6 +66,35 @@ parse_args(int argc, char **argv, int first, const std::set<std::string> &value_
   return std::nullopt;
 }
 
+/// One value of an option that names a choice (`--algo=locks`).
+template <class T> struct Choice {
+  const char *name;
+  T value;
+};
+
+/// Sets `out` to the choice `--option` names and returns nothing, or returns
+/// the error every tool gives: "--algo is required (a, b or c)" when the
+/// option is missing, "--algo=x is not one of a, b, c" when it names none.
+template <class T, std::size_t N>
+std::optional<std::string> choose(const Args &args, const std::string &option,
+                                  const Choice<T> (&choices)[N], T &out) {
+  static_assert(N >= 2, "a choice between at least two");
+  std::string listed, alternatives;
+  for (std::size_t i = 0; i < N; ++i) {
+    listed += (i ? ", " : "") + std::string(choices[i].name);
+    alternatives += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(choices[i].name);
+  }
+  const auto it = args.values.find(option);
+  if (it == args.values.end())
+    return "--" + option + " is required (" + alternatives + ")";
+  for (const Choice<T> &c : choices)
+    if (it->second == c.name) {
+      out = c.value;
+      return std::nullopt;
+    }
+  return "--" + option + "=" + it->second + " is not one of " + listed;
+}
+
 /// `text` as an unsigned decimal integer, or nothing.
 inline std::optional<std::uint64_t> to_u64(const std::string &text) {
   std::uint64_t v = 0;

@@ -112,15 +112,9 @@ std::optional<std::string> get_u64(const Args &args, const char *name, std::uint
 
 enum class Algo { kLocks, kDelegate, kCpu };
 
-std::optional<Algo> parse_algo(const std::string &name) {
-  if (name == "locks")
-    return Algo::kLocks;
-  if (name == "delegate")
-    return Algo::kDelegate;
-  if (name == "cpu")
-    return Algo::kCpu;
-  return std::nullopt;
-}
+// The values of --algo.
+const dd::tools::Choice<Algo> kAlgos[] = {
+    {"locks", Algo::kLocks}, {"delegate", Algo::kDelegate}, {"cpu", Algo::kCpu}};
 
 // One run of `algo` (the network is on the device unless algo is cpu).
 Expected<maxflow::Result> run_once(Algo algo, const FlowNetwork &network,
@@ -189,12 +183,10 @@ int main_impl(int argc, char **argv) {
     return 0;
   }
 
-  const auto algo_it = args.values.find("algo");
-  if (algo_it == args.values.end())
-    return fail("--algo is required (locks, delegate or cpu)");
-  const std::optional<Algo> algo = parse_algo(algo_it->second);
-  if (!algo)
-    return fail("--algo=" + algo_it->second + " is not one of locks, delegate, cpu");
+  Algo algo{};
+  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
+    return fail(*problem);
+  const std::string &algo_name = args.values.at("algo");
   std::uint64_t runs = 1;
   ReadOptions read;
   for (auto problem :
@@ -217,10 +209,10 @@ int main_impl(int argc, char **argv) {
     return fail(network.status().message());
 
   maxflow::DeviceNetwork device;
-  if (*algo != Algo::kCpu) {
+  if (algo != Algo::kCpu) {
     int devices = 0;
     if (const cudaError_t err = cudaGetDeviceCount(&devices); err != cudaSuccess || devices == 0)
-      return fail(str_cat("no CUDA GPU for --algo=", algo_it->second, ": ",
+      return fail(str_cat("no CUDA GPU for --algo=", algo_name, ": ",
                           err != cudaSuccess ? cudaGetErrorString(err) : "no device",
                           " (--algo=cpu runs on the CPU)"));
     if (Status s = device.upload(*network); !s.ok())
@@ -231,8 +223,8 @@ int main_impl(int argc, char **argv) {
   // launcher's first probe), then the runs.
   std::vector<double> times;
   Expected<maxflow::Result> result = Status::error("no run");
-  for (std::uint64_t i = (*algo == Algo::kCpu ? 1 : 0); i <= runs; ++i) {
-    result = run_once(*algo, *network, device);
+  for (std::uint64_t i = (algo == Algo::kCpu ? 1 : 0); i <= runs; ++i) {
+    result = run_once(algo, *network, device);
     if (!result.ok())
       return fail(path + ": " + result.status().message());
     if (i > 0)
@@ -244,7 +236,7 @@ int main_impl(int argc, char **argv) {
   std::fprintf(stderr,
                "dd-maxflow: algo=%s runs=%llu vertices=%llu arcs=%llu rounds=%llu "
                "global_relabels=%llu launches=%llu\n",
-               algo_it->second.c_str(), (unsigned long long)runs,
+               algo_name.c_str(), (unsigned long long)runs,
                (unsigned long long)network->num_vertices(), (unsigned long long)network->num_arcs(),
                (unsigned long long)result->rounds, (unsigned long long)result->global_relabels,
                (unsigned long long)result->launches);

@@ -130,15 +130,9 @@ std::optional<std::string> get_u64(const Args &args, const char *name, std::uint
 
 enum class Algo { kLocks, kDelegate, kCpu };
 
-std::optional<Algo> parse_algo(const std::string &name) {
-  if (name == "locks")
-    return Algo::kLocks;
-  if (name == "delegate")
-    return Algo::kDelegate;
-  if (name == "cpu")
-    return Algo::kCpu;
-  return std::nullopt;
-}
+// The values of --algo.
+const dd::tools::Choice<Algo> kAlgos[] = {
+    {"locks", Algo::kLocks}, {"delegate", Algo::kDelegate}, {"cpu", Algo::kCpu}};
 
 // One run of `algo` (the graph is on the device unless algo is cpu).
 Expected<mst::Result> run_once(Algo algo, const Csr &csr, const mst::DeviceGraph &device) {
@@ -210,12 +204,10 @@ int main_impl(int argc, char **argv) {
     return 0;
   }
 
-  const auto algo_it = args.values.find("algo");
-  if (algo_it == args.values.end())
-    return fail("--algo is required (locks, delegate or cpu)");
-  const std::optional<Algo> algo = parse_algo(algo_it->second);
-  if (!algo)
-    return fail("--algo=" + algo_it->second + " is not one of locks, delegate, cpu");
+  Algo algo{};
+  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
+    return fail(*problem);
+  const std::string &algo_name = args.values.at("algo");
   std::uint64_t runs = 1, base = 0, weight_seed = 1;
   std::uint64_t max_input_bytes = kDefaultMaxStreamBytes;
   for (auto problem : {get_u64(args, "runs", 1, 1000, runs), get_u64(args, "base", 0, 1, base),
@@ -247,10 +239,10 @@ int main_impl(int argc, char **argv) {
                        "weights (--weights=random or --weights=unit replaces them)");
 
   mst::DeviceGraph device;
-  if (*algo != Algo::kCpu) {
+  if (algo != Algo::kCpu) {
     int devices = 0;
     if (const cudaError_t err = cudaGetDeviceCount(&devices); err != cudaSuccess || devices == 0)
-      return fail(str_cat("no CUDA GPU for --algo=", algo_it->second, ": ",
+      return fail(str_cat("no CUDA GPU for --algo=", algo_name, ": ",
                           err != cudaSuccess ? cudaGetErrorString(err) : "no device",
                           " (--algo=cpu runs on the CPU)"));
     if (Status s = device.upload(csr); !s.ok())
@@ -261,8 +253,8 @@ int main_impl(int argc, char **argv) {
   // launcher's first probe), then the runs.
   std::vector<double> times;
   Expected<mst::Result> result = Status::error("no run");
-  for (std::uint64_t i = (*algo == Algo::kCpu ? 1 : 0); i <= runs; ++i) {
-    result = run_once(*algo, csr, device);
+  for (std::uint64_t i = (algo == Algo::kCpu ? 1 : 0); i <= runs; ++i) {
+    result = run_once(algo, csr, device);
     if (!result.ok())
       return fail(path + ": " + result.status().message());
     if (i > 0)
@@ -272,11 +264,11 @@ int main_impl(int argc, char **argv) {
   const double ms = times[times.size() / 2];
 
   std::string undirected;
-  if (*algo != Algo::kCpu)
+  if (algo != Algo::kCpu)
     undirected = str_cat(" undirected_edges=", device.num_edges());
   std::fprintf(stderr, "dd-mst: algo=%s runs=%llu vertices=%llu csr_edges=%llu%s rounds=%llu "
                        "launches=%llu\n",
-               algo_it->second.c_str(), (unsigned long long)runs,
+               algo_name.c_str(), (unsigned long long)runs,
                (unsigned long long)csr.num_vertices(), (unsigned long long)csr.num_edges(),
                undirected.c_str(), (unsigned long long)result->rounds,
                (unsigned long long)result->launches);

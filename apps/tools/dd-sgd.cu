@@ -140,18 +140,12 @@ int main_impl(int argc, char **argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  const auto algo_it = args.values.find("algo");
-  if (algo_it == args.values.end())
-    return fail("--algo is required (locks, delegate or cpu)");
-  Algo algo;
-  if (algo_it->second == "locks")
-    algo = Algo::kLocks;
-  else if (algo_it->second == "delegate")
-    algo = Algo::kDelegate;
-  else if (algo_it->second == "cpu")
-    algo = Algo::kCpu;
-  else
-    return fail("--algo=" + algo_it->second + " is not one of locks, delegate, cpu");
+  const dd::tools::Choice<Algo> kAlgos[] = {
+      {"locks", Algo::kLocks}, {"delegate", Algo::kDelegate}, {"cpu", Algo::kCpu}};
+  Algo algo{};
+  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
+    return fail(*problem);
+  const std::string &algo_name = args.values.at("algo");
 
   SgdParams params;
   std::uint64_t k = params.k, epochs = params.epochs, seed = params.seed, runs = 1;
@@ -181,7 +175,7 @@ int main_impl(int argc, char **argv) {
   if (algo != Algo::kCpu) {
     int devices = 0;
     if (const cudaError_t err = cudaGetDeviceCount(&devices); err != cudaSuccess || devices == 0)
-      return fail(str_cat("no CUDA GPU for --algo=", algo_it->second, ": ",
+      return fail(str_cat("no CUDA GPU for --algo=", algo_name, ": ",
                           err != cudaSuccess ? cudaGetErrorString(err) : "no device",
                           " (--algo=cpu runs on the CPU)"));
   }
@@ -230,7 +224,7 @@ int main_impl(int argc, char **argv) {
   std::fprintf(stderr,
                "dd-sgd: algo=%s users=%u items=%u ratings=%llu k=%u epochs=%u lr=%g lambda=%g "
                "runs=%llu ms=%.3f%s%s\n",
-               algo_it->second.c_str(), set->num_users, set->num_items,
+               algo_name.c_str(), set->num_users, set->num_items,
                (unsigned long long)set->size(), params.k, params.epochs,
                double(params.learning_rate), double(params.lambda), (unsigned long long)runs, ms,
                algo == Algo::kDelegate ? " policy=" : "",

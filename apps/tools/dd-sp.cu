@@ -161,15 +161,9 @@ std::optional<std::string> get_real(const Args &args, const char *name, double l
 
 enum class Algo { kAtomic, kGather, kCpu };
 
-std::optional<Algo> parse_algo(const std::string &name) {
-  if (name == "atomic")
-    return Algo::kAtomic;
-  if (name == "gather")
-    return Algo::kGather;
-  if (name == "cpu")
-    return Algo::kCpu;
-  return std::nullopt;
-}
+// The values of --algo.
+const dd::tools::Choice<Algo> kAlgos[] = {
+    {"atomic", Algo::kAtomic}, {"gather", Algo::kGather}, {"cpu", Algo::kCpu}};
 
 // The --out text: the SAT competition's solution lines.
 std::string format_solution(const sat::Cnf &cnf, const sat::Outcome &outcome) {
@@ -205,12 +199,10 @@ int main_impl(int argc, char **argv) {
     return 0;
   }
 
-  const auto algo_it = args.values.find("algo");
-  if (algo_it == args.values.end())
-    return fail("--algo is required (atomic, gather or cpu)");
-  const std::optional<Algo> algo = parse_algo(algo_it->second);
-  if (!algo)
-    return fail("--algo=" + algo_it->second + " is not one of atomic, gather, cpu");
+  Algo algo{};
+  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
+    return fail(*problem);
+  const std::string &algo_name = args.values.at("algo");
   std::uint64_t runs = 1;
   sat::CnfReadOptions read;
   sat::SpOptions options;
@@ -244,16 +236,16 @@ int main_impl(int argc, char **argv) {
   const sat::FactorGraph graph = sat::build_factor_graph(*cnf);
 
   std::unique_ptr<sat::Engine> engine;
-  if (*algo == Algo::kCpu) {
+  if (algo == Algo::kCpu) {
     engine = std::make_unique<sat::CpuEngine>();
   } else {
     int devices = 0;
     if (const cudaError_t err = cudaGetDeviceCount(&devices); err != cudaSuccess || devices == 0)
-      return fail(str_cat("no CUDA GPU for --algo=", algo_it->second, ": ",
+      return fail(str_cat("no CUDA GPU for --algo=", algo_name, ": ",
                           err != cudaSuccess ? cudaGetErrorString(err) : "no device",
                           " (--algo=cpu runs on the CPU)"));
     auto gpu = std::make_unique<sat::gpu::GpuEngine>(
-        *algo == Algo::kAtomic ? sat::gpu::Variant::kAtomic : sat::gpu::Variant::kGather);
+        algo == Algo::kAtomic ? sat::gpu::Variant::kAtomic : sat::gpu::Variant::kGather);
     if (Status s = gpu->upload(graph); !s.ok())
       return fail(path + ": " + s.message());
     engine = std::move(gpu);
@@ -262,7 +254,7 @@ int main_impl(int argc, char **argv) {
   // Warm-up (GPU only: module loading, first-touch costs), then the runs.
   std::vector<double> times, sp_times;
   Expected<sat::Outcome> outcome = Status::error("no run");
-  for (std::uint64_t i = (*algo == Algo::kCpu ? 1 : 0); i <= runs; ++i) {
+  for (std::uint64_t i = (algo == Algo::kCpu ? 1 : 0); i <= runs; ++i) {
     const auto start = std::chrono::steady_clock::now();
     outcome = sat::solve(graph, *engine, options);
     const auto stop = std::chrono::steady_clock::now();
@@ -279,7 +271,7 @@ int main_impl(int argc, char **argv) {
                "dd-sp: algo=%s runs=%llu vars=%llu clauses=%llu literals=%llu tautologies=%llu "
                "decimations=%llu units=%llu walksat_vars=%llu walksat_clauses=%llu flips=%llu "
                "first_rounds=%llu inexact_products=%llu launches=%llu\n",
-               algo_it->second.c_str(), (unsigned long long)runs,
+               algo_name.c_str(), (unsigned long long)runs,
                (unsigned long long)cnf->num_vars, (unsigned long long)cnf->num_clauses(),
                (unsigned long long)cnf->num_literals(), (unsigned long long)graph.tautologies,
                (unsigned long long)result.decimations, (unsigned long long)result.fixed_by_units,

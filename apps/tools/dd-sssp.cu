@@ -154,23 +154,11 @@ bool is_bfs(Algo algo) { return algo == Algo::kBfs || algo == Algo::kBfsAdds; }
 // Runs the ADDS worklist (and takes its options).
 bool is_adds(Algo algo) { return algo == Algo::kAdds || algo == Algo::kBfsAdds; }
 
-std::optional<Algo> parse_algo(const std::string &name) {
-  if (name == "adds")
-    return Algo::kAdds;
-  if (name == "nearfar")
-    return Algo::kNearFar;
-  if (name == "bf-worklist")
-    return Algo::kBfWorklist;
-  if (name == "bf-topo")
-    return Algo::kBfTopo;
-  if (name == "bfs")
-    return Algo::kBfs;
-  if (name == "bfs-adds")
-    return Algo::kBfsAdds;
-  if (name == "dijkstra")
-    return Algo::kDijkstra;
-  return std::nullopt;
-}
+// The values of --algo.
+const dd::tools::Choice<Algo> kAlgos[] = {
+    {"adds", Algo::kAdds}, {"nearfar", Algo::kNearFar}, {"bf-worklist", Algo::kBfWorklist},
+    {"bf-topo", Algo::kBfTopo}, {"bfs", Algo::kBfs}, {"bfs-adds", Algo::kBfsAdds},
+    {"dijkstra", Algo::kDijkstra}};
 
 // One run of `algo` (the graph is on the device unless algo is dijkstra).
 Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGraph &device,
@@ -271,14 +259,10 @@ int main_impl(int argc, char **argv) {
     return 0;
   }
 
-  const auto algo_it = args.values.find("algo");
-  if (algo_it == args.values.end())
-    return fail("--algo is required (adds, nearfar, bf-worklist, bf-topo, bfs, bfs-adds or "
-                "dijkstra)");
-  const std::optional<Algo> algo = parse_algo(algo_it->second);
-  if (!algo)
-    return fail("--algo=" + algo_it->second +
-                " is not one of adds, nearfar, bf-worklist, bf-topo, bfs, bfs-adds, dijkstra");
+  Algo algo{};
+  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
+    return fail(*problem);
+  const std::string &algo_name = args.values.at("algo");
   if (args.values.count("src") == 0)
     return fail("--src is required");
   std::uint64_t source = 0, runs = 1, base = 0, weight_seed = 1;
@@ -303,7 +287,7 @@ int main_impl(int argc, char **argv) {
       return fail("--adds-precheck=" + it->second + " is not one of auto, on, off");
   }
   for (const char *option : {"adds-delta", "adds-pool", "adds-workers", "adds-precheck"})
-    if (!is_adds(*algo) && args.values.count(option))
+    if (!is_adds(algo) && args.values.count(option))
       return fail(str_cat("--", option, " applies to --algo=adds and bfs-adds only"));
   std::string path;
   Csr csr;
@@ -312,7 +296,7 @@ int main_impl(int argc, char **argv) {
   if (source >= csr.num_vertices())
     return fail(str_cat(path, ": source vertex ", source, " is out of range (",
                         csr.num_vertices(), " vertices)"));
-  const bool weighted = !is_bfs(*algo);
+  const bool weighted = !is_bfs(algo);
   if (weighted && csr.weight_type == WeightType::kFloat32)
     return fail(path + ": the graph has float weights; dd-sssp computes with integer weights "
                        "only (bfs and bfs-adds ignore weights)");
@@ -325,16 +309,16 @@ int main_impl(int argc, char **argv) {
   }
 
   sssp::DeviceGraph device;
-  if (*algo != Algo::kDijkstra) {
+  if (algo != Algo::kDijkstra) {
     int devices = 0;
     if (const cudaError_t err = cudaGetDeviceCount(&devices); err != cudaSuccess || devices == 0)
-      return fail(str_cat("no CUDA GPU for --algo=", algo_it->second, ": ",
+      return fail(str_cat("no CUDA GPU for --algo=", algo_name, ": ",
                           err != cudaSuccess ? cudaGetErrorString(err) : "no device",
                           " (--algo=dijkstra runs on the CPU)"));
     sssp::DeviceGraph::Parts parts;
     parts.weights = weighted;
-    parts.edge_sources = *algo == Algo::kBfTopo;
-    parts.unit_weights = *algo == Algo::kBfsAdds;
+    parts.edge_sources = algo == Algo::kBfTopo;
+    parts.unit_weights = algo == Algo::kBfsAdds;
     if (Status s = device.upload(csr, parts); !s.ok())
       return fail(path + ": " + s.message());
   }
@@ -346,8 +330,8 @@ int main_impl(int argc, char **argv) {
   // Warm-up (GPU only: module loading and first-touch costs), then the runs.
   std::vector<double> times;
   Expected<sssp::Result> result = Status::error("no run");
-  for (std::uint64_t i = (*algo == Algo::kDijkstra ? 1 : 0); i <= runs; ++i) {
-    result = run_once(*algo, csr, device, VertexId(source), adds);
+  for (std::uint64_t i = (algo == Algo::kDijkstra ? 1 : 0); i <= runs; ++i) {
+    result = run_once(algo, csr, device, VertexId(source), adds);
     if (!result.ok())
       return fail(result.status().message());
     if (i > 0)
@@ -370,13 +354,13 @@ int main_impl(int argc, char **argv) {
                "dd-sssp: algo=%s src=%llu ms=%.3f runs=%llu mteps=%s vertices=%llu edges=%llu "
                "reached=%llu traversed=%llu launches=%llu processed=%llu delta=%llu "
                "distances=%s\n",
-               algo_it->second.c_str(), (unsigned long long)source, ms,
+               algo_name.c_str(), (unsigned long long)source, ms,
                (unsigned long long)runs, mteps, (unsigned long long)csr.num_vertices(),
                (unsigned long long)csr.num_edges(), (unsigned long long)reached,
                (unsigned long long)traversed,
                (unsigned long long)result->launches, (unsigned long long)result->processed,
                (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32");
-  if (is_adds(*algo))
+  if (is_adds(algo))
     std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u items=%llu assignments=%llu "
                          "wait=%.1f%% switches=%llu delta_changes=%llu dequeue=%u\n",
                  result->adds.workers, result->adds.pool_blocks,
@@ -387,10 +371,10 @@ int main_impl(int argc, char **argv) {
                  result->adds.max_dequeue_buckets);
 
   if (args.flags.count("verify")) {
-    if (auto problem = verify(*algo, csr, VertexId(source), values))
+    if (auto problem = verify(algo, csr, VertexId(source), values))
       return fail(*problem);
     std::fprintf(stderr, "dd-sssp: verified: %zu values equal CPU %s\n", values.size(),
-                 is_bfs(*algo) ? "BFS" : "Dijkstra");
+                 is_bfs(algo) ? "BFS" : "Dijkstra");
   }
 
   if (auto it = args.values.find("out"); it != args.values.end()) {
