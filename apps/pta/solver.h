@@ -20,6 +20,7 @@ struct Solution {
   std::uint64_t edges = 0;        ///< copy edges at the fixed point (loads and stores added)
   std::uint64_t visits = 0;       ///< nodes taken from the worklist
   std::uint64_t propagations = 0; ///< set unions along edges
+  std::uint64_t merged = 0;       ///< nodes merged into others on cycles
 
   /// Points-to facts: the sum of the set sizes of the nodes that are not
   /// temporaries.
@@ -28,8 +29,9 @@ struct Solution {
 
 /// The least solution of `set` (which must validate()): a FIFO worklist of
 /// nodes with difference propagation (a node passes on only what it gained
-/// since its last visit); load and store constraints add copy edges as
-/// their pointers' sets grow.
+/// since its last visit) over sparse bitmaps; load and store constraints
+/// add copy edges as their pointers' sets grow; copy cycles are merged by
+/// lazy cycle detection (docs/pta.md, "The solver").
 Solution solve(const ConstraintSet &set);
 
 /// The --out text (docs/pta.md, "Output"): a header line, then one line

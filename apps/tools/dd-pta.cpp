@@ -41,7 +41,8 @@ See docs/pta.md.
 
 Algorithms (--algo=A):
   cpu          the CPU reference: a worklist of nodes with difference
-               propagation (the GPU variants are to come)
+               propagation and lazy cycle detection (the GPU variants are
+               to come)
 
 Options:
   --algo=A           the algorithm (required)
@@ -65,9 +66,10 @@ F: the points-to facts, the sum of the set sizes of the variables and
 locations; MS: the median solve (after reading and extracting). With
 --stats, standard error gets "dd-pta: algo=A runs=N functions=F
 indirect_calls=I external_calls=X int_to_ptr=P vararg_args=G edges=E
-visits=W propagations=U read_ms=R": external calls and inttoptr results
-contribute no targets, arguments past a callee's parameters are dropped
-(docs/pta.md, "What is not modelled"); E: copy edges at the fixed point.
+visits=W propagations=U merged=M read_ms=R": external calls and inttoptr
+results contribute no targets, arguments past a callee's parameters are
+dropped (docs/pta.md, "What is not modelled"); E: copy edges added; M:
+nodes merged into others on copy cycles.
 )";
 
 int fail(const std::string &message) {
@@ -148,14 +150,14 @@ int main_impl(int argc, char **argv) {
     std::fprintf(stderr,
                  "dd-pta: algo=cpu runs=%llu functions=%llu indirect_calls=%llu "
                  "external_calls=%llu int_to_ptr=%llu vararg_args=%llu edges=%llu visits=%llu "
-                 "propagations=%llu read_ms=%.3f\n",
+                 "propagations=%llu merged=%llu read_ms=%.3f\n",
                  (unsigned long long)runs, (unsigned long long)extraction.functions,
                  (unsigned long long)extraction.indirect_calls,
                  (unsigned long long)extraction.external_calls,
                  (unsigned long long)extraction.int_to_ptr,
                  (unsigned long long)extraction.vararg_args, (unsigned long long)solution.edges,
                  (unsigned long long)solution.visits, (unsigned long long)solution.propagations,
-                 read_ms);
+                 (unsigned long long)solution.merged, read_ms);
 
   bool result_to_stderr = false;
   if (auto it = args.values.find("out"); it != args.values.end()) {

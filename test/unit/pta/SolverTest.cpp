@@ -1,6 +1,7 @@
 // The CPU Andersen solver on hand-built constraint sets with known answers
 // (the paper's Figure 10, cycles, load and store chains, calls through
-// function pointers) and against a naive fixed point on random sets.
+// function pointers) and against a naive fixed point on random sets (some
+// dense in copy cycles, which the solver merges).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -225,6 +226,36 @@ TEST(Solver, MatchesNaiveFixedPointOnRandomSets) {
     ASSERT_TRUE(validate(set).ok());
     EXPECT_EQ(solve(set).pts, naive(set)) << "round " << round;
   }
+}
+
+TEST(Solver, MatchesNaiveFixedPointOnCycleHeavySets) {
+  // Mostly copies, so that cycles form and are merged while loads and
+  // stores keep adding edges into and out of them.
+  std::mt19937 rng(42);
+  std::uint64_t merged = 0;
+  for (int round = 0; round < 300; ++round) {
+    ConstraintSet set;
+    const std::uint32_t n = 4 + rng() % 60;
+    for (std::uint32_t i = 0; i < n; ++i)
+      set.add_node("n" + std::to_string(i), NodeKind::kVariable);
+    for (std::uint32_t i = 0; i + 3 < n; i += 9 + rng() % 5)
+      set.sizes[i] = 2 + rng() % 2;
+    const std::uint32_t m = n + rng() % (4 * n);
+    for (std::uint32_t i = 0; i < m; ++i) {
+      const std::uint32_t r = rng() % 10;
+      const Kind kind = r < 7   ? Kind::kCopy
+                        : r < 8 ? Kind::kAddressOf
+                        : r < 9 ? Kind::kLoad
+                                : Kind::kStore;
+      const std::uint32_t offset =
+          (kind == Kind::kLoad || kind == Kind::kStore) && rng() % 4 == 0 ? 1 + rng() % 2 : 0;
+      set.add(kind, rng() % n, rng() % n, offset);
+    }
+    const Solution s = solve(set);
+    EXPECT_EQ(s.pts, naive(set)) << "round " << round;
+    merged += s.merged;
+  }
+  EXPECT_GT(merged, 100u); // the merging was exercised
 }
 
 } // namespace
