@@ -204,6 +204,8 @@ private:
   Operand operand(const Value *v) {
     if (auto it = objects_.find(v); it != objects_.end())
       return {Operand::kAddress, it->second};
+    if (const auto *alias = dyn_cast<GlobalAlias>(v))
+      return operand(alias->getAliasee());
     if (isa<AllocaInst>(v))
       return {Operand::kAddress, alloca_object(cast<AllocaInst>(v))};
     if (isa<Instruction>(v) || isa<Argument>(v)) {
@@ -329,7 +331,7 @@ private:
   }
 
   void call(const Function &f, const CallBase &cb) {
-    const Value *callee = cb.getCalledOperand()->stripPointerCasts();
+    const Value *callee = cb.getCalledOperand()->stripPointerCastsAndAliases();
     const auto *target = dyn_cast<Function>(callee);
     const bool result = holds_pointer(cb.getType());
     if (isa<InlineAsm>(callee))

@@ -103,6 +103,26 @@ define void @main() {
   EXPECT_EQ(stats.functions, 2u);
 }
 
+TEST(Extract, AliasesAreTheirAliasees) {
+  const std::string ir = R"(
+@x = global i32 0
+@y = alias i32, ptr @x
+@fa = alias ptr (ptr), ptr @id
+define ptr @id(ptr %q) {
+  ret ptr %q
+}
+define void @main() {
+  %r = call ptr @fa(ptr @y)
+  ret void
+}
+)";
+  ExtractionStats stats;
+  EXPECT_EQ(solved(ir, &stats), "id:%q -> @x\n"
+                                "id:<ret> -> @x\n"
+                                "main:%r -> @x\n");
+  EXPECT_EQ(stats.indirect_calls, 0u);
+}
+
 TEST(Extract, MemcpyCopiesContents) {
   const std::string ir = R"(
 @x = global i32 0
