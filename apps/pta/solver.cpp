@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <iterator>
 #include <unordered_set>
 
 #include "llvm/ADT/SparseBitVector.h"
