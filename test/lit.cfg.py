@@ -11,6 +11,7 @@
 #   %dd_src     the source tree, %dd_build this build tree
 #   %dd_cc, %dd_cxx  the C and C++ compilers of this build
 #   %cuda_nvcc  nvcc itself, no options
+#   %clang, %llvm_opt  clang and opt of LLVM 22 (C to IR for dd-pta's tests)
 # Features: `nvcc` when a CUDA toolkit is found, `cuda-gpu` when a GPU answers,
 # `opt-viewer` when LLVM's optimization-record tools and their Python modules
 # (yaml, pygments: python3-yaml, python3-pygments) are there.
@@ -55,6 +56,8 @@ config.substitutions.append(("%dd_cc", config.c_compiler))
 config.substitutions.append(("%dd_cxx", config.cxx_compiler))
 # FileCheck and not come from LLVM 22 explicitly, whatever else is on PATH.
 config.substitutions.append((r"\bFileCheck\b", tool("FileCheck")))
+config.substitutions.append(("%clang", tool("clang")))
+config.substitutions.append(("%llvm_opt", tool("opt")))
 # (?<!-): leave FileCheck's --implicit-check-not alone.
 config.substitutions.append((r"(?<!-)\bnot\b", tool("not")))
 

@@ -75,10 +75,12 @@ template <class T> struct Choice {
 /// Sets `out` to the choice `--option` names and returns nothing, or returns
 /// the error every tool gives: "--algo is required (a, b or c)" when the
 /// option is missing, "--algo=x is not one of a, b, c" when it names none.
+/// A table of one entry (a tool whose other choices are still to come) says
+/// "--algo is required (a)" and "--algo=x is not a".
 template <class T, std::size_t N>
 std::optional<std::string> choose(const Args &args, const std::string &option,
                                   const Choice<T> (&choices)[N], T &out) {
-  static_assert(N >= 2, "a choice between at least two");
+  static_assert(N >= 1, "a choice of at least one");
   std::string listed, alternatives;
   for (std::size_t i = 0; i < N; ++i) {
     listed += (i ? ", " : "") + std::string(choices[i].name);
@@ -92,7 +94,7 @@ std::optional<std::string> choose(const Args &args, const std::string &option,
       out = c.value;
       return std::nullopt;
     }
-  return "--" + option + "=" + it->second + " is not one of " + listed;
+  return "--" + option + "=" + it->second + (N == 1 ? " is not " : " is not one of ") + listed;
 }
 
 /// `text` as an unsigned decimal integer, or nothing.

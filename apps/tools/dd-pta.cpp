@@ -1,0 +1,190 @@
+// dd-pta: Andersen's inclusion-based points-to analysis (flow- and
+// context-insensitive) of a program in LLVM IR or bitcode: the constraints
+// extracted with LLVM's IR reader, solved on the CPU; timed. The GPU
+// variants of issue 17 are to come (docs/pta.md).
+//
+// Every failure prints one "dd-pta: error: ..." line (IR errors are LLVM's
+// diagnostic, naming the file and, for text, the line and column) and exits
+// with status 1; the --out file is written whole (graph/file.h), and only
+// when everything succeeded.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "graph/file.h"
+#include "pta/constraints.h"
+#include "pta/solver.h"
+#include "command_line.h"
+
+namespace {
+
+using dd::graph::check_output_not_input;
+using dd::graph::Expected;
+using dd::graph::Status;
+using dd::graph::write_file;
+using dd::tools::Args;
+using dd::tools::to_u64;
+namespace pta = dd::pta;
+
+constexpr const char *kUsage = R"(usage: dd-pta --algo=A [options] FILE
+
+Andersen's inclusion-based points-to analysis (flow- and context-insensitive)
+of FILE, LLVM IR (.ll) or bitcode (.bc) as `clang-22 -O0 -emit-llvm -S` or
+`-c` writes it: address-of, copy, load and store constraints over the
+program's pointer variables and abstract locations (allocas, globals,
+functions, heap allocation sites), solved to the least fixed point; timed.
+See docs/pta.md.
+
+Algorithms (--algo=A):
+  cpu          the CPU reference: a worklist of nodes with difference
+               propagation and lazy cycle detection (the GPU variants are
+               to come)
+
+Options:
+  --algo=A           the algorithm (required)
+  --out=FILE         write the points-to sets: a "#" header line, then one
+                     line "NODE -> TARGET..." per node with targets, sorted by
+                     name, targets sorted ("-": standard output; the result
+                     line then goes to standard error). Written only when
+                     everything succeeded: a regular file to a temporary
+                     name, renamed, a device or FIFO through. It may not be
+                     FILE
+  --runs=N           time N solves and report the median (default 1)
+  --stats            one more line on standard error: what the extraction
+                     did not model, and the solver's work
+  --help             this text
+
+The last line of standard output is the result:
+  solved nodes N vars V objects O addr A copy C load L store S facts F time_ms MS
+N: the constraint graph's nodes (V variables, O abstract locations, the rest
+temporaries of the extraction); A, C, L, S: the constraints of each kind;
+F: the points-to facts, the sum of the set sizes of the variables and
+locations; MS: the median solve (after reading and extracting). With
+--stats, standard error gets "dd-pta: algo=A runs=N functions=F
+indirect_calls=I external_calls=X int_to_ptr=P vararg_args=G edges=E
+visits=W propagations=U merged=M read_ms=R": external calls and inttoptr
+results contribute no targets, arguments past a callee's parameters are
+dropped (docs/pta.md, "What is not modelled"); E: copy edges added; M:
+nodes merged into others on copy cycles.
+)";
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "dd-pta: error: %s\n", message.c_str());
+  return 1;
+}
+
+const std::set<std::string> kValueOptions = {"algo", "out", "runs"};
+const std::set<std::string> kFlagOptions = {"stats", "help"};
+
+enum class Algo { kCpu };
+
+// The values of --algo.
+const dd::tools::Choice<Algo> kAlgos[] = {{"cpu", Algo::kCpu}};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+int main_impl(int argc, char **argv) {
+  Args args;
+  if (auto problem = dd::tools::parse_args(argc, argv, 1, kValueOptions, kFlagOptions,
+                                           "see dd-pta --help", args))
+    return fail(*problem);
+  if (args.flags.count("help")) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  Algo algo{};
+  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
+    return fail(*problem);
+  std::uint64_t runs = 1;
+  if (auto it = args.values.find("runs"); it != args.values.end()) {
+    const std::optional<std::uint64_t> v = to_u64(it->second);
+    if (!v || *v < 1 || *v > 1000)
+      return fail("--runs=" + it->second + " is not an integer in [1, 1000]");
+    runs = *v;
+  }
+  if (args.positional.size() != 1)
+    return fail(args.positional.empty()
+                    ? std::string("no FILE given (dd-pta --help)")
+                    : "expected one FILE, got " + std::to_string(args.positional.size()));
+  const std::string path = args.positional[0];
+  // Checked before reading: nothing is written over a file being read.
+  if (auto it = args.values.find("out"); it != args.values.end() && it->second != "-")
+    if (Status s = check_output_not_input(it->second, {path}, "--out"); !s.ok())
+      return fail(s.message());
+
+  dd::tools::current_file() = path;
+  const auto read_start = std::chrono::steady_clock::now();
+  pta::ExtractionStats extraction;
+  Expected<pta::ConstraintSet> set = pta::read_constraints(path, &extraction);
+  if (!set.ok())
+    return fail(set.status().message());
+  const double read_ms = ms_since(read_start);
+
+  std::vector<double> times;
+  pta::Solution solution;
+  for (std::uint64_t i = 0; i < runs; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    solution = pta::solve(*set);
+    times.push_back(ms_since(start));
+  }
+
+  std::uint64_t vars = 0, objects = 0;
+  for (pta::NodeKind k : set->kinds) {
+    vars += k == pta::NodeKind::kVariable;
+    objects += k == pta::NodeKind::kObject;
+  }
+  const std::vector<std::uint64_t> counts = set->count_by_kind();
+  if (args.flags.count("stats"))
+    std::fprintf(stderr,
+                 "dd-pta: algo=cpu runs=%llu functions=%llu indirect_calls=%llu "
+                 "external_calls=%llu int_to_ptr=%llu vararg_args=%llu edges=%llu visits=%llu "
+                 "propagations=%llu merged=%llu read_ms=%.3f\n",
+                 (unsigned long long)runs, (unsigned long long)extraction.functions,
+                 (unsigned long long)extraction.indirect_calls,
+                 (unsigned long long)extraction.external_calls,
+                 (unsigned long long)extraction.int_to_ptr,
+                 (unsigned long long)extraction.vararg_args, (unsigned long long)solution.edges,
+                 (unsigned long long)solution.visits, (unsigned long long)solution.propagations,
+                 (unsigned long long)solution.merged, read_ms);
+
+  bool result_to_stderr = false;
+  if (auto it = args.values.find("out"); it != args.values.end()) {
+    const std::string text = pta::format_solution(*set, solution);
+    if (it->second == "-") {
+      result_to_stderr = true;
+      if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+          std::fflush(stdout) != 0)
+        return fail("cannot write to standard output");
+    } else if (Status s = write_file(it->second, text); !s.ok()) {
+      return fail(s.message());
+    }
+  }
+  std::fprintf(result_to_stderr ? stderr : stdout,
+               "solved nodes %llu vars %llu objects %llu addr %llu copy %llu load %llu "
+               "store %llu facts %llu time_ms %.3f\n",
+               (unsigned long long)set->num_nodes(), (unsigned long long)vars,
+               (unsigned long long)objects, (unsigned long long)counts[0],
+               (unsigned long long)counts[1], (unsigned long long)counts[2],
+               (unsigned long long)counts[3], (unsigned long long)solution.facts(*set),
+               median(times));
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  dd::tools::exit_when_out_of_memory("dd-pta");
+  return main_impl(argc, argv);
+}
