@@ -97,6 +97,30 @@ std::optional<std::string> choose(const Args &args, const std::string &option,
   return "--" + option + "=" + it->second + (N == 1 ? " is not " : " is not one of ") + listed;
 }
 
+/// The opening every dd- program with --algo shares: parses argv[1..] into
+/// `args` (an unknown option says "see TOOL --help"), answers --help with
+/// `usage` on standard output and picks `algo` from `choices` (choose).
+/// Returns the exit status to stop with (0 after --help; 1 after printing
+/// "TOOL: error: ..." to standard error), or nothing to go on.
+template <class T, std::size_t N>
+std::optional<int> open_command(const char *tool, int argc, char **argv, const char *usage,
+                                const std::set<std::string> &value_options,
+                                const std::set<std::string> &flag_options,
+                                const Choice<T> (&choices)[N], Args &args, T &algo) {
+  std::optional<std::string> problem = parse_args(
+      argc, argv, 1, value_options, flag_options, "see " + std::string(tool) + " --help", args);
+  if (!problem && args.flags.count("help")) {
+    std::fputs(usage, stdout);
+    return 0;
+  }
+  if (!problem)
+    problem = choose(args, "algo", choices, algo);
+  if (!problem)
+    return std::nullopt;
+  std::fprintf(stderr, "%s: error: %s\n", tool, problem->c_str());
+  return 1;
+}
+
 /// `text` as an unsigned decimal integer, or nothing.
 inline std::optional<std::uint64_t> to_u64(const std::string &text) {
   std::uint64_t v = 0;

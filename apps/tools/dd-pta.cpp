@@ -97,16 +97,11 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 int main_impl(int argc, char **argv) {
   Args args;
-  if (auto problem = dd::tools::parse_args(argc, argv, 1, kValueOptions, kFlagOptions,
-                                           "see dd-pta --help", args))
-    return fail(*problem);
-  if (args.flags.count("help")) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
   Algo algo{};
-  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
-    return fail(*problem);
+  if (std::optional<int> status = dd::tools::open_command("dd-pta", argc, argv, kUsage,
+                                                          kValueOptions, kFlagOptions, kAlgos,
+                                                          args, algo))
+    return *status;
   std::uint64_t runs = 1;
   if (auto it = args.values.find("runs"); it != args.values.end()) {
     const std::optional<std::uint64_t> v = to_u64(it->second);

@@ -123,6 +123,10 @@ std::optional<std::string> get_float(const Args &args, const char *name, float l
 
 enum class Algo { kLocks, kDelegate, kCpu };
 
+// The values of --algo.
+const dd::tools::Choice<Algo> kAlgos[] = {
+    {"locks", Algo::kLocks}, {"delegate", Algo::kDelegate}, {"cpu", Algo::kCpu}};
+
 bool all_finite(const LatentFactors &f) {
   for (const std::vector<float> *v : {&f.users, &f.items})
     for (const float x : *v)
@@ -133,18 +137,11 @@ bool all_finite(const LatentFactors &f) {
 
 int main_impl(int argc, char **argv) {
   Args args;
-  if (auto problem = dd::tools::parse_args(argc, argv, 1, kValueOptions, kFlagOptions,
-                                           "see dd-sgd --help", args))
-    return fail(*problem);
-  if (args.flags.count("help")) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  const dd::tools::Choice<Algo> kAlgos[] = {
-      {"locks", Algo::kLocks}, {"delegate", Algo::kDelegate}, {"cpu", Algo::kCpu}};
   Algo algo{};
-  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
-    return fail(*problem);
+  if (std::optional<int> status = dd::tools::open_command("dd-sgd", argc, argv, kUsage,
+                                                          kValueOptions, kFlagOptions, kAlgos,
+                                                          args, algo))
+    return *status;
   const std::string &algo_name = args.values.at("algo");
 
   SgdParams params;

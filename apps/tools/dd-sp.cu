@@ -191,17 +191,11 @@ double median(std::vector<double> values) {
 
 int main_impl(int argc, char **argv) {
   Args args;
-  if (auto problem = dd::tools::parse_args(argc, argv, 1, kValueOptions, kFlagOptions,
-                                           "see dd-sp --help", args))
-    return fail(*problem);
-  if (args.flags.count("help")) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-
   Algo algo{};
-  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
-    return fail(*problem);
+  if (std::optional<int> status = dd::tools::open_command("dd-sp", argc, argv, kUsage,
+                                                          kValueOptions, kFlagOptions, kAlgos,
+                                                          args, algo))
+    return *status;
   const std::string &algo_name = args.values.at("algo");
   std::uint64_t runs = 1;
   sat::CnfReadOptions read;

@@ -251,17 +251,11 @@ std::string format_values(const std::vector<std::uint64_t> &values) {
 
 int main_impl(int argc, char **argv) {
   Args args;
-  if (auto problem = dd::tools::parse_args(argc, argv, 1, kValueOptions, kFlagOptions,
-                                         "see dd-sssp --help", args))
-    return fail(*problem);
-  if (args.flags.count("help")) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-
   Algo algo{};
-  if (auto problem = dd::tools::choose(args, "algo", kAlgos, algo))
-    return fail(*problem);
+  if (std::optional<int> status = dd::tools::open_command("dd-sssp", argc, argv, kUsage,
+                                                          kValueOptions, kFlagOptions, kAlgos,
+                                                          args, algo))
+    return *status;
   const std::string &algo_name = args.values.at("algo");
   if (args.values.count("src") == 0)
     return fail("--src is required");
