@@ -131,6 +131,21 @@ inline std::optional<std::uint64_t> to_u64(const std::string &text) {
   return v;
 }
 
+/// Reads --name as an integer in [lo, hi] into `out` (left alone when the
+/// option is absent); the error says "--name=X is not an integer in [lo, hi]".
+inline std::optional<std::string> get_u64(const Args &args, const char *name, std::uint64_t lo,
+                                          std::uint64_t hi, std::uint64_t &out) {
+  const auto it = args.values.find(name);
+  if (it == args.values.end())
+    return std::nullopt;
+  const std::optional<std::uint64_t> v = to_u64(it->second);
+  if (!v || *v < lo || *v > hi)
+    return std::string("--") + name + "=" + it->second + " is not an integer in [" +
+           std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  out = *v;
+  return std::nullopt;
+}
+
 /// The file a tool is working on, named when memory runs out.
 inline std::string &current_file() {
   static std::string file;

@@ -26,7 +26,7 @@ namespace {
 
 using namespace dd::graph;
 using dd::tools::Args;
-using dd::tools::to_u64;
+using dd::tools::get_u64;
 namespace maxflow = dd::maxflow;
 
 constexpr const char *kUsage = R"(usage: dd-maxflow --algo=A [options] NETWORK
@@ -95,20 +95,6 @@ int fail(const std::string &message) {
 
 const std::set<std::string> kValueOptions = {"algo", "out", "runs", "max-input-bytes"};
 const std::set<std::string> kFlagOptions = {"verify", "help"};
-
-// Reads --name as an integer in [lo, hi] into `out` (left alone when absent).
-std::optional<std::string> get_u64(const Args &args, const char *name, std::uint64_t lo,
-                                   std::uint64_t hi, std::uint64_t &out) {
-  const auto it = args.values.find(name);
-  if (it == args.values.end())
-    return std::nullopt;
-  const std::optional<std::uint64_t> v = to_u64(it->second);
-  if (!v || *v < lo || *v > hi)
-    return std::string("--") + name + "=" + it->second + " is not an integer in [" +
-           std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  out = *v;
-  return std::nullopt;
-}
 
 enum class Algo { kLocks, kDelegate, kCpu };
 

@@ -27,7 +27,6 @@ using dd::graph::Expected;
 using dd::graph::Status;
 using dd::graph::write_file;
 using dd::tools::Args;
-using dd::tools::to_u64;
 namespace pta = dd::pta;
 
 constexpr const char *kUsage = R"(usage: dd-pta --algo=A [options] FILE
@@ -103,12 +102,8 @@ int main_impl(int argc, char **argv) {
                                                           args, algo))
     return *status;
   std::uint64_t runs = 1;
-  if (auto it = args.values.find("runs"); it != args.values.end()) {
-    const std::optional<std::uint64_t> v = to_u64(it->second);
-    if (!v || *v < 1 || *v > 1000)
-      return fail("--runs=" + it->second + " is not an integer in [1, 1000]");
-    runs = *v;
-  }
+  if (auto problem = dd::tools::get_u64(args, "runs", 1, 1000, runs))
+    return fail(*problem);
   if (args.positional.size() != 1)
     return fail(args.positional.empty()
                     ? std::string("no FILE given (dd-pta --help)")

@@ -29,7 +29,7 @@ namespace {
 
 using namespace dd::graph;
 using dd::tools::Args;
-using dd::tools::to_u64;
+using dd::tools::get_u64;
 namespace sgd = dd::sgd;
 
 constexpr const char *kUsage = R"USAGE(usage: dd-sgd --algo=A [options] RATINGS
@@ -91,18 +91,6 @@ int fail(const std::string &message) {
 const std::set<std::string> kValueOptions = {"algo",   "k",    "epochs", "lr",  "lambda",
                                              "seed",   "runs", "out",    "max-input-bytes"};
 const std::set<std::string> kFlagOptions = {"verify", "help"};
-
-std::optional<std::string> get_u64(const Args &args, const char *name, std::uint64_t lo,
-                                   std::uint64_t hi, std::uint64_t &out) {
-  const auto it = args.values.find(name);
-  if (it == args.values.end())
-    return std::nullopt;
-  const std::optional<std::uint64_t> v = to_u64(it->second);
-  if (!v || *v < lo || *v > hi)
-    return str_cat("--", name, "=", it->second, " is not an integer in [", lo, ", ", hi, "]");
-  out = *v;
-  return std::nullopt;
-}
 
 // --name as a finite float, at least `lo` (strictly above it when `strict`).
 std::optional<std::string> get_float(const Args &args, const char *name, float lo, bool strict,

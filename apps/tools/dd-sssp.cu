@@ -31,7 +31,7 @@ namespace {
 
 using namespace dd::graph;
 using dd::tools::Args;
-using dd::tools::to_u64;
+using dd::tools::get_u64;
 namespace sssp = dd::sssp;
 
 constexpr const char *kUsage = R"(usage: dd-sssp --algo=A --src=S [options] GRAPH
@@ -130,20 +130,6 @@ const std::set<std::string> kValueOptions = {
                                  "adds-precheck"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
 
-
-// Reads --name as an integer in [lo, hi] into `out` (left alone when absent).
-std::optional<std::string> get_u64(const Args &args, const char *name, std::uint64_t lo,
-                                   std::uint64_t hi, std::uint64_t &out) {
-  const auto it = args.values.find(name);
-  if (it == args.values.end())
-    return std::nullopt;
-  const std::optional<std::uint64_t> v = to_u64(it->second);
-  if (!v || *v < lo || *v > hi)
-    return std::string("--") + name + "=" + it->second + " is not an integer in [" +
-           std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  out = *v;
-  return std::nullopt;
-}
 
 // ---- running -------------------------------------------------------------
 
