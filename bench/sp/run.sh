@@ -21,7 +21,9 @@
 # the baseline; per round because a decimation that ranks two nearly equal
 # biases differently can change the number of rounds, which the rounds
 # columns show), with its geometric mean.
-# SP_INPUTS selects rows by name (default: all).
+# SP_INPUTS selects rows by name (default: all); SP_FLAGS adds options to
+# every dd-sp run (e.g. --max-flips=1000000: WalkSAT's flips, which run on
+# the host and are not in sp_ms, otherwise dominate the larger rows).
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR}
 work=${2:?usage: run.sh BIN_DIR WORK_DIR}
@@ -39,7 +41,7 @@ want() {
 # measure ALGO FORMULA: "SP_MS ROUNDS" of a verified run, or "FAIL -".
 measure() {
   local out err=$work/measure.err
-  if ! out=$(timeout -k 10 "$timeout_s" "$bin/dd-sp" --algo="$1" --verify --runs="$runs" "$2" \
+  if ! out=$(timeout -k 10 "$timeout_s" "$bin/dd-sp" --algo="$1" --verify --runs="$runs" ${SP_FLAGS:-} "$2" \
                2>"$err"); then
     cat "$err" >>"$log"
     echo "FAIL -"
@@ -65,6 +67,8 @@ row() {
   rows+=("$name|$(measure atomic "$file")|$(measure gather "$file")")
 }
 
+row sat-20k-4.2 20000 4.2 5
+row sat-50k-4.2 50000 4.2 6
 row sat-100k-4.2 100000 4.2 1
 row sat-500k-4.2 500000 4.2 2
 row sat-1m-4.2 1000000 4.2 3
