@@ -4,7 +4,8 @@
 // (a per-warp histogram already in shared memory). Each kernel's range comes
 // from somewhere else: the key type, `% nbins`, `& mask`, an annotation (run
 // here with keys beyond it, which must still land in the global array), a
-// __device__ array's extent.
+// __device__ array's extent. Where no bound is known, the block keeps a
+// cache of the hot indices instead (unbounded_ops).
 //
 //   privatize [--keys N] [--bins B] [--dist uniform|zipf] [--seed S]
 //             [--block T] [--grid G] [--verify 0|1]
@@ -45,6 +46,21 @@ __global__ void ranged_hist(const unsigned *keys, size_t n,
     const unsigned long long weight = keys[i] + 1ull;
     DD_PRAGMA(atomic(privatize) range(nbins))
     atomicAdd(&bins[keys[i]], weight);
+  }
+}
+
+/// No bound of the index: a cache of the hot indices in shared memory, for
+/// a 64-bit maximum (grid-stride loop) and a signed subtraction (a while
+/// loop with a stride of its own).
+__global__ void unbounded_ops(const unsigned *keys, unsigned n,
+                              unsigned long long *peaks, int *debits) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x)
+    atomicMax(&peaks[keys[i]], (keys[i] ^ i) * 0x9e3779b97f4a7c15ull);
+  unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  while (j < n) {
+    atomicSub(&debits[keys[j] >> 1], int(j & 7) - 3);
+    j += 3 * gridDim.x * blockDim.x;
   }
 }
 
@@ -203,11 +219,14 @@ int main(int argc, char **argv) {
   int *dTypedI = upload(std::vector<int>(nbins, 0));
   unsigned *dTally = upload(std::vector<unsigned>(nbins, 0));
   unsigned *dWeights = upload(std::vector<unsigned>(16, 0));
+  unsigned long long *dPeaks = upload(std::vector<unsigned long long>(2 * nbins, 5));
+  int *dDebits = upload(std::vector<int>(nbins, 0));
 
   const dim3 G{unsigned(grid)}, B{unsigned(block)};
   byte_hist<<<G, B>>>(dBytes, n, dByteBins);
   mod_hist<<<G, B>>>(dKeys, n, dModBins, nbins);
   ranged_hist<<<G, B>>>(dKeys, n, dRanged, nbins);
+  unbounded_ops<<<G, B>>>(dKeys, unsigned(n), dPeaks, dDebits);
   masked_sub<<<one_per_thread_grid, B>>>(dKeys, unsigned(n), dSub);
   device_max<<<G, B>>>(dKeys, unsigned(n));
   mixed_ops<<<G, B>>>(dKeys, unsigned(n), dMins, dXors, dOrs, dAnds);
@@ -221,6 +240,8 @@ int main(int argc, char **argv) {
   auto byteBins = download(dByteBins, 256);
   auto modBins = download(dModBins, nbins);
   auto ranged = download(dRanged, 2 * nbins);
+  auto peaks = download(dPeaks, 2 * nbins);
+  auto debits = download(dDebits, nbins);
   auto sub = download(dSub, 64);
   std::vector<unsigned> maxes(DeviceBins);
   DD_CUDA_CHECK(cudaMemcpyFromSymbol(maxes.data(), g_max, sizeof(unsigned) * DeviceBins));
@@ -237,6 +258,8 @@ int main(int argc, char **argv) {
   std::printf("byte_hist %016llx\n", (unsigned long long)digest(byteBins));
   std::printf("mod_hist %016llx\n", (unsigned long long)digest(modBins));
   std::printf("ranged_hist %016llx\n", (unsigned long long)digest(ranged));
+  std::printf("unbounded_ops %016llx %016llx\n", (unsigned long long)digest(peaks),
+              (unsigned long long)digest(debits));
   std::printf("masked_sub %016llx\n", (unsigned long long)digest(sub));
   std::printf("device_max %016llx\n", (unsigned long long)digest(maxes));
   std::printf("mixed_ops %016llx %016llx %016llx %016llx\n", (unsigned long long)digest(mins),
@@ -254,7 +277,17 @@ int main(int argc, char **argv) {
         eAnds(7, ~0u), eTypedU(nbins, 0), eTally(nbins, 0), eWeights(16, 0);
     std::vector<int> eTypedI(nbins, 0);
     std::vector<unsigned long long> eRanged(2 * nbins, 0), eXors(1024, 0x1234);
-    std::vector<int> eSub(64, 1000), eMins(100, 1 << 30);
+    std::vector<int> eSub(64, 1000), eMins(100, 1 << 30), eDebits(nbins, 0);
+    std::vector<unsigned long long> ePeaks(2 * nbins, 5);
+    for (std::uint64_t i = 0; i < n; i += 1) {
+      const unsigned k = keys[i];
+      ePeaks[k] = std::max(ePeaks[k], (k ^ unsigned(i)) * 0x9e3779b97f4a7c15ull);
+    }
+    // The while loop's stride: every third grid's worth of keys.
+    const std::uint64_t stride = 3 * grid * block;
+    for (std::uint64_t t = 0; t < std::min<std::uint64_t>(n, grid * block); ++t)
+      for (std::uint64_t j = t; j < n; j += stride)
+        eDebits[keys[j] >> 1] -= int(j & 7) - 3;
     for (std::uint64_t i = 0; i < n; ++i) {
       const unsigned k = keys[i];
       ++eByte[bytes[i]];
@@ -275,12 +308,12 @@ int main(int argc, char **argv) {
     bool ok = eByte == byteBins && eMod == modBins && eRanged == ranged && eSub == sub &&
               eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eAnds == ands &&
               eWarp == warp && eTypedU == typedU && eTypedI == typedI && eTally == tallies &&
-              eWeights == weights;
+              eWeights == weights && ePeaks == peaks && eDebits == debits;
     std::printf("verify: %s\n", ok ? "ok" : "FAILED");
     status = ok ? 0 : 1;
   }
   for (void *p : {(void *)dKeys, (void *)dBytes, (void *)dByteBins, (void *)dModBins,
-                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights,
+                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights, (void *)dPeaks, (void *)dDebits,
                   (void *)dWarp})
     DD_CUDA_CHECK(cudaFree(p));
   return status;

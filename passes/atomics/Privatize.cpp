@@ -30,6 +30,21 @@ constexpr uint64_t StaticSharedLimit = 48 * 1024;
 /// the atomics as written; 256 bins: 5.9x), loop or not.
 constexpr unsigned PerThread = 16;
 
+/// Whether \p S lies in a loop of its function: a cache of hot indices pays
+/// only where a block updates the array many times.
+bool inLoop(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      return true;
+    Parents = Ctx.getParents(*P);
+  }
+  return false;
+}
+
 //===-- Index bounds ------------------------------------------------------===//
 
 /// Integers far beyond any shared-memory array; arithmetic saturates here.
@@ -375,6 +390,8 @@ struct Privatizer::Array {
   // Decided by checkArray:
   std::optional<uint64_t> Range; ///< constant range (exclusive)
   const ParmVarDecl *RangeParam = nullptr;
+  /// Some atomic's index has no usable bound: a cache of hot indices.
+  bool Unbounded = false;
   uint64_t Capacity = 0;
   bool Ok = false;
 };
@@ -469,23 +486,32 @@ std::optional<std::string> Privatizer::consider(const CallExpr *Call,
       Bound = IndexBound{Extent - 1, nullptr,
                          "the extent of '" + Base->getNameAsString() + "'"};
   }
-  if (!Bound)
-    return std::string("no bound of the index is known (write "
-                       "'#pragma dd atomic(privatize) range(N)' to give one)");
-
   QualType Element =
       Base->getType()->isPointerType()
           ? Base->getType()->getPointeeType()
           : Ctx.getAsArrayType(Base->getType())->getElementType();
   uint64_t ElementBytes = Ctx.getTypeSizeInChars(Element).getQuantity();
-  if (Bound->Constant && *Bound->Constant >= (uint64_t(1) << 20))
-    return "no bound of the index is known but " + Bound->How +
-           " (write '#pragma dd atomic(privatize) range(N)' to give one)";
-  if (Bound->Constant && (*Bound->Constant + 1) * ElementBytes > PrivateBytes)
-    return "its range (" + std::to_string(*Bound->Constant + 1) +
-           " words, from " + Bound->How + ") does not fit the " +
-           std::to_string(PrivateBytes / 1024) +
-           " KiB of shared memory a private copy may take";
+  // No usable bound: the block keeps a cache of hot indices instead of a
+  // copy of the array, where the atomic runs in a loop.
+  std::optional<std::string> NoCopy;
+  if (!Bound)
+    NoCopy = "no bound of the index is known";
+  else if (Bound->Constant && *Bound->Constant >= (uint64_t(1) << 20))
+    NoCopy = "no bound of the index is known but " + Bound->How;
+  else if (Bound->Constant &&
+           (*Bound->Constant + 1) * ElementBytes > PrivateBytes)
+    NoCopy = "its range (" + std::to_string(*Bound->Constant + 1) +
+             " words, from " + Bound->How + ") does not fit the " +
+             std::to_string(PrivateBytes / 1024) +
+             " KiB of shared memory a private copy may take";
+  if (NoCopy) {
+    if (!inLoop(Ctx, Call))
+      return *NoCopy +
+             ", and the atomic is not in a loop (only there does a cache of "
+             "its hot indices pay; write '#pragma dd atomic(privatize) "
+             "range(N)' to give a bound)";
+    Bound = IndexBound{std::nullopt, nullptr, *NoCopy};
+  }
 
   // One array per kernel and base.
   Array *A = nullptr;
@@ -522,25 +548,34 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
   }
 
   // The range of the array: constants combine to the largest; a range known
-  // at launch must be the same parameter for every atomic.
+  // at launch must be the same parameter for every atomic; one atomic
+  // without a bound makes the whole array a cache of hot indices.
   for (const Member &M : A.Members) {
     if (M.Bound.Param) {
       if (A.RangeParam && A.RangeParam != M.Bound.Param)
         return "the atomics on " + Name +
                " have ranges of different parameters";
       A.RangeParam = M.Bound.Param;
-    } else {
+    } else if (M.Bound.Constant) {
       A.Range = std::max(A.Range.value_or(0), *M.Bound.Constant + 1);
+    } else {
+      A.Unbounded = true;
     }
   }
-  if (A.RangeParam && A.Range) {
+  if (!A.Unbounded && A.RangeParam && A.Range &&
+      *A.Range * A.ElementBytes > PrivateBytes)
     // A constant next to a launch-time range: the launch-time capacity
     // must hold the constant.
-    if (*A.Range * A.ElementBytes > PrivateBytes)
-      return "the atomics on " + Name + " have ranges of different kinds";
+    return "the atomics on " + Name + " have ranges of different kinds";
+  if (A.Unbounded) {
     A.Range.reset();
+    A.RangeParam = nullptr;
+    A.Capacity = PrivateBytes / A.ElementBytes;
+  } else {
+    if (A.RangeParam)
+      A.Range.reset();
+    A.Capacity = A.Range ? *A.Range : PrivateBytes / A.ElementBytes;
   }
-  A.Capacity = A.Range ? *A.Range : PrivateBytes / A.ElementBytes;
 
   // Every use of the base in the kernel is one of these atomics: the merged
   // values appear only at the end, so nothing else may read or write it
@@ -656,6 +691,13 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
   const Member &M =
       *find_if(A->Members, [&](const Member &M) { return M.Call == Call; });
   std::string Base = A->Base->getNameAsString();
+  if (A->Unbounded)
+    return "dd_private_" + Base + ".update: a cache of the hot indices of '" +
+           Base + "' in shared memory (" +
+           (M.Bound.Constant || M.Bound.Param
+                ? std::string("another atomic on it has no usable bound")
+                : M.Bound.How) +
+           ")";
   std::string Range = A->RangeParam ? A->RangeParam->getNameAsString()
                                     : std::to_string(*A->Range);
   return "dd_private_" + Base + ".update: a block-private copy of '" + Base +
@@ -706,11 +748,15 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
     std::string Storage = "dd_private_storage_" + Base;
     std::string Object = "dd_private_" + Base;
     std::string Capacity = std::to_string(A->Capacity);
-    std::string Range = A->RangeParam ? A->RangeParam->getNameAsString()
-                                      : std::to_string(*A->Range);
-    Prologue += "\n" + Indent + "// decoupler: '" + Base +
-                "' is updated through a block-private copy in shared memory, "
-                "merged at the end (dd/privatize.cuh)\n";
+    std::string Range = A->Unbounded    ? "dd::unknown_range"
+                        : A->RangeParam ? A->RangeParam->getNameAsString()
+                                        : std::to_string(*A->Range);
+    Prologue +=
+        "\n" + Indent + "// decoupler: '" + Base +
+        (A->Unbounded ? "' is updated through a cache of its hot indices in "
+                        "shared memory, merged at the end (dd/privatize.cuh)\n"
+                      : "' is updated through a block-private copy in shared "
+                        "memory, merged at the end (dd/privatize.cuh)\n");
     Prologue += Indent + "__shared__ " + A->Type + " " + Storage + "[" +
                 Capacity + "];\n";
     Prologue += Indent + "dd::block_private<dd::ops::" + opTag(A->Op) + ", " +

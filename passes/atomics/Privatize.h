@@ -33,7 +33,9 @@
 // shared memory; the runtime privatizes a block only when clearing and
 // merging the copy is cheap for its size (dd::block_private). Indices
 // outside the range still go to the global array: a wrong range costs
-// speed, never results.
+// speed, never results. Where no bound is known, or it is too large, and
+// the atomic runs in a loop, the same object keeps a cache of the block's
+// hot indices instead (range dd::unknown_range).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_ATOMICS_PRIVATIZE_H

@@ -18,7 +18,7 @@ __global__ void histogram(unsigned *bins, const unsigned *keys, int n,
   if (tid >= n)
     return;
   // Not privatized: nothing bounds a key of 32 bits.
-  // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address: lanes that hit the same word are combined (vote, then match and reduce) (not privatized: no bound of the index is known but the type 'unsigned int' (write '#pragma dd atomic(privatize) range(N)' to give one)) [-Rdecoupler]
+  // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address: lanes that hit the same word are combined (vote, then match and reduce) (not privatized: no bound of the index is known but the type 'unsigned int', and the atomic is not in a loop (only there does a cache of its hot indices pay; write '#pragma dd atomic(privatize) range(N)' to give a bound)) [-Rdecoupler]
   // OUT: dd::atomic_add_vr(&bins[keys[tid]], 1u);
   atomicAdd(&bins[keys[tid]], 1u);
   // REMARK: choices.cu:[[@LINE+2]]:3: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp [-Rdecoupler]

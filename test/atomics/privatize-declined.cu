@@ -44,10 +44,12 @@ __global__ void dynamic_shared(const unsigned *keys, unsigned n, unsigned *bins)
   }
 }
 
-// 8192 words do not fit the 16 KiB a copy may take.
+// 8192 words do not fit the 16 KiB a copy may take, and one update per
+// thread gives a cache of hot indices nothing to gather.
 __global__ void too_large(const unsigned *keys, unsigned n, unsigned *bins) {
-  for (unsigned i = threadIdx.x; i < n; i += blockDim.x)
-  // CHECK: privatize-declined.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address: lanes that hit the same word are combined (vote, then match and reduce) (not privatized: its range (8192 words, from '& 8191') does not fit the 16 KiB of shared memory a private copy may take) [-Rdecoupler]
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+  // CHECK: privatize-declined.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address: lanes that hit the same word are combined (vote, then match and reduce) (not privatized: its range (8192 words, from '& 8191') does not fit the 16 KiB of shared memory a private copy may take, and the atomic is not in a loop (only there does a cache of its hot indices pay; write '#pragma dd atomic(privatize) range(N)' to give a bound)) [-Rdecoupler]
     atomicAdd(&bins[keys[i] & 8191], 1u);
 }
 

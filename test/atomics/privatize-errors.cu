@@ -11,7 +11,7 @@
 // CLAUSE: privatize-clauses.cu:10:30: error: unknown clause 'rang' for '#pragma dd atomic'; did you mean 'range'?
 
 __global__ void no_bound(const unsigned *keys, unsigned n, unsigned *bins) {
-  // CHECK: privatize-errors.cu:[[@LINE+1]]:12: error: cannot apply '#pragma dd atomic(privatize)' to atomicAdd: no bound of the index is known but the type 'unsigned int' (write '#pragma dd atomic(privatize) range(N)' to give one)
+  // CHECK: privatize-errors.cu:[[@LINE+1]]:12: error: cannot apply '#pragma dd atomic(privatize)' to atomicAdd: no bound of the index is known but the type 'unsigned int', and the atomic is not in a loop (only there does a cache of its hot indices pay; write '#pragma dd atomic(privatize) range(N)' to give a bound)
 #pragma dd atomic(privatize)
   atomicAdd(&bins[keys[threadIdx.x]], 1u);
   // CHECK: privatize-errors.cu:[[@LINE-1]]:3: note: the atomic is here

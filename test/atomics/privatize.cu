@@ -3,7 +3,8 @@
 // (dd::block_private, <dd/privatize.cuh>), merged once per block. The bound
 // comes from the key type, `% param`, `& mask`, min(), `>>`, an annotation
 // (a constant or a parameter) or a __device__ array's extent; an early return
-// jumps to the merge.
+// jumps to the merge. Where no bound fits (or none is known) and the atomic
+// runs in a loop, the storage becomes a cache of the hot indices instead.
 // RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
@@ -112,5 +113,39 @@ __global__ void two_arrays(const unsigned *keys, unsigned n, int *lo, int *hi) {
     atomicMin(&lo[min(keys[i], 15u)], int(keys[i]));
     // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicXor -> dd_private_hi.update: a block-private copy of 'hi' in shared memory, indices [0, 17) (from arithmetic on '>> 28' of the type 'unsigned int' and the constant 1) [-Rdecoupler]
     atomicXor(&hi[(keys[i] >> 28) + 1], 1);
+  }
+}
+
+// No bound of a key of 32 bits, in a grid-stride loop: a cache of the hot
+// indices (dd::unknown_range), in DD_PRIVATE_BYTES (16 KiB).
+// CHECK-LABEL: void unbounded(
+// CHECK-NEXT: // decoupler: 'bins' is updated through a cache of its hot indices in shared memory, merged at the end (dd/privatize.cuh)
+// CHECK-NEXT: {{^}}  __shared__ unsigned int dd_private_storage_bins[4096];
+// CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 4096, bins, dd::unknown_range, 16);
+// CHECK: {{^}}    dd_private_bins.update(keys[i], 1u);
+// CHECK-NEXT: {{^}}  dd_private_bins.flush();
+__global__ void unbounded(const unsigned *keys, size_t n, unsigned *bins) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a cache of the hot indices of 'bins' in shared memory (no bound of the index is known but the type 'unsigned int') [-Rdecoupler]
+    atomicAdd(&bins[keys[i]], 1u);
+}
+
+// A constant range too large for a copy (16 KiB), 64-bit words, in a while
+// loop: the cache takes the same 16 KiB; the other atomic on the array,
+// bounded, shares it.
+// CHECK-LABEL: void too_large(
+// CHECK: {{^}}  __shared__ unsigned long long dd_private_storage_bins[2048];
+// CHECK-NEXT: {{^}}  dd::block_private<dd::ops::max, unsigned long long> dd_private_bins(dd_private_storage_bins, 2048, bins, dd::unknown_range, 16);
+// CHECK: {{^}}    dd_private_bins.update(keys[i] & 8191, (unsigned long long)i);
+// CHECK-NEXT: {{^}}    dd_private_bins.update(keys[i] & 7, 1ull);
+__global__ void too_large(const unsigned *keys, unsigned n, unsigned long long *bins) {
+  unsigned i = threadIdx.x;
+  while (i < n) {
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMax -> dd_private_bins.update: a cache of the hot indices of 'bins' in shared memory (its range (8192 words, from '& 8191') does not fit the 16 KiB of shared memory a private copy may take) [-Rdecoupler]
+    atomicMax(&bins[keys[i] & 8191], (unsigned long long)i);
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMax -> dd_private_bins.update: a cache of the hot indices of 'bins' in shared memory (another atomic on it has no usable bound) [-Rdecoupler]
+    atomicMax(&bins[keys[i] & 7], 1ull);
+    i += blockDim.x;
   }
 }

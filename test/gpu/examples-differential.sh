@@ -254,6 +254,15 @@ done
 run privatize --bins 256 --block 256 --keys 16777216 --grid 528 --seed 5
 run privatize --bins 4096 --dist zipf --block 512 --keys 4194304 --seed 6
 run privatize --bins 17 --block 64 --keys 1000 --grid 1 --seed 7
+# Ranges too large for a copy (and the unbounded kernel at every size):
+# the cache of hot indices, uniform and Zipf, blocks of 32 to 1024 threads.
+for bins in 65536 1000000; do
+  for dist in uniform zipf; do
+    for block in 32 96 256 1024; do
+      run privatize --bins $bins --dist $dist --block $block --keys 3000017 --seed $((bins % 1000 + block))
+    done
+  done
+done
 
 # SpMV COO and SSSP on the real graphs and the generated ones.
 graph_args=(
