@@ -15,8 +15,22 @@
 // delta = c * mean weight / mean degree with c = kNearFarDeltaFactor (32):
 // about c/mean-degree edges' worth of distance, so a near pile holds roughly
 // c times the vertices that one relaxation round settles.
+//
+// Two ways to run the steps (NearFarOptions::Steps):
+//   host    a launch per relaxation step and per split; the host reads each
+//           pile's size between launches to size the next (a copy and a
+//           synchronization per step, ~10 us more on an H100 than the step's
+//           own work on road graphs, whose piles are small and many).
+//   device  one cooperative launch runs every step and split, the grid
+//           waiting for itself (grid.sync()) between them; the grid is what
+//           the occupancy calculator says fits at once (all blocks must be
+//           resident for grid.sync not to deadlock). Only on graphs without
+//           hubs (max degree < kHubDegree), whose expansion is a launch of
+//           its own.
 #include <algorithm>
 #include <cmath>
+
+#include <cooperative_groups.h>
 
 #include "dd/atomics.cuh"
 #include "dd/worklist.cuh"
@@ -52,7 +66,206 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-template <class Dist> Expected<Result> run(const DeviceGraph &graph, VertexId source) {
+/// The piles of the single-launch near-far, in device memory. The near
+/// pile rotates over three buffers: the step's input, its output, and the
+/// input of the step before, whose size the leader clears during the step
+/// so that it is an empty output after the next grid.sync. The far pile
+/// alternates between two (the split reads one and writes the other), and
+/// so does far_min (the split's smallest far distance).
+template <class Dist> struct DevicePiles {
+  VertexId *near[3];
+  std::uint32_t *near_size; // [3]
+  VertexId *far[2];
+  std::uint32_t *far_size; // [2]
+  Dist *far_min;           // [2]
+  unsigned *near_mark;
+  unsigned *far_mark;
+  std::uint32_t capacity; // of every buffer: |V|
+  unsigned long long *counters; // [0]: processed, [1]: steps and splits
+};
+
+/// The whole near-far search in one cooperative launch (see the top of the
+/// file). Every thread runs the same control flow on values it reads after
+/// a grid.sync, so all of them take the same branches.
+template <class Dist>
+__global__ void __launch_bounds__(kBlockThreads)
+    nearfar_device(GraphView g, Dist *dist, DevicePiles<Dist> p, Dist delta) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  using Expand = CooperativeExpand<kBlockThreads, Dist>;
+  __shared__ typename Expand::TempStorage temp;
+  const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+  const auto plus_delta = [delta](Dist d) {
+    return d < kInf<Dist> - delta ? Dist(d + delta) : kInf<Dist>;
+  };
+  unsigned in = 0, far_in = 0, split = 0;
+  unsigned near_epoch = 0, far_epoch = 1;
+  Dist threshold = plus_delta(0);
+  unsigned long long processed = 0, rounds = 0;
+  for (;;) {
+    // Near phase. Invariant at each step: near_size[(in + 1) % 3] == 0.
+    for (;;) {
+      const std::uint32_t size = load_relaxed(p.near_size[in]);
+      if (size == 0)
+        break;
+      const unsigned out = (in + 1) % 3, spare = (in + 2) % 3;
+      if (leader)
+        store_relaxed(p.near_size[spare], 0u);
+      Piles<Dist> piles{Queue<VertexId>(p.near[out], &p.near_size[out], p.capacity),
+                        Queue<VertexId>(p.far[far_in], &p.far_size[far_in], p.capacity),
+                        threshold,
+                        p.near_mark,
+                        ++near_epoch,
+                        p.far_mark,
+                        far_epoch};
+      // Whole blocks iterate together: CooperativeExpand synchronizes the block.
+      for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < size;
+           base += std::uint64_t(gridDim.x) * kBlockThreads) {
+        const std::uint64_t i = base + threadIdx.x;
+        std::uint32_t begin = 0, end = 0;
+        Dist du = 0;
+        if (i < size) {
+          const VertexId u = p.near[in][i];
+          du = load_relaxed(dist[u]);
+          begin = __ldg(&g.row_offsets[u]);
+          end = __ldg(&g.row_offsets[u + 1]);
+        }
+        Expand(temp).run(begin, end, du, [&](Dist from, std::uint32_t e) {
+          relax_edge(g, dist, from, e, piles);
+        });
+      }
+      processed += size;
+      ++rounds;
+      grid.sync();
+      in = out;
+    }
+    // Split the far pile gathered since the last split into the (empty)
+    // near output and the other far buffer.
+    const std::uint32_t far_size = load_relaxed(p.far_size[far_in]);
+    if (far_size == 0)
+      break;
+    const unsigned out = (in + 1) % 3, far_out = far_in ^ 1;
+    if (leader)
+      store_relaxed(p.near_size[(in + 2) % 3], 0u);
+    const Dist low = threshold;
+    threshold = plus_delta(low);
+    ++far_epoch;
+    const Queue<VertexId> near_q(p.near[out], &p.near_size[out], p.capacity);
+    const Queue<VertexId> far_q(p.far[far_out], &p.far_size[far_out], p.capacity);
+    Dist *far_min = &p.far_min[split & 1];
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(kBlockThreads) + threadIdx.x; i < far_size;
+         i += std::uint64_t(gridDim.x) * kBlockThreads) {
+      const VertexId v = p.far[far_in][i];
+      const Dist d = load_relaxed(dist[v]);
+      if (d < low)
+        continue;
+      if (d < threshold) {
+        near_q.push(v);
+      } else {
+        store_relaxed(p.far_mark[v], far_epoch);
+        far_q.push(v);
+        atomic_min_uniform(far_min, d);
+      }
+    }
+    ++rounds;
+    grid.sync();
+    if (leader) {
+      // Read by nobody until the next split, one grid.sync or more away.
+      store_relaxed(p.far_size[far_in], 0u);
+      store_relaxed(p.far_min[(split + 1) & 1], kInf<Dist>);
+    }
+    in = out;
+    far_in = far_out;
+    if (load_relaxed(p.near_size[in]) == 0)
+      // An empty bucket: the next split starts at the smallest far distance.
+      threshold = load_relaxed(*far_min);
+    ++split;
+  }
+  if (leader) {
+    p.counters[0] = processed;
+    p.counters[1] = rounds;
+  }
+}
+
+/// Whether the single-launch way can run on this GPU and graph.
+bool device_steps_possible(const DeviceGraph &graph) {
+  int device = 0, cooperative = 0;
+  return graph.max_degree() < kHubDegree && cudaGetDevice(&device) == cudaSuccess &&
+         cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device) ==
+             cudaSuccess &&
+         cooperative != 0;
+}
+
+template <class Dist>
+Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delta) {
+  const std::uint32_t n = graph.num_vertices();
+  DeviceArray<Dist> dist, far_min;
+  DeviceArray<VertexId> items;
+  DeviceArray<std::uint32_t> sizes;
+  DeviceArray<unsigned> marks;
+  DeviceArray<unsigned long long> counters;
+  GpuTimer timer;
+  DD_SSSP_CUDA(dist.allocate(n));
+  DD_SSSP_CUDA(far_min.allocate(2));
+  DD_SSSP_CUDA(items.allocate(std::uint64_t(5) * n));
+  DD_SSSP_CUDA(sizes.allocate(5));
+  DD_SSSP_CUDA(marks.allocate(std::uint64_t(2) * n));
+  DD_SSSP_CUDA(counters.allocate(2));
+  DD_SSSP_CUDA(timer.create());
+  DevicePiles<Dist> piles{};
+  for (unsigned b = 0; b < 3; ++b)
+    piles.near[b] = items.data() + std::uint64_t(b) * n;
+  piles.far[0] = items.data() + std::uint64_t(3) * n;
+  piles.far[1] = items.data() + std::uint64_t(4) * n;
+  piles.near_size = sizes.data();
+  piles.far_size = sizes.data() + 3;
+  piles.far_min = far_min.data();
+  piles.near_mark = marks.data();
+  piles.far_mark = marks.data() + n;
+  piles.capacity = n;
+  piles.counters = counters.data();
+  // Every block must be resident at once for grid.sync: the grid is the
+  // occupancy calculator's blocks per SM times the SMs, never more. Fewer
+  // blocks make grid.sync cheaper but the large piles slower: on an H100,
+  // one block per SM took grid1024 from 44.8 to 40.3 ms and urand20 from
+  // 4.5 to 7.3 ms (docs/sssp.md), so the grid stays full.
+  unsigned init_blocks = 0, blocks = 0;
+  DD_SSSP_CUDA(resident_blocks(init_distances<Dist>, init_blocks));
+  DD_SSSP_CUDA(resident_blocks(nearfar_device<Dist>, blocks));
+  const std::uint32_t start_sizes[5] = {1, 0, 0, 0, 0};
+  const Dist no_far[2] = {kInf<Dist>, kInf<Dist>};
+  GraphView g = view(graph);
+  Dist *dist_ptr = dist.data();
+  void *args[] = {&g, &dist_ptr, &piles, &delta};
+
+  Result result;
+  result.delta = delta;
+  result.wide_distances = sizeof(Dist) > 4;
+  DD_SSSP_CUDA(timer.start());
+  init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
+  DD_SSSP_CUDA(cudaGetLastError());
+  DD_SSSP_CUDA(cudaMemsetAsync(marks.data(), 0, std::uint64_t(2) * n * sizeof(unsigned)));
+  DD_SSSP_CUDA(cudaMemcpyAsync(piles.near[0], &source, sizeof(VertexId), cudaMemcpyHostToDevice));
+  DD_SSSP_CUDA(cudaMemcpyAsync(sizes.data(), start_sizes, sizeof start_sizes,
+                               cudaMemcpyHostToDevice));
+  DD_SSSP_CUDA(cudaMemcpyAsync(far_min.data(), no_far, sizeof no_far, cudaMemcpyHostToDevice));
+  DD_SSSP_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(nearfar_device<Dist>),
+                                           dim3(blocks), dim3(kBlockThreads), args, 0, nullptr));
+  unsigned long long host_counters[2] = {0, 0};
+  DD_SSSP_CUDA(cudaMemcpy(host_counters, counters.data(), sizeof host_counters,
+                          cudaMemcpyDeviceToHost));
+  result.processed = host_counters[0];
+  result.launches = host_counters[1];
+  return finish_run(timer, dist, result);
+}
+
+template <class Dist>
+Expected<Result> run(const DeviceGraph &graph, VertexId source, const NearFarOptions &options) {
+  if (options.steps == NearFarOptions::Steps::kDevice ||
+      (options.steps == NearFarOptions::Steps::kAuto && device_steps_possible(graph)))
+    return run_device<Dist>(graph, source,
+                            Dist(std::min<std::uint64_t>(nearfar_delta(graph), kInf<Dist>)));
+
   const std::uint32_t n = graph.num_vertices();
   const Dist delta = Dist(std::min<std::uint64_t>(nearfar_delta(graph), kInf<Dist>));
   DeviceArray<Dist> dist, far_min;
@@ -142,9 +355,16 @@ std::uint64_t nearfar_delta(const DeviceGraph &graph) {
   return delta < 1 ? 1 : delta > 0x1p63 ? std::uint64_t(1) << 63 : std::uint64_t(delta);
 }
 
-Expected<Result> nearfar(const DeviceGraph &graph, VertexId source) {
-  return graph.needs_wide_distances() ? run<unsigned long long>(graph, source)
-                                      : run<unsigned>(graph, source);
+Expected<Result> nearfar(const DeviceGraph &graph, VertexId source,
+                         const NearFarOptions &options) {
+  if (options.steps == NearFarOptions::Steps::kDevice && !device_steps_possible(graph))
+    return Status::error(graph.max_degree() >= kHubDegree
+                             ? "near-far: --nearfar-steps=device needs a graph without hubs "
+                               "(every out-degree below 4096)"
+                             : "near-far: --nearfar-steps=device needs a GPU with cooperative "
+                               "launch");
+  return graph.needs_wide_distances() ? run<unsigned long long>(graph, source, options)
+                                      : run<unsigned>(graph, source, options);
 }
 
 } // namespace dd::sssp

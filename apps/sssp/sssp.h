@@ -151,10 +151,20 @@ inline constexpr double kNearFarDeltaFactor = 32.0;
 /// out-degree, rounded, at least 1.
 std::uint64_t nearfar_delta(const DeviceGraph &graph);
 
+/// How near-far runs its steps.
+struct NearFarOptions {
+  /// kHost: a launch per relaxation step and per split, the host reading
+  /// the piles' sizes in between; kDevice: the whole search in one
+  /// cooperative launch, the grid synchronizing itself between steps
+  /// (graphs without hubs only); kAuto: kDevice where it can run.
+  enum class Steps { kAuto, kHost, kDevice } steps = Steps::kAuto;
+};
+
 /// Near-far (Davidson et al., as in LonestarGPU): a near pile of vertices
 /// below the current threshold, processed until empty, and a far pile split
 /// at the next threshold, threshold += delta.
-Expected<Result> nearfar(const DeviceGraph &graph, VertexId source);
+Expected<Result> nearfar(const DeviceGraph &graph, VertexId source,
+                         const NearFarOptions &options = NearFarOptions());
 
 /// ADDS (dissertation chapter 5): asynchronous delta-stepping over 32
 /// buckets in one persistent launch; a manager block hands out the work,

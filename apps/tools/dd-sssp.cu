@@ -90,6 +90,12 @@ Options:
   --adds-precheck=P  adds, bfs-adds: auto, on or off: whether a relaxation loads the
                      target's distance before its atomic (auto: by degree,
                      hubs and L2 size, as docs/sssp.md says)
+  --nearfar-steps=S  nearfar: auto, host or device: a launch per step with the
+                     host reading the piles' sizes in between (host), or the
+                     whole search in one cooperative launch whose grid waits
+                     for itself between steps, sized to what fits the GPU at
+                     once (device: graphs with every out-degree below 4096);
+                     auto (default): device where it can run
   --help             this text
 
 Weights must be integers: a graph with float weights is an error (except for
@@ -105,7 +111,8 @@ Standard error gets one line of key=value results:
               searched component counted once)
   vertices    |V|; edges: |E|
   reached     vertices the source reaches; traversed: their out-edges
-  launches    kernel launches of the main loop
+  launches    kernel launches of the main loop (nearfar with device steps:
+              its steps and splits, all in one launch)
   processed   vertices whose out-edges were scanned, summed over launches
               (|V| per launch for bf-topo and bfs; reached for dijkstra)
   delta       near-far's bucket width; adds: the width at the end (0 for
@@ -127,7 +134,7 @@ int fail(const std::string &message) {
 const std::set<std::string> kValueOptions = {
     "algo", "src", "out", "runs", "format", "base", "weight-seed", "max-input-bytes",
     "adds-delta", "adds-pool", "adds-workers",
-                                 "adds-precheck"};
+                                 "adds-precheck", "nearfar-steps"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
 
 
@@ -148,13 +155,14 @@ const dd::tools::Choice<Algo> kAlgos[] = {
 
 // One run of `algo` (the graph is on the device unless algo is dijkstra).
 Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGraph &device,
-                                VertexId source, const sssp::AddsOptions &adds) {
+                                VertexId source, const sssp::AddsOptions &adds,
+                                const sssp::NearFarOptions &nearfar) {
   switch (algo) {
   case Algo::kAdds:
   case Algo::kBfsAdds: // the device graph has unit weights
     return sssp::adds(device, source, adds);
   case Algo::kNearFar:
-    return sssp::nearfar(device, source);
+    return sssp::nearfar(device, source, nearfar);
   case Algo::kBfWorklist:
     return sssp::bf_worklist(device, source);
   case Algo::kBfTopo:
@@ -266,6 +274,17 @@ int main_impl(int argc, char **argv) {
     else if (it->second != "auto")
       return fail("--adds-precheck=" + it->second + " is not one of auto, on, off");
   }
+  sssp::NearFarOptions nearfar;
+  if (auto it = args.values.find("nearfar-steps"); it != args.values.end()) {
+    if (algo != Algo::kNearFar)
+      return fail("--nearfar-steps applies to --algo=nearfar only");
+    if (it->second == "host")
+      nearfar.steps = sssp::NearFarOptions::Steps::kHost;
+    else if (it->second == "device")
+      nearfar.steps = sssp::NearFarOptions::Steps::kDevice;
+    else if (it->second != "auto")
+      return fail("--nearfar-steps=" + it->second + " is not one of auto, host, device");
+  }
   for (const char *option : {"adds-delta", "adds-pool", "adds-workers", "adds-precheck"})
     if (!is_adds(algo) && args.values.count(option))
       return fail(str_cat("--", option, " applies to --algo=adds and bfs-adds only"));
@@ -311,7 +330,7 @@ int main_impl(int argc, char **argv) {
   std::vector<double> times;
   Expected<sssp::Result> result = Status::error("no run");
   for (std::uint64_t i = (algo == Algo::kDijkstra ? 1 : 0); i <= runs; ++i) {
-    result = run_once(algo, csr, device, VertexId(source), adds);
+    result = run_once(algo, csr, device, VertexId(source), adds, nearfar);
     if (!result.ok())
       return fail(result.status().message());
     if (i > 0)

@@ -30,15 +30,25 @@
 # sets the two BFS apart: bfs (level-synchronous, a launch per level)
 # against bfs-adds (asynchronous: the ADDS worklist with unit weights).
 # SSSP_ALGOS selects the algorithms (default: all; the source search always
-# uses bfs).
+# uses bfs); nearfar-host is nearfar with --nearfar-steps=host (a launch per
+# step; nearfar itself runs in one launch on graphs without hubs).
+# A third table sets dd against the published codes of ../shared/peers
+# (SSSP_PEERS, default ../shared/peers/bin; skipped where absent):
+# LonestarGPU's near-far (sssp-nf-lonestar) and the ADDS authors' code
+# (sssp-adds-orig, ADDS_ORIG_TB_CAP=131, cut after SSSP_PEER_TIMEOUT s,
+# default 30), on a .gr of the same graph and weights from the same source;
+# their times are the median of their runs 2..8 (their own timers), and
+# their distances are compared with CPU Dijkstra's (check).
 # Raw dd-sssp lines go to WORK_DIR/sssp-bench.log.
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
 workdir=${2:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
 real=${3:-$(dirname "$0")/../../../shared/data/graphs}
+peers=${SSSP_PEERS:-$(dirname "$0")/../../../shared/peers/bin}
+peer_timeout=${SSSP_PEER_TIMEOUT:-30}
 runs=${SSSP_RUNS:-5}
 graphs=${SSSP_GRAPHS:-"kron18 kron20 kron22 urand18 urand20 urand22 grid1024 grid2048 grid4096 luxembourg wiki-Vote"}
-algos=${SSSP_ALGOS:-"dijkstra adds nearfar bf-worklist bf-topo bfs bfs-adds"}
+algos=${SSSP_ALGOS:-"dijkstra adds nearfar nearfar-host bf-worklist bf-topo bfs bfs-adds"}
 mkdir -p "$workdir"
 log="$workdir/sssp-bench.log"
 : >"$log"
@@ -72,6 +82,7 @@ run() {
   local algo=$1 src=$2
   shift 2
   local err
+  [[ $algo == nearfar-host ]] && algo=nearfar && set -- --nearfar-steps=host "$@"
   err=$(timeout -k 10 600 "$bin/dd-sssp" --algo=$algo --src=$src "${opts[@]}" "$@" "$file" 2>&1)
   local rc=$?
   echo "$err" >>"$log"
@@ -82,10 +93,61 @@ run() {
   fi
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b <= 0) print "-"; else printf "%.2f", a / b }'; }
+# gr_of NAME: a Galois .gr of the graph with dd-sssp's weights (the peers
+# read only that), in $gr.
+gr_of() {
+  if [[ $file == *.gr ]]; then
+    gr=$file
+  else
+    gr=$workdir/$1.gr
+    [[ -f $gr ]] || "$bin/dd-graph" convert "$file" "${opts[@]}" --weights=random --to-gr "$gr" \
+      >>"$log" 2>&1
+  fi
+  [[ -f $gr ]]
+}
+
+# peer NAME SRC: runs both peers on $gr; sets peer_ms[nf] and peer_ms[adds]
+# (median of runs 2..8, or a reason) and peer_check.
+peer() {
+  local name=$1 src=$2 out=$workdir/peer.dist
+  peer_check=""
+  if [[ -x $peers/sssp-nf-lonestar ]] &&
+     timeout -k 5 "$peer_timeout" "$peers/sssp-nf-lonestar" -s "$src" -o "$out" "$gr" \
+       >"$workdir/peer.log" 2>&1; then
+    cat "$workdir/peer.log" >>"$log"
+    peer_ms[nf]=$(sed -n 's/.* t \([0-9.]*\).*/\1/p' "$workdir/peer.log" | tail -n +2 | median)
+    peer_check+="nf $(same_distances "$out") "
+  else
+    peer_ms[nf]="did not run"
+  fi
+  if [[ -x $peers/sssp-adds-orig ]] &&
+     ADDS_ORIG_TB_CAP=131 timeout -k 5 "$peer_timeout" "$peers/sssp-adds-orig" -s "$src" -o "$out" \
+       "$gr" >"$workdir/peer.log" 2>&1 3>>"$workdir/peer.fd3"; then
+    cat "$workdir/peer.log" >>"$log"
+    peer_ms[adds]=$(sed -n 's/.*ms=\([0-9.]*\).*/\1/p' "$workdir/peer.log" | tail -n +2 | median)
+    peer_check+="adds $(same_distances "$out")"
+  else
+    peer_ms[adds]="timeout"
+  fi
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }'; }
+
+# same_distances FILE: "ok" when FILE's "id distance" lines give Dijkstra's
+# distance to every vertex Dijkstra reaches ($workdir/dijkstra.dist), and
+# none below 10^9 (the peers' infinity) to the others.
+same_distances() {
+  awk 'NR == FNR { want[$1] = $2; next }
+       { got = ($2 == "INF" || $2 + 0 >= 1000000000) ? "INF" : $2
+         if (!($1 in want) || got != want[$1]) bad++; seen++ }
+       END { print (bad || seen != length(want)) ? "FAIL" : "ok" }' "$workdir/dijkstra.dist" "$1"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b <= 0) print "-"; else printf "%.2f", a / b }'; }
 
 rows=()
 bfs_rows=()
+peer_rows=()
 speedups=()
 for name in $graphs; do
   prepare "$name" || { echo "cannot prepare $name" >&2; continue; }
@@ -116,6 +178,14 @@ for name in $graphs; do
       ms[$algo]=FAIL
     fi
   done
+  if [[ -d $peers ]] && gr_of "$name" &&
+     run dijkstra "$src" --out="$workdir/dijkstra.dist"; then
+    declare -A peer_ms=()
+    peer "$name" "$src"
+    peer_rows+=("| $name | ${ms[nearfar]:--} | ${ms[nearfar-host]:--} | ${peer_ms[nf]} | $(ratio "${peer_ms[nf]}" "${ms[nearfar]:-}") | ${ms[adds]:--} | ${peer_ms[adds]} | $(ratio "${peer_ms[adds]}" "${ms[adds]:-}") | $peer_check |")
+    echo "${peer_rows[-1]}" >&2
+    unset peer_ms
+  fi
   speedup=$(ratio "${ms[nearfar]:-}" "${ms[adds]:-}")
   [[ $speedup != - ]] && speedups+=("$speedup")
   rows+=("| $name | $n | $m | $src | $best | ${ms[dijkstra]:-} | ${ms[adds]:-} | ${ms[nearfar]:-} | ${ms[bf-worklist]:-} | ${ms[bf-topo]:-} | ${ms[bfs]:-} | ${mteps[adds]:--} / ${mteps[nearfar]:--} | ${adds_delta:--} / ${delta:--} / ${launches:--} | ${work[adds]:--} / ${work[nearfar]:--} / ${work[bf-worklist]:--} / ${work[bf-topo]:--} | $speedup | $(ratio "${ms[dijkstra]:-}" "${ms[adds]:-}") | $(ratio "${ms[dijkstra]:-}" "${ms[nearfar]:-}") |")
@@ -138,3 +208,11 @@ echo
 echo "| graph | V | E | src | reached | bfs ms | bfs-adds ms | MTEPS bfs / bfs-adds | bfs-adds delta | bfs-adds wait | work bfs-adds | bfs / bfs-adds |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${bfs_rows[@]}"
+if [[ ${#peer_rows[@]} -gt 0 ]]; then
+  echo
+  echo "Against the published codes (ms; LS nf / dd nf and ADDS-orig / dd adds > 1: dd is faster):"
+  echo
+  echo "| graph | dd nearfar ms | dd nearfar-host ms | LS near-far ms | LS nf / dd nf | dd adds ms | ADDS-orig ms | ADDS-orig / dd adds | check (peers' distances) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+  printf '%s\n' "${peer_rows[@]}"
+fi

@@ -18,7 +18,9 @@ set -u
 bin=${1:?usage: sssp-verify.sh BIN_DIR GRAPH_DIR}
 graphs=${2:?usage: sssp-verify.sh BIN_DIR GRAPH_DIR}
 timeout_s=${DD_GPU_TEST_TIMEOUT:-120}
-algos=${SSSP_VERIFY_ALGOS:-"adds nearfar bf-worklist bf-topo bfs bfs-adds dijkstra"}
+# nearfar runs its steps in one launch where the graph has no hubs (auto);
+# nearfar:host forces a launch per step (--nearfar-steps=host) everywhere.
+algos=${SSSP_VERIFY_ALGOS:-"adds nearfar nearfar:host bf-worklist bf-topo bfs bfs-adds dijkstra"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0
@@ -47,11 +49,14 @@ for graph in "$graphs"/*.gr "$graphs"/*.mtx "$graphs"/*.txt "$graphs"/*.el \
     continue
   fi
   sources=$(printf '%s\n' 0 $((n / 2)) $((n - 1)) "$best" | sort -un)
-  for algo in $algos; do
+  for entry in $algos; do
+    algo=${entry%%:*}
+    extra=()
+    [[ $entry == *:* ]] && extra=(--nearfar-steps="${entry#*:}")
     for s in $sources; do
-      label="$name --algo=$algo --src=$s"
-      timeout -k 10 "$timeout_s" "$bin/dd-sssp" --algo=$algo --src=$s "${opts[@]}" --verify \
-        "$graph" >"$work/out" 2>"$work/err"
+      label="$name --algo=$algo ${extra[*]} --src=$s"
+      timeout -k 10 "$timeout_s" "$bin/dd-sssp" --algo=$algo "${extra[@]}" --src=$s "${opts[@]}" \
+        --verify "$graph" >"$work/out" 2>"$work/err"
       rc=$?
       if [[ $rc -eq 0 ]] && grep -q '^dd-sssp: verified:' "$work/err"; then
         echo "PASS $label ($(field reached <"$work/err") reached, $(field ms <"$work/err") ms," \
