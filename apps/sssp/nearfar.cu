@@ -46,10 +46,10 @@ namespace {
 /// The far pile has no duplicates (Piles), so neither output needs marks to
 /// avoid them.
 template <class Dist>
-__global__ void __launch_bounds__(kBlockThreads)
-    split_far(Dist *dist, const VertexId *far, std::uint32_t size, Dist low, Dist high,
-              Queue<VertexId> near, Queue<VertexId> far_out, unsigned *far_mark,
-              unsigned far_epoch, Dist *far_min) {
+__device__ __forceinline__ void
+split_far_steps(Dist *dist, const VertexId *far, std::uint32_t size, Dist low, Dist high,
+                const Queue<VertexId> &near, const Queue<VertexId> &far_out, unsigned *far_mark,
+                unsigned far_epoch, Dist *far_min) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(kBlockThreads) + threadIdx.x; i < size;
        i += std::uint64_t(gridDim.x) * kBlockThreads) {
     const VertexId v = far[i];
@@ -64,6 +64,14 @@ __global__ void __launch_bounds__(kBlockThreads)
       atomic_min_uniform(far_min, d);
     }
   }
+}
+
+template <class Dist>
+__global__ void __launch_bounds__(kBlockThreads)
+    split_far(Dist *dist, const VertexId *far, std::uint32_t size, Dist low, Dist high,
+              Queue<VertexId> near, Queue<VertexId> far_out, unsigned *far_mark,
+              unsigned far_epoch, Dist *far_min) {
+  split_far_steps(dist, far, size, low, high, near, far_out, far_mark, far_epoch, far_min);
 }
 
 /// The piles of the single-launch near-far, in device memory. The near
@@ -92,8 +100,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     nearfar_device(GraphView g, Dist *dist, DevicePiles<Dist> p, Dist delta) {
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
-  using Expand = CooperativeExpand<kBlockThreads, Dist>;
-  __shared__ typename Expand::TempStorage temp;
+  __shared__ typename CooperativeExpand<kBlockThreads, Dist>::TempStorage temp;
   const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
   const auto plus_delta = [delta](Dist d) {
     return d < kInf<Dist> - delta ? Dist(d + delta) : kInf<Dist>;
@@ -118,22 +125,8 @@ __global__ void __launch_bounds__(kBlockThreads)
                         ++near_epoch,
                         p.far_mark,
                         far_epoch};
-      // Whole blocks iterate together: CooperativeExpand synchronizes the block.
-      for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < size;
-           base += std::uint64_t(gridDim.x) * kBlockThreads) {
-        const std::uint64_t i = base + threadIdx.x;
-        std::uint32_t begin = 0, end = 0;
-        Dist du = 0;
-        if (i < size) {
-          const VertexId u = p.near[in][i];
-          du = load_relaxed(dist[u]);
-          begin = __ldg(&g.row_offsets[u]);
-          end = __ldg(&g.row_offsets[u + 1]);
-        }
-        Expand(temp).run(begin, end, du, [&](Dist from, std::uint32_t e) {
-          relax_edge(g, dist, from, e, piles);
-        });
-      }
+      relax_frontier_steps(g, dist, p.near[in], size, piles, Queue<VertexId>(),
+                           ~std::uint32_t{0}, temp);
       processed += size;
       ++rounds;
       grid.sync();
@@ -150,23 +143,10 @@ __global__ void __launch_bounds__(kBlockThreads)
     const Dist low = threshold;
     threshold = plus_delta(low);
     ++far_epoch;
-    const Queue<VertexId> near_q(p.near[out], &p.near_size[out], p.capacity);
-    const Queue<VertexId> far_q(p.far[far_out], &p.far_size[far_out], p.capacity);
-    Dist *far_min = &p.far_min[split & 1];
-    for (std::uint64_t i = blockIdx.x * std::uint64_t(kBlockThreads) + threadIdx.x; i < far_size;
-         i += std::uint64_t(gridDim.x) * kBlockThreads) {
-      const VertexId v = p.far[far_in][i];
-      const Dist d = load_relaxed(dist[v]);
-      if (d < low)
-        continue;
-      if (d < threshold) {
-        near_q.push(v);
-      } else {
-        store_relaxed(p.far_mark[v], far_epoch);
-        far_q.push(v);
-        atomic_min_uniform(far_min, d);
-      }
-    }
+    split_far_steps(dist, p.far[far_in], far_size, low, threshold,
+                    Queue<VertexId>(p.near[out], &p.near_size[out], p.capacity),
+                    Queue<VertexId>(p.far[far_out], &p.far_size[far_out], p.capacity),
+                    p.far_mark, far_epoch, &p.far_min[split & 1]);
     ++rounds;
     grid.sync();
     if (leader) {
@@ -178,13 +158,26 @@ __global__ void __launch_bounds__(kBlockThreads)
     far_in = far_out;
     if (load_relaxed(p.near_size[in]) == 0)
       // An empty bucket: the next split starts at the smallest far distance.
-      threshold = load_relaxed(*far_min);
+      threshold = load_relaxed(p.far_min[split & 1]);
     ++split;
   }
   if (leader) {
     p.counters[0] = processed;
     p.counters[1] = rounds;
   }
+}
+
+/// The start of both ways: the result's fields, the timer, the distances.
+template <class Dist>
+Status start_run(GpuTimer &timer, DeviceArray<Dist> &dist, VertexId source, unsigned init_blocks,
+                 Dist delta, Result &result) {
+  result.delta = delta;
+  result.wide_distances = sizeof(Dist) > 4;
+  const std::uint32_t n = std::uint32_t(dist.size());
+  DD_SSSP_CUDA(timer.start());
+  init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
+  DD_SSSP_CUDA(cudaGetLastError());
+  return Status();
 }
 
 /// Whether the single-launch way can run on this GPU and graph.
@@ -239,11 +232,8 @@ Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delt
   void *args[] = {&g, &dist_ptr, &piles, &delta};
 
   Result result;
-  result.delta = delta;
-  result.wide_distances = sizeof(Dist) > 4;
-  DD_SSSP_CUDA(timer.start());
-  init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
-  DD_SSSP_CUDA(cudaGetLastError());
+  if (Status s = start_run(timer, dist, source, init_blocks, delta, result); !s.ok())
+    return s;
   DD_SSSP_CUDA(cudaMemsetAsync(marks.data(), 0, std::uint64_t(2) * n * sizeof(unsigned)));
   DD_SSSP_CUDA(cudaMemcpyAsync(piles.near[0], &source, sizeof(VertexId), cudaMemcpyHostToDevice));
   DD_SSSP_CUDA(cudaMemcpyAsync(sizes.data(), start_sizes, sizeof start_sizes,
@@ -291,11 +281,8 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const NearFarOpt
   };
 
   Result result;
-  result.delta = delta;
-  result.wide_distances = sizeof(Dist) > 4;
-  DD_SSSP_CUDA(timer.start());
-  init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
-  DD_SSSP_CUDA(cudaGetLastError());
+  if (Status s = start_run(timer, dist, source, init_blocks, delta, result); !s.ok())
+    return s;
   DD_SSSP_CUDA(cudaMemsetAsync(near_mark.data(), 0, n * sizeof(unsigned)));
   DD_SSSP_CUDA(cudaMemsetAsync(far_mark.data(), 0, n * sizeof(unsigned)));
   DD_SSSP_CUDA(near.assign(&source, 1));

@@ -83,12 +83,16 @@ inline constexpr std::uint32_t kHubDegree = 4096;
 /// with hub_degree or more edges, which go to `hubs` instead. Distances are
 /// read when a vertex is taken from the frontier, so a vertex improved after
 /// it was pushed is expanded with its newest distance.
+/// The work of relax_frontier, for a kernel of its own or a step of a
+/// persistent one: every thread of the block calls it, `temp` being the
+/// block's CooperativeExpand storage.
 template <class Dist>
-__global__ void __launch_bounds__(kBlockThreads)
-    relax_frontier(GraphView g, Dist *dist, const VertexId *frontier, std::uint32_t size,
-                   Piles<Dist> piles, Queue<VertexId> hubs, std::uint32_t hub_degree) {
+__device__ __forceinline__ void
+relax_frontier_steps(const GraphView &g, Dist *dist, const VertexId *frontier,
+                     std::uint32_t size, const Piles<Dist> &piles, const Queue<VertexId> &hubs,
+                     std::uint32_t hub_degree,
+                     typename CooperativeExpand<kBlockThreads, Dist>::TempStorage &temp) {
   using Expand = CooperativeExpand<kBlockThreads, Dist>;
-  __shared__ typename Expand::TempStorage temp;
   // Whole blocks iterate together: CooperativeExpand synchronizes the block.
   for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < size;
        base += std::uint64_t(gridDim.x) * kBlockThreads) {
@@ -109,6 +113,14 @@ __global__ void __launch_bounds__(kBlockThreads)
       relax_edge(g, dist, from, e, piles);
     });
   }
+}
+
+template <class Dist>
+__global__ void __launch_bounds__(kBlockThreads)
+    relax_frontier(GraphView g, Dist *dist, const VertexId *frontier, std::uint32_t size,
+                   Piles<Dist> piles, Queue<VertexId> hubs, std::uint32_t hub_degree) {
+  __shared__ typename CooperativeExpand<kBlockThreads, Dist>::TempStorage temp;
+  relax_frontier_steps(g, dist, frontier, size, piles, hubs, hub_degree, temp);
 }
 
 /// Relaxes the out-edges of the hubs that relax_frontier set aside, each

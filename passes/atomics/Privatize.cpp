@@ -30,21 +30,6 @@ constexpr uint64_t StaticSharedLimit = 48 * 1024;
 /// the atomics as written; 256 bins: 5.9x), loop or not.
 constexpr unsigned PerThread = 16;
 
-/// Whether \p S lies in a loop of its function: a cache of hot indices pays
-/// only where a block updates the array many times.
-bool inLoop(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty()) {
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P)
-      return false;
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
-      return true;
-    Parents = Ctx.getParents(*P);
-  }
-  return false;
-}
-
 //===-- Index bounds ------------------------------------------------------===//
 
 /// Integers far beyond any shared-memory array; arithmetic saturates here.
@@ -492,7 +477,8 @@ std::optional<std::string> Privatizer::consider(const CallExpr *Call,
           : Ctx.getAsArrayType(Base->getType())->getElementType();
   uint64_t ElementBytes = Ctx.getTypeSizeInChars(Element).getQuantity();
   // No usable bound: the block keeps a cache of hot indices instead of a
-  // copy of the array, where the atomic runs in a loop.
+  // copy of the array, where the atomic runs in a loop (a cache pays only
+  // where a block updates the array many times).
   std::optional<std::string> NoCopy;
   if (!Bound)
     NoCopy = "no bound of the index is known";
@@ -505,7 +491,7 @@ std::optional<std::string> Privatizer::consider(const CallExpr *Call,
              std::to_string(PrivateBytes / 1024) +
              " KiB of shared memory a private copy may take";
   if (NoCopy) {
-    if (!inLoop(Ctx, Call))
+    if (!enclosingLoop(Ctx, Call))
       return *NoCopy +
              ", and the atomic is not in a loop (only there does a cache of "
              "its hot indices pay; write '#pragma dd atomic(privatize) "

@@ -117,20 +117,6 @@ bool paramModified(const ParmVarDecl *P, const FunctionDecl &Kernel) {
   return Modified.contains(P);
 }
 
-/// The innermost loop around \p S inside the kernel, if any.
-const Stmt *enclosingLoop(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty()) {
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P)
-      return nullptr;
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
-      return P;
-    Parents = Ctx.getParents(*P);
-  }
-  return nullptr;
-}
-
 /// The statement after \p S in its enclosing block, or null.
 const Stmt *nextStatement(ASTContext &Ctx, const Stmt *S) {
   DynTypedNodeList Parents = Ctx.getParents(*S);

@@ -2,6 +2,7 @@
 
 #include "support/SourceText.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/StringRef.h"
 
 using namespace clang;
@@ -38,6 +39,19 @@ const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
       Parents = Ctx.getParents(*D);
     else
       break;
+  }
+  return nullptr;
+}
+
+const Stmt *enclosingLoop(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return nullptr;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      return P;
+    Parents = Ctx.getParents(*P);
   }
   return nullptr;
 }

@@ -35,6 +35,10 @@ annotationLine(clang::SourceLocation Loc, const clang::SourceManager &SM);
 const clang::FunctionDecl *enclosingFunction(clang::ASTContext &Ctx,
                                              const clang::Stmt *S);
 
+/// The innermost loop (for, while, do, range-for) around \p S within its
+/// function, if any.
+const clang::Stmt *enclosingLoop(clang::ASTContext &Ctx, const clang::Stmt *S);
+
 } // namespace decoupler
 
 #endif // DECOUPLER_SUPPORT_SOURCETEXT_H
