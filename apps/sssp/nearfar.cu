@@ -40,6 +40,12 @@
 namespace dd::sssp {
 namespace {
 
+/// threshold + delta, saturating at kInf, where the near pile takes every
+/// distance.
+template <class Dist> __host__ __device__ __forceinline__ Dist plus_delta(Dist d, Dist delta) {
+  return d < kInf<Dist> - delta ? Dist(d + delta) : kInf<Dist>;
+}
+
 /// Splits far[0, size) at [low, high): distances below `low` are dropped,
 /// those below `high` go to `near`, the rest to `far_out` (marked with the
 /// far pile's new epoch), and far_min receives their smallest distance.
@@ -102,12 +108,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   cg::grid_group grid = cg::this_grid();
   __shared__ typename CooperativeExpand<kBlockThreads, Dist>::TempStorage temp;
   const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
-  const auto plus_delta = [delta](Dist d) {
-    return d < kInf<Dist> - delta ? Dist(d + delta) : kInf<Dist>;
-  };
   unsigned in = 0, far_in = 0, split = 0;
   unsigned near_epoch = 0, far_epoch = 1;
-  Dist threshold = plus_delta(0);
+  Dist threshold = plus_delta(Dist(0), delta);
   unsigned long long processed = 0, rounds = 0;
   for (;;) {
     // Near phase. Invariant at each step: near_size[(in + 1) % 3] == 0.
@@ -141,7 +144,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (leader)
       store_relaxed(p.near_size[(in + 2) % 3], 0u);
     const Dist low = threshold;
-    threshold = plus_delta(low);
+    threshold = plus_delta(low, delta);
     ++far_epoch;
     split_far_steps(dist, p.far[far_in], far_size, low, threshold,
                     Queue<VertexId>(p.near[out], &p.near_size[out], p.capacity),
@@ -251,13 +254,12 @@ Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delt
 
 template <class Dist>
 Expected<Result> run(const DeviceGraph &graph, VertexId source, const NearFarOptions &options) {
+  const Dist delta = Dist(std::min<std::uint64_t>(nearfar_delta(graph), kInf<Dist>));
   if (options.steps == NearFarOptions::Steps::kDevice ||
       (options.steps == NearFarOptions::Steps::kAuto && device_steps_possible(graph)))
-    return run_device<Dist>(graph, source,
-                            Dist(std::min<std::uint64_t>(nearfar_delta(graph), kInf<Dist>)));
+    return run_device<Dist>(graph, source, delta);
 
   const std::uint32_t n = graph.num_vertices();
-  const Dist delta = Dist(std::min<std::uint64_t>(nearfar_delta(graph), kInf<Dist>));
   DeviceArray<Dist> dist, far_min;
   DeviceArray<unsigned> near_mark, far_mark;
   DoubleBuffer<VertexId> near, far; // each at most one entry per vertex (Piles)
@@ -275,10 +277,6 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const NearFarOpt
   FrontierRelaxer<Dist> relaxer;
   if (Status s = relaxer.init(graph); !s.ok())
     return s;
-  // Thresholds saturate at kInf, where the near pile takes every distance.
-  const auto plus_delta = [delta](Dist d) {
-    return d < kInf<Dist> - delta ? Dist(d + delta) : kInf<Dist>;
-  };
 
   Result result;
   if (Status s = start_run(timer, dist, source, init_blocks, delta, result); !s.ok())
@@ -291,7 +289,7 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const NearFarOpt
   piles.near_mark = near_mark.data();
   piles.far_mark = far_mark.data();
   piles.far_epoch = 1;
-  piles.threshold = plus_delta(0);
+  piles.threshold = plus_delta(Dist(0), delta);
   for (;;) {
     // Near phase: expand the near pile until no launch refills it.
     while (near.in_size() > 0) {
@@ -312,7 +310,7 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const NearFarOpt
     if (far.in_size() == 0)
       break;
     const Dist low = piles.threshold;
-    piles.threshold = plus_delta(low);
+    piles.threshold = plus_delta(low, delta);
     ++piles.far_epoch;
     DD_SSSP_CUDA(cudaMemsetAsync(far_min.data(), 0xff, sizeof(Dist))); // kInf
     split_far<Dist><<<blocks_for(far.in_size(), split_blocks), kBlockThreads>>>(

@@ -82,10 +82,9 @@ inline constexpr std::uint32_t kHubDegree = 4096;
 /// Relaxes the out-edges of frontier[0, size), except those of vertices
 /// with hub_degree or more edges, which go to `hubs` instead. Distances are
 /// read when a vertex is taken from the frontier, so a vertex improved after
-/// it was pushed is expanded with its newest distance.
-/// The work of relax_frontier, for a kernel of its own or a step of a
-/// persistent one: every thread of the block calls it, `temp` being the
-/// block's CooperativeExpand storage.
+/// it was pushed is expanded with its newest distance. Every thread of the
+/// block calls it (from relax_frontier, or as a step of a persistent
+/// kernel), `temp` being the block's CooperativeExpand storage.
 template <class Dist>
 __device__ __forceinline__ void
 relax_frontier_steps(const GraphView &g, Dist *dist, const VertexId *frontier,
@@ -115,6 +114,7 @@ relax_frontier_steps(const GraphView &g, Dist *dist, const VertexId *frontier,
   }
 }
 
+/// relax_frontier_steps as a kernel of its own.
 template <class Dist>
 __global__ void __launch_bounds__(kBlockThreads)
     relax_frontier(GraphView g, Dist *dist, const VertexId *frontier, std::uint32_t size,

@@ -266,24 +266,23 @@ int main_impl(int argc, char **argv) {
     if (problem)
       return fail(*problem);
   sssp::AddsOptions adds;
-  if (auto it = args.values.find("adds-precheck"); it != args.values.end()) {
-    if (it->second == "on")
-      adds.precheck = sssp::AddsOptions::Precheck::kOn;
-    else if (it->second == "off")
-      adds.precheck = sssp::AddsOptions::Precheck::kOff;
-    else if (it->second != "auto")
-      return fail("--adds-precheck=" + it->second + " is not one of auto, on, off");
-  }
+  constexpr dd::tools::Choice<sssp::AddsOptions::Precheck> kPrechecks[] = {
+      {"auto", sssp::AddsOptions::Precheck::kAuto},
+      {"on", sssp::AddsOptions::Precheck::kOn},
+      {"off", sssp::AddsOptions::Precheck::kOff}};
+  if (args.values.count("adds-precheck"))
+    if (auto problem = dd::tools::choose(args, "adds-precheck", kPrechecks, adds.precheck))
+      return fail(*problem);
   sssp::NearFarOptions nearfar;
-  if (auto it = args.values.find("nearfar-steps"); it != args.values.end()) {
+  constexpr dd::tools::Choice<sssp::NearFarOptions::Steps> kSteps[] = {
+      {"auto", sssp::NearFarOptions::Steps::kAuto},
+      {"host", sssp::NearFarOptions::Steps::kHost},
+      {"device", sssp::NearFarOptions::Steps::kDevice}};
+  if (args.values.count("nearfar-steps")) {
     if (algo != Algo::kNearFar)
       return fail("--nearfar-steps applies to --algo=nearfar only");
-    if (it->second == "host")
-      nearfar.steps = sssp::NearFarOptions::Steps::kHost;
-    else if (it->second == "device")
-      nearfar.steps = sssp::NearFarOptions::Steps::kDevice;
-    else if (it->second != "auto")
-      return fail("--nearfar-steps=" + it->second + " is not one of auto, host, device");
+    if (auto problem = dd::tools::choose(args, "nearfar-steps", kSteps, nearfar.steps))
+      return fail(*problem);
   }
   for (const char *option : {"adds-delta", "adds-pool", "adds-workers", "adds-precheck"})
     if (!is_adds(algo) && args.values.count(option))

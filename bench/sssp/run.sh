@@ -106,29 +106,25 @@ gr_of() {
   [[ -f $gr ]]
 }
 
-# peer NAME SRC: runs both peers on $gr; sets peer_ms[nf] and peer_ms[adds]
-# (median of runs 2..8, or a reason) and peer_check.
+# peer KEY PATTERN CMD...: runs one peer (CMD, writing $workdir/peer.dist);
+# sets peer_ms[KEY] to the median of its runs 2..8 (PATTERN: a sed
+# expression printing one run's ms per line), or why there is none, and
+# adds "KEY ok|FAIL" (its distances against Dijkstra's) to peer_check.
 peer() {
-  local name=$1 src=$2 out=$workdir/peer.dist
-  peer_check=""
-  if [[ -x $peers/sssp-nf-lonestar ]] &&
-     timeout -k 5 "$peer_timeout" "$peers/sssp-nf-lonestar" -s "$src" -o "$out" "$gr" \
-       >"$workdir/peer.log" 2>&1; then
-    cat "$workdir/peer.log" >>"$log"
-    peer_ms[nf]=$(sed -n 's/.* t \([0-9.]*\).*/\1/p' "$workdir/peer.log" | tail -n +2 | median)
-    peer_check+="nf $(same_distances "$out") "
-  else
-    peer_ms[nf]="did not run"
+  local key=$1 pattern=$2 rc=0
+  shift 2
+  if [[ ! -x $1 ]]; then
+    peer_ms[$key]="absent"
+    return
   fi
-  if [[ -x $peers/sssp-adds-orig ]] &&
-     ADDS_ORIG_TB_CAP=131 timeout -k 5 "$peer_timeout" "$peers/sssp-adds-orig" -s "$src" -o "$out" \
-       "$gr" >"$workdir/peer.log" 2>&1 3>>"$workdir/peer.fd3"; then
-    cat "$workdir/peer.log" >>"$log"
-    peer_ms[adds]=$(sed -n 's/.*ms=\([0-9.]*\).*/\1/p' "$workdir/peer.log" | tail -n +2 | median)
-    peer_check+="adds $(same_distances "$out")"
-  else
-    peer_ms[adds]="timeout"
+  timeout -k 5 "$peer_timeout" "$@" >"$workdir/peer.log" 2>&1 3>>"$workdir/peer.fd3" || rc=$?
+  cat "$workdir/peer.log" >>"$log"
+  if [[ $rc -ne 0 ]]; then
+    [[ $rc -eq 124 || $rc -eq 137 ]] && peer_ms[$key]="timeout" || peer_ms[$key]="exit $rc"
+    return
   fi
+  peer_ms[$key]=$(sed -n "$pattern" "$workdir/peer.log" | tail -n +2 | median)
+  peer_check+="$key $(same_distances "$workdir/peer.dist") "
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }'; }
@@ -181,8 +177,12 @@ for name in $graphs; do
   if [[ -d $peers ]] && gr_of "$name" &&
      run dijkstra "$src" --out="$workdir/dijkstra.dist"; then
     declare -A peer_ms=()
-    peer "$name" "$src"
-    peer_rows+=("| $name | ${ms[nearfar]:--} | ${ms[nearfar-host]:--} | ${peer_ms[nf]} | $(ratio "${peer_ms[nf]}" "${ms[nearfar]:-}") | ${ms[adds]:--} | ${peer_ms[adds]} | $(ratio "${peer_ms[adds]}" "${ms[adds]:-}") | $peer_check |")
+    peer_check=""
+    peer nf 's/.* t \([0-9.]*\).*/\1/p' "$peers/sssp-nf-lonestar" -s "$src" \
+      -o "$workdir/peer.dist" "$gr"
+    ADDS_ORIG_TB_CAP=131 peer adds 's/.*ms=\([0-9.]*\).*/\1/p' "$peers/sssp-adds-orig" \
+      -s "$src" -o "$workdir/peer.dist" "$gr"
+    peer_rows+=("| $name | ${ms[nearfar]:--} | ${ms[nearfar-host]:--} | ${peer_ms[nf]} | $(ratio "${peer_ms[nf]}" "${ms[nearfar]:-}") | ${ms[adds]:--} | ${peer_ms[adds]} | $(ratio "${peer_ms[adds]}" "${ms[adds]:-}") | ${peer_check:--} |")
     echo "${peer_rows[-1]}" >&2
     unset peer_ms
   fi

@@ -279,10 +279,6 @@ int main(int argc, char **argv) {
     std::vector<unsigned long long> eRanged(2 * nbins, 0), eXors(1024, 0x1234);
     std::vector<int> eSub(64, 1000), eMins(100, 1 << 30), eDebits(nbins, 0);
     std::vector<unsigned long long> ePeaks(2 * nbins, 5);
-    for (std::uint64_t i = 0; i < n; i += 1) {
-      const unsigned k = keys[i];
-      ePeaks[k] = std::max(ePeaks[k], (k ^ unsigned(i)) * 0x9e3779b97f4a7c15ull);
-    }
     // The while loop's stride: every third grid's worth of keys.
     const std::uint64_t stride = 3 * grid * block;
     for (std::uint64_t t = 0; t < std::min<std::uint64_t>(n, grid * block); ++t)
@@ -293,6 +289,7 @@ int main(int argc, char **argv) {
       ++eByte[bytes[i]];
       ++eMod[k % nbins];
       eRanged[k] += k + 1ull;
+      ePeaks[k] = std::max(ePeaks[k], (k ^ unsigned(i)) * 0x9e3779b97f4a7c15ull);
       eSub[k & 63] = int(unsigned(eSub[k & 63]) - k % 5);
       eMax[k % DeviceBins] = std::max(eMax[k % DeviceBins], k * 2654435761u);
       eMins[std::min(k, 99u)] = std::min(eMins[std::min(k, 99u)], int(k * 7919u) - 1000);

@@ -45,13 +45,12 @@
 // thread in sets of DD_PRIVATE_HOT_WAYS; an index hashes to a set and takes
 // its first free slot, which keeps that index's partial result for the rest
 // of the block's life; an update whose set other indices fill goes to the
-// global array as dd::atomic_OP_vr
-// (the pass's choice without privatization). The indices that recur within
-// a block (the hot ones, which serialize in the L2 for the whole GPU) are
-// the ones likely to hold a slot, and a flushed slot carries at least one
-// update, so the block never issues more global atomics than as written.
+// global array as dd::atomic_OP_vr (the pass's choice without
+// privatization). The indices that recur within a block (the hot ones,
+// which serialize in the L2 for the whole GPU) are the ones likely to hold
+// a slot, and a flushed slot carries at least one update, so the block never
+// issues more global atomics than as written.
 //
-//===----------------------------------------------------------------------===//
 //===----------------------------------------------------------------------===//
 #ifndef DD_PRIVATIZE_CUH
 #define DD_PRIVATIZE_CUH
@@ -180,14 +179,14 @@ public:
       Local::atomic(copy_ + index, value);
       return;
     }
-    if (shift_ != 0 && at < no_index) {
+    if (set_bits_ != 0 && at < no_index) {
       const unsigned key = static_cast<unsigned>(at);
       // The set: the index's low bits folded with its higher ones. Indices
       // below the set count keep their order, so that a dense range (the
       // bins of a histogram) takes consecutive sets: the lanes of a warp
       // probe different banks, and the merge's atomics on neighbouring
       // indices share cache lines. Way w of set s is slot s + w * sets.
-      const unsigned bits = 32 - shift_;
+      const unsigned bits = set_bits_;
       const unsigned sets = 1u << bits;
       const unsigned set =
           (key ^ (key >> bits) ^ (2 * bits < 32 ? key >> (2 * bits) : 0u)) & (sets - 1);
@@ -241,7 +240,7 @@ public:
   /// control flow, after its last update().
   __device__ __forceinline__ void flush() {
     const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-    if (shift_ != 0) {
+    if (set_bits_ != 0) {
       __syncthreads();
       for (unsigned i = thread_rank(); i < slots(); i += threads) {
         const unsigned key = tags_[i];
@@ -267,8 +266,6 @@ public:
   /// Whether this block privatizes the whole range (the same in every
   /// thread of the block).
   __device__ __forceinline__ bool active() const { return size_ != 0; }
-  /// Whether this block keeps a hot-index cache instead.
-  __device__ __forceinline__ bool caching() const { return shift_ != 0; }
 
 private:
   /// An empty cache slot's tag; this index itself is never cached.
@@ -279,7 +276,7 @@ private:
                 "DD_PRIVATE_HOT_WAYS must be 1, 2, 4 or 8");
   static constexpr unsigned log2_ways = hot_ways == 8 ? 3 : hot_ways == 4 ? 2 : hot_ways == 2 ? 1 : 0;
 
-  __device__ __forceinline__ unsigned slots() const { return hot_ways << (32 - shift_); }
+  __device__ __forceinline__ unsigned slots() const { return hot_ways << set_bits_; }
 
   __device__ __forceinline__ cuda::atomic_ref<unsigned, cuda::thread_scope_block> tag(unsigned slot) const {
     return cuda::atomic_ref<unsigned, cuda::thread_scope_block>(tags_[slot]);
@@ -304,7 +301,7 @@ private:
       while (log < 31 && (2ull << log) <= most)
         ++log;
       // 2^log slots in sets of hot_ways: the hash picks one of the sets.
-      shift_ = 32 - log + log2_ways;
+      set_bits_ = log - log2_ways;
       tags_ = reinterpret_cast<unsigned *>(storage_ + slots());
       for (unsigned i = thread_rank(); i < slots(); i += threads) {
         storage_[i] = Local::template identity<T>();
@@ -324,8 +321,9 @@ private:
   unsigned *tags_ = nullptr;
   unsigned size_ = 0;
   unsigned copies_ = 1;
-  /// 32 - log2(cache sets); 0 when the block keeps no cache.
-  unsigned shift_ = 0;
+  /// log2(cache sets); 0 when the block keeps no cache (a cache has at
+  /// least 32 slots, so at least 4 sets).
+  unsigned set_bits_ = 0;
 };
 
 } // namespace dd
