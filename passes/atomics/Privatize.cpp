@@ -334,6 +334,253 @@ std::string opTag(AtomicCall::Op Op) {
   }
 }
 
+//===-- Pipelined loads ---------------------------------------------------===//
+
+/// Iterations dd::pipelined_updates loads ahead (DD_PIPELINE_DEPTH of
+/// <dd/pipelined_updates.cuh>), for the remark.
+constexpr unsigned PipelineDepth = 4;
+
+/// Whether evaluating \p E has no effect besides its value, so that the
+/// pipelined loop may evaluate it earlier than the loop as written: reads
+/// of local variables, parameters and memory, CUDA's builtin variables,
+/// arithmetic, casts, and CUDA's math functions. Stores, increments, calls
+/// of other functions, volatile reads, `this` and lambdas are not.
+bool isPure(ASTContext &Ctx, const Expr *E) {
+  if (!E || E->isTypeDependent() || E->isValueDependent())
+    return false;
+  if (cudaBuiltinRead(E))
+    return true;
+  if (E->getType().isVolatileQualified())
+    return false;
+  auto Children = [&] {
+    for (const Stmt *C : E->children())
+      if (!isPure(Ctx, dyn_cast_or_null<Expr>(C)))
+        return false;
+    return true;
+  };
+  switch (E->getStmtClass()) {
+  case Stmt::IntegerLiteralClass:
+  case Stmt::CharacterLiteralClass:
+  case Stmt::FloatingLiteralClass:
+  case Stmt::CXXBoolLiteralExprClass:
+  case Stmt::UnaryExprOrTypeTraitExprClass:
+    return true;
+  case Stmt::DeclRefExprClass: {
+    const ValueDecl *D = cast<DeclRefExpr>(E)->getDecl();
+    if (isa<EnumConstantDecl>(D))
+      return true;
+    const auto *V = dyn_cast<VarDecl>(D);
+    return V && !V->getType().isVolatileQualified() &&
+           !V->getType()->isReferenceType();
+  }
+  case Stmt::ImplicitCastExprClass:
+  case Stmt::CStyleCastExprClass:
+  case Stmt::CXXStaticCastExprClass:
+  case Stmt::CXXFunctionalCastExprClass: {
+    const auto *C = cast<CastExpr>(E);
+    if (C->getCastKind() == CK_UserDefinedConversion ||
+        C->getCastKind() == CK_ConstructorConversion)
+      return false;
+    if (C->getCastKind() == CK_LValueToRValue &&
+        C->getSubExpr()->getType().isVolatileQualified())
+      return false;
+    return Children();
+  }
+  case Stmt::ParenExprClass:
+  case Stmt::ArraySubscriptExprClass:
+  case Stmt::ConditionalOperatorClass:
+    return Children();
+  case Stmt::MemberExprClass:
+    return isa<FieldDecl>(cast<MemberExpr>(E)->getMemberDecl()) && Children();
+  case Stmt::UnaryOperatorClass:
+    return !cast<UnaryOperator>(E)->isIncrementDecrementOp() && Children();
+  case Stmt::BinaryOperatorClass:
+    return !cast<BinaryOperator>(E)->isAssignmentOp() &&
+           cast<BinaryOperator>(E)->getOpcode() != BO_Comma && Children();
+  case Stmt::CallExprClass: {
+    const auto *Call = cast<CallExpr>(E);
+    CudaCallKind K = cudaCallKind(Call);
+    return (K == CudaCallKind::Pure || K == CudaCallKind::MinMax) &&
+           all_of(Call->arguments(),
+                  [&](const Expr *A) { return isPure(Ctx, A); });
+  }
+  default:
+    return false;
+  }
+}
+
+bool refersTo(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == V)
+    return true;
+  return any_of(S->children(), [&](const Stmt *C) { return refersTo(C, V); });
+}
+
+/// A loop whose body is a privatized update, in the shape
+/// dd::pipelined_updates runs: `for (T v = first; cond; step) { decls;
+/// update; }`.
+struct PipelinedLoop {
+  const ForStmt *Loop;
+  const VarDecl *Var;
+  const Expr *Value;
+  /// Local variables the body declares before the update (`const unsigned
+  /// k = keys[i];`), in order.
+  SmallVector<const DeclStmt *, 2> Decls;
+};
+
+/// Whether \p D declares only local variables whose initializers are pure,
+/// so that a lambda may repeat the declaration.
+bool isPureDecl(ASTContext &Ctx, const DeclStmt *D) {
+  for (const Decl *Each : D->decls()) {
+    const auto *V = dyn_cast<VarDecl>(Each);
+    if (!V || !V->hasLocalStorage() || !V->hasInit() ||
+        V->getInitStyle() != VarDecl::CInit || V->isStaticLocal() ||
+        V->getType()->isReferenceType() || V->getType().isVolatileQualified() ||
+        !isPure(Ctx, V->getInit()))
+      return false;
+  }
+  return true;
+}
+
+/// The loop \p Call (a privatized atomic, index \p Index) may be pipelined
+/// in, if any: the atomic ends the loop's body, and what comes before it
+/// only declares variables with pure initializers; the loop declares one
+/// integer variable and nothing else; its condition, index and value are
+/// pure (isPure) and its step only advances the variable; nothing of it is
+/// written through a macro or carries a loop pragma.
+std::optional<PipelinedLoop> pipelinable(ASTContext &Ctx, const CallExpr *Call,
+                                         const Expr *Index) {
+  DynTypedNodeList Parents = Ctx.getParents(*Call);
+  if (Parents.size() != 1)
+    return std::nullopt;
+  PipelinedLoop L{Parents[0].get<ForStmt>(), nullptr, Call->getArg(1), {}};
+  if (const auto *Block = Parents[0].get<CompoundStmt>()) {
+    if (Block->body_back() != Call)
+      return std::nullopt;
+    for (const Stmt *S : Block->body()) {
+      if (S == Call)
+        break;
+      const auto *D = dyn_cast<DeclStmt>(S);
+      if (!D || !isPureDecl(Ctx, D))
+        return std::nullopt;
+      L.Decls.push_back(D);
+    }
+    if (DynTypedNodeList Up = Ctx.getParents(*Block); Up.size() == 1)
+      L.Loop = Up[0].get<ForStmt>();
+    if (L.Loop && L.Loop->getBody() != Block)
+      return std::nullopt;
+  } else if (L.Loop && L.Loop->getBody() != Call) {
+    return std::nullopt;
+  }
+  const ForStmt *Loop = L.Loop;
+  if (!Loop)
+    return std::nullopt;
+  if (DynTypedNodeList Up = Ctx.getParents(*Loop);
+      Up.size() != 1 || Up[0].get<AttributedStmt>())
+    return std::nullopt; // `#pragma unroll` and friends belong to a loop
+  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  if (!Init || !Init->isSingleDecl() || Loop->getConditionVariable() ||
+      !Loop->getCond() || !Loop->getInc())
+    return std::nullopt;
+  const auto *Var = dyn_cast<VarDecl>(Init->getSingleDecl());
+  if (!Var || !Var->hasInit() || Var->getInitStyle() != VarDecl::CInit ||
+      !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
+    return std::nullopt;
+  L.Var = Var;
+  QualType T = Var->getType();
+  if (!T->isIntegerType() || T->isBooleanType() || T->isEnumeralType() ||
+      T.isConstQualified() || T.isVolatileQualified())
+    return std::nullopt;
+  // The step: ++v, v++, --v, v--, v += e, v -= e, v = e.
+  const Expr *Inc = Loop->getInc()->IgnoreParens();
+  auto IsVar = [&](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+    return R && R->getDecl() == Var;
+  };
+  if (const auto *U = dyn_cast<UnaryOperator>(Inc)) {
+    if (!U->isIncrementDecrementOp() || !IsVar(U->getSubExpr()))
+      return std::nullopt;
+  } else if (const auto *B = dyn_cast<BinaryOperator>(Inc)) {
+    if (!(B->getOpcode() == BO_Assign || B->getOpcode() == BO_AddAssign ||
+          B->getOpcode() == BO_SubAssign) ||
+        !IsVar(B->getLHS()) || !isPure(Ctx, B->getRHS()))
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (!isPure(Ctx, Loop->getCond()) || !isPure(Ctx, Index) ||
+      !isPure(Ctx, L.Value))
+    return std::nullopt;
+  SmallVector<SourceRange, 8> Ranges = {Loop->getSourceRange(),
+                                        Var->getInit()->getSourceRange(),
+                                        Loop->getCond()->getSourceRange(),
+                                        Loop->getInc()->getSourceRange(),
+                                        Index->getSourceRange(),
+                                        L.Value->getSourceRange()};
+  for (const DeclStmt *D : L.Decls)
+    Ranges.push_back(D->getSourceRange());
+  for (SourceRange R : Ranges)
+    if (R.isInvalid() || inMacro(R))
+      return std::nullopt;
+  return L;
+}
+
+/// Replaces the loop of \p L by dd::pipelined_updates on \p Object.
+void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
+                      const Expr *Index) {
+  const SourceManager &SM = P.Ctx.getSourceManager();
+  const LangOptions &LO = P.Ctx.getLangOpts();
+  auto Text = [&](SourceRange R) {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO)
+        .str();
+  };
+  std::string Indent =
+      blanksBefore(SM, L.Loop->getBeginLoc()).value_or("").str();
+  std::string Type = L.Var->getType().getAsString(P.Ctx.getPrintingPolicy());
+  std::string Name = L.Var->getNameAsString();
+  // `[&](T v) { decls; return E; }`, with the body's declarations that E
+  // needs (the others would warn as unused), and the parameter unnamed
+  // where nothing uses it.
+  auto Lambda = [&](const Expr *E) {
+    SmallVector<const Stmt *, 4> Uses = {E};
+    SmallVector<bool, 4> Needed(L.Decls.size(), false);
+    for (size_t K = L.Decls.size(); K-- > 0;) {
+      for (const Decl *D : L.Decls[K]->decls())
+        Needed[K] = Needed[K] || any_of(Uses, [&](const Stmt *U) {
+                      return refersTo(U, cast<VarDecl>(D));
+                    });
+      if (Needed[K])
+        Uses.push_back(L.Decls[K]);
+    }
+    std::string Body;
+    for (size_t K = 0; K < L.Decls.size(); ++K)
+      if (Needed[K])
+        Body += Text(L.Decls[K]->getSourceRange()) + " ";
+    bool UsesVar =
+        any_of(Uses, [&](const Stmt *U) { return refersTo(U, L.Var); });
+    return "[&](" + Type + (UsesVar ? " " + Name : std::string()) + ") { " +
+           Body + "return " + Text(E->getSourceRange()) + "; }";
+  };
+  std::string Out = "// decoupler: the loop as written, each " +
+                    std::to_string(PipelineDepth) +
+                    " iterations' loads issued before their updates "
+                    "(dd/pipelined_updates.cuh)\n" +
+                    Indent + "dd::pipelined_updates<DD_PIPELINE_DEPTH, " +
+                    Type + ">(\n" + Indent + "    " + Object.str() + ", " +
+                    Text(L.Var->getInit()->getSourceRange()) + ",\n" + Indent +
+                    "    " + Lambda(L.Loop->getCond()) + ",\n" + Indent +
+                    "    [&](" + Type + " &" + Name + ") { " +
+                    Text(L.Loop->getInc()->getSourceRange()) + "; },\n" +
+                    Indent + "    " + Lambda(Index) + ",\n" + Indent + "    " +
+                    Lambda(L.Value) + ")";
+  // A braced body's range ends at its '}'; an unbraced one's before its ';'.
+  if (isa<CompoundStmt>(L.Loop->getBody()))
+    Out += ";";
+  P.R.ReplaceText(CharSourceRange::getTokenRange(L.Loop->getSourceRange()),
+                  Out);
+}
+
 } // namespace
 
 std::optional<IndexBound> boundOf(ASTContext &Ctx, const Expr *Index,
@@ -686,9 +933,14 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
            ")";
   std::string Range = A->RangeParam ? A->RangeParam->getNameAsString()
                                     : std::to_string(*A->Range);
-  return "dd_private_" + Base + ".update: a block-private copy of '" + Base +
-         "' in shared memory, indices [0, " + Range + ") (from " + M.Bound.How +
-         ")";
+  std::string Text = "dd_private_" + Base +
+                     ".update: a block-private copy of '" + Base +
+                     "' in shared memory, indices [0, " + Range + ") (from " +
+                     M.Bound.How + ")";
+  if (pipelinable(P.Ctx, Call, M.Index))
+    Text += "; its loop loads " + std::to_string(PipelineDepth) +
+            " iterations ahead of their updates (dd::pipelined_updates)";
+  return Text;
 }
 
 std::string Privatizer::whyNot(const CallExpr *Call) const {
@@ -729,6 +981,7 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
   std::vector<const ReturnStmt *> Returns = returnsOf(Body);
 
   std::string Prologue, Epilogue;
+  bool Pipelined = false;
   for (const Array *A : InKernel) {
     std::string Base = A->Base->getNameAsString();
     std::string Storage = "dd_private_storage_" + Base;
@@ -754,6 +1007,12 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
     for (const Member &M : A->Members) {
       CharSourceRange IndexText =
           CharSourceRange::getTokenRange(M.Index->getSourceRange());
+      if (std::optional<PipelinedLoop> L =
+              A->Unbounded ? std::nullopt : pipelinable(Ctx, M.Call, M.Index)) {
+        rewritePipelined(P, *L, Object, M.Index);
+        Pipelined = true;
+        continue;
+      }
       std::string Text =
           Object + ".update(" + Lexer::getSourceText(IndexText, SM, LO).str();
       P.R.ReplaceText(
@@ -770,6 +1029,8 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
                       "goto dd_private_merge");
     Epilogue = Indent + "}\ndd_private_merge:\n" + Epilogue;
   }
+  if (Pipelined)
+    P.Includes.ensure("dd/pipelined_updates.cuh");
   P.R.InsertTextAfterToken(Body->getLBracLoc(), Prologue);
   if (std::optional<StringRef> Blanks = blanksBefore(SM, Body->getRBracLoc()))
     P.R.InsertTextBefore(

@@ -20,13 +20,19 @@ __device__ unsigned g_counts[128];
 // CHECK-NEXT: // decoupler: 'bins' is updated through a block-private copy in shared memory, merged at the end (dd/privatize.cuh)
 // CHECK-NEXT: {{^}}  __shared__ unsigned int dd_private_storage_bins[256];
 // CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16);
-// CHECK: {{^}}    dd_private_bins.update(bytes[i], 1u);
+// CHECK: {{^}}  // decoupler: the loop as written, each 4 iterations' loads issued before their updates (dd/pipelined_updates.cuh)
+// CHECK-NEXT: {{^}}  dd::pipelined_updates<DD_PIPELINE_DEPTH, size_t>(
+// CHECK-NEXT: {{^}}      dd_private_bins, blockIdx.x * (size_t)blockDim.x + threadIdx.x,
+// CHECK-NEXT: {{^}}      [&](size_t i) { return i < n; },
+// CHECK-NEXT: {{^}}      [&](size_t &i) { i += (size_t)gridDim.x * blockDim.x; },
+// CHECK-NEXT: {{^}}      [&](size_t i) { return bytes[i]; },
+// CHECK-NEXT: {{^}}      [&](size_t) { return 1u; });
 // CHECK-NEXT: {{^}}  dd_private_bins.flush();
 // CHECK-NEXT: {{^}}}
 __global__ void byte_hist(const unsigned char *bytes, size_t n, unsigned *bins) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 256) (from the type 'unsigned char') [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 256) (from the type 'unsigned char'); its loop loads 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
     atomicAdd(&bins[bytes[i]], 1u);
 }
 
@@ -34,12 +40,12 @@ __global__ void byte_hist(const unsigned char *bytes, size_t n, unsigned *bins) 
 // CHECK-LABEL: void mod_hist(
 // CHECK: {{^}}  __shared__ unsigned int dd_private_storage_bins[4096];
 // CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 4096, bins, nbins, 16);
-// CHECK: {{^}}    dd_private_bins.update(keys[i] % nbins, 1u);
+// CHECK: {{^}}      [&](size_t i) { return keys[i] % nbins; },
 __global__ void mod_hist(const unsigned *keys, size_t n, unsigned *bins,
                          unsigned nbins) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from '% nbins') [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from '% nbins'); its loop loads 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
     atomicAdd(bins + keys[i] % nbins, 1u);
 }
 
@@ -67,35 +73,45 @@ __global__ void early_return(const unsigned *keys, unsigned n, int *bins) {
 // CHECK-LABEL: void annotated(
 // CHECK: {{^}}  __shared__ unsigned long long dd_private_storage_bins[2048];
 // CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned long long> dd_private_bins(dd_private_storage_bins, 2048, bins, nbins, 16);
-// CHECK: {{^}}    dd_private_bins.update(keys[i], 1ull);
+// CHECK: {{^}}      [&](size_t i) { return keys[i]; },
+// CHECK-NEXT: {{^}}      [&](size_t) { return 1ull; });{{$}}
 __global__ void annotated(const unsigned *keys, size_t n,
                           unsigned long long *bins, unsigned nbins) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x) {
 #pragma dd atomic(privatize) range(nbins)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from 'range(nbins)') [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from 'range(nbins)'); its loop loads 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
     atomicAdd(&bins[keys[i]], 1ull);
   }
 }
 
 // CHECK-LABEL: void constant_range(
 // CHECK: {{^}}  dd::block_private<dd::ops::bit_or, unsigned int> dd_private_bins(dd_private_storage_bins, 1000, bins, 1000, 16);
-// CHECK: {{^}}    dd_private_bins.update(keys[i], 1u << (keys[i] & 31));
+// CHECK: {{^}}      dd_private_bins, threadIdx.x,
+// CHECK-NEXT: {{^}}      [&](size_t i) { return i < n; },
+// CHECK-NEXT: {{^}}      [&](size_t &i) { i += blockDim.x; },
+// CHECK-NEXT: {{^}}      [&](size_t i) { return keys[i]; },
+// CHECK-NEXT: {{^}}      [&](size_t i) { return 1u << (keys[i] & 31); });
 __global__ void constant_range(const unsigned *keys, size_t n, unsigned *bins) {
   for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
 #pragma dd atomic(privatize) range(1000)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicOr -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 1000) (from 'range(1000)') [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicOr -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 1000) (from 'range(1000)'); its loop loads 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
     atomicOr(&bins[keys[i]], 1u << (keys[i] & 31));
   }
 }
 
 // CHECK-LABEL: void device_array(
 // CHECK: {{^}}  dd::block_private<dd::ops::max, unsigned int> dd_private_g_counts(dd_private_storage_g_counts, 128, g_counts, 128, 16);
-// CHECK: {{^}}    dd_private_g_counts.update(keys[i], i);
+// CHECK: {{^}}  dd::pipelined_updates<DD_PIPELINE_DEPTH, unsigned int>(
+// CHECK-NEXT: {{^}}      dd_private_g_counts, blockIdx.x * blockDim.x + threadIdx.x,
+// CHECK-NEXT: {{^}}      [&](unsigned int i) { return i < n; },
+// CHECK-NEXT: {{^}}      [&](unsigned int &i) { i += gridDim.x * blockDim.x; },
+// CHECK-NEXT: {{^}}      [&](unsigned int i) { return keys[i]; },
+// CHECK-NEXT: {{^}}      [&](unsigned int i) { return i; });
 __global__ void device_array(const unsigned *keys, unsigned n) {
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += gridDim.x * blockDim.x)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMax -> dd_private_g_counts.update: a block-private copy of 'g_counts' in shared memory, indices [0, 128) (from the extent of 'g_counts') [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMax -> dd_private_g_counts.update: a block-private copy of 'g_counts' in shared memory, indices [0, 128) (from the extent of 'g_counts'); its loop loads 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
     atomicMax(&g_counts[keys[i]], i);
 }
 
