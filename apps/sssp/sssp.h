@@ -63,6 +63,13 @@ struct Result {
     /// Time workers spent waiting for an assignment, in percent of
     /// workers x run time (the run's GPU time, initialization included).
     double wait_percent = 0;
+    /// Where `ms` goes: the set-up before the launch (distances, worklist),
+    /// the launch to the kernel's end (CUDA events), and within the kernel
+    /// the manager's run and its first assignment (from its start; %globaltimer).
+    double setup_ms = 0;
+    double kernel_ms = 0;
+    double run_ms = 0;
+    double first_assignment_ms = 0;
   } adds;
 };
 

@@ -360,13 +360,15 @@ int main_impl(int argc, char **argv) {
                (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32");
   if (is_adds(algo))
     std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u items=%llu assignments=%llu "
-                         "wait=%.1f%% switches=%llu delta_changes=%llu dequeue=%u\n",
+                         "wait=%.1f%% switches=%llu delta_changes=%llu dequeue=%u setup_ms=%.3f "
+                         "kernel_ms=%.3f run_ms=%.3f first_assignment_ms=%.3f\n",
                  result->adds.workers, result->adds.pool_blocks,
                  (unsigned long long)result->adds.items,
                  (unsigned long long)result->adds.assignments, result->adds.wait_percent,
                  (unsigned long long)result->adds.head_switches,
                  (unsigned long long)result->adds.delta_changes,
-                 result->adds.max_dequeue_buckets);
+                 result->adds.max_dequeue_buckets, result->adds.setup_ms, result->adds.kernel_ms,
+                 result->adds.run_ms, result->adds.first_assignment_ms);
 
   if (args.flags.count("verify")) {
     if (auto problem = verify(algo, csr, VertexId(source), values))

@@ -69,6 +69,10 @@ struct Stats {
   unsigned long long assignments;   ///< assignments handed to workers
   /// Summed over worker blocks: time spent waiting for an assignment.
   unsigned long long wait_ns;
+  /// The manager's first assignment, and the end of the run, in ns after
+  /// the manager started (the kernel's own time, without its launch).
+  unsigned long long first_assignment_ns;
+  unsigned long long run_ns;
 };
 
 /// Tuning of the manager (defaults from the dissertation, section 5.7).

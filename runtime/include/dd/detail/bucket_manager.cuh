@@ -242,9 +242,12 @@ private:
   /// Writes kTerminate to every worker, the stats, and ends the manager.
   __device__ void finish(unsigned status, unsigned long long assigned,
                          unsigned long long assignments, unsigned long long switches,
-                         unsigned long long changes, unsigned shift, unsigned max_dequeue) {
+                         unsigned long long changes, unsigned shift, unsigned max_dequeue,
+                         unsigned long long started, unsigned long long first_assignment) {
     const unsigned lane = lane_id();
     if (lane == 0) {
+      s_.stats->first_assignment_ns = first_assignment > started ? first_assignment - started : 0;
+      s_.stats->run_ns = detail::global_ns() - started;
       if (status == kFinished)
         detail::device_ref<unsigned>(*s_.status).store(kFinished, cuda::memory_order_relaxed);
       // Field by field: workers add their wait_ns as they leave.
@@ -275,7 +278,7 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
   unsigned shift = p_.initial_shift, lower_shift = 0;
   unsigned dequeue = kMinDequeueBuckets, max_dequeue = dequeue;
   unsigned long long assigned = 0, assignments = 0, switches = 0, changes = 0,
-                     changed_at_switch = 0;
+                     changed_at_switch = 0, first_assignment = 0;
   // Statistics: lane b remembers resv[b] at the last epoch.
   unsigned long long epoch_start = started, last_resv = 0;
   float util_history[4] = {1, 1, 1, 1};
@@ -294,7 +297,8 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
   unsigned ns = 32;
   for (;;) {
     if (detail::uniform(detail::status(s_)) != kRunning) {
-      finish(kRunning, assigned, assignments, switches, changes, shift, max_dequeue);
+      finish(kRunning, assigned, assignments, switches, changes, shift, max_dequeue, started,
+             first_assignment);
       return;
     }
     // Work of the dequeue buckets, each up to the end of its current data
@@ -397,6 +401,8 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
             temp_.assign_ptr[(head + k) % kBuckets] = ptr[k] + amount;
         }
         __syncwarp();
+        if (assignments == 0 && given > 0)
+          first_assignment = detail::global_ns();
         assigned += handed;
         assignments += given;
       }
@@ -429,7 +435,8 @@ template <unsigned BlockThreads> __device__ void Manager<BlockThreads>::assign()
                 detail::device_ref<unsigned long long>(s_.resv[lane * kCounterStride])
                     .load(cuda::memory_order_relaxed);
             if (__all_sync(full_warp_mask, d == r)) {
-              finish(kFinished, assigned, assignments, switches, changes, shift, max_dequeue);
+              finish(kFinished, assigned, assignments, switches, changes, shift, max_dequeue,
+                     started, first_assignment);
               return;
             }
           }
