@@ -37,6 +37,24 @@ __global__ void mod_hist(const unsigned *keys, size_t n, unsigned *bins,
     atomicAdd(bins + keys[i] % nbins, 1u);
 }
 
+/// CUDA by Example's global-memory histogram, a while loop whose index
+/// outlives it, then a downward for loop over an index declared before it:
+/// both pipelined (dd::pipelined_updates). Each thread writes where its two
+/// indices ended, which must be where the loops as written leave them.
+__global__ void while_hist(const unsigned char *buffer, long size, unsigned *histo,
+                           int *ends) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int offset = blockDim.x * gridDim.x;
+  while (i < size) {
+    atomicAdd(&histo[buffer[i]], 2u);
+    i += offset;
+  }
+  int j = int(size) - 1 - int(threadIdx.x + blockIdx.x * blockDim.x);
+  for (; j >= 0; j -= offset)
+    atomicAdd(&histo[buffer[j]], 1u);
+  ends[threadIdx.x + blockIdx.x * blockDim.x] = i + j;
+}
+
 /// The range given by the programmer; `keys` may exceed it (`bins` holds
 /// `limit` words): those updates go to the global array directly.
 __global__ void ranged_hist(const unsigned *keys, size_t n,
@@ -221,9 +239,12 @@ int main(int argc, char **argv) {
   unsigned *dWeights = upload(std::vector<unsigned>(16, 0));
   unsigned long long *dPeaks = upload(std::vector<unsigned long long>(2 * nbins, 5));
   int *dDebits = upload(std::vector<int>(nbins, 0));
+  unsigned *dWhile = upload(std::vector<unsigned>(256, 0));
+  int *dEnds = upload(std::vector<int>(grid * block, 0));
 
   const dim3 G{unsigned(grid)}, B{unsigned(block)};
   byte_hist<<<G, B>>>(dBytes, n, dByteBins);
+  while_hist<<<G, B>>>(dBytes, long(n), dWhile, dEnds);
   mod_hist<<<G, B>>>(dKeys, n, dModBins, nbins);
   ranged_hist<<<G, B>>>(dKeys, n, dRanged, nbins);
   unbounded_ops<<<G, B>>>(dKeys, unsigned(n), dPeaks, dDebits);
@@ -238,6 +259,8 @@ int main(int argc, char **argv) {
   DD_CUDA_CHECK(cudaDeviceSynchronize());
 
   auto byteBins = download(dByteBins, 256);
+  auto whileBins = download(dWhile, 256);
+  auto ends = download(dEnds, grid * block);
   auto modBins = download(dModBins, nbins);
   auto ranged = download(dRanged, 2 * nbins);
   auto peaks = download(dPeaks, 2 * nbins);
@@ -256,6 +279,8 @@ int main(int argc, char **argv) {
   auto weights = download(dWeights, 16);
 
   std::printf("byte_hist %016llx\n", (unsigned long long)digest(byteBins));
+  std::printf("while_hist %016llx %016llx\n", (unsigned long long)digest(whileBins),
+              (unsigned long long)digest(ends));
   std::printf("mod_hist %016llx\n", (unsigned long long)digest(modBins));
   std::printf("ranged_hist %016llx\n", (unsigned long long)digest(ranged));
   std::printf("unbounded_ops %016llx %016llx\n", (unsigned long long)digest(peaks),
@@ -279,6 +304,17 @@ int main(int argc, char **argv) {
     std::vector<unsigned long long> eRanged(2 * nbins, 0), eXors(1024, 0x1234);
     std::vector<int> eSub(64, 1000), eMins(100, 1 << 30), eDebits(nbins, 0);
     std::vector<unsigned long long> ePeaks(2 * nbins, 5);
+    std::vector<unsigned> eWhile(256, 0);
+    std::vector<int> eEnds(grid * block);
+    const std::int64_t offset = std::int64_t(grid * block);
+    for (std::int64_t t = 0; t < offset; ++t) {
+      std::int64_t i = t, j = std::int64_t(n) - 1 - t;
+      for (; i < std::int64_t(n); i += offset)
+        eWhile[bytes[i]] += 2;
+      for (; j >= 0; j -= offset)
+        eWhile[bytes[j]] += 1;
+      eEnds[t] = int(i + j);
+    }
     // The while loop's stride: every third grid's worth of keys.
     const std::uint64_t stride = 3 * grid * block;
     for (std::uint64_t t = 0; t < std::min<std::uint64_t>(n, grid * block); ++t)
@@ -302,7 +338,7 @@ int main(int argc, char **argv) {
       ++eTally[k % nbins];
       eWeights[k & 15] += k;
     }
-    bool ok = eByte == byteBins && eMod == modBins && eRanged == ranged && eSub == sub &&
+    bool ok = eByte == byteBins && eWhile == whileBins && eEnds == ends && eMod == modBins && eRanged == ranged && eSub == sub &&
               eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eAnds == ands &&
               eWarp == warp && eTypedU == typedU && eTypedI == typedI && eTally == tallies &&
               eWeights == weights && ePeaks == peaks && eDebits == debits;
@@ -310,7 +346,7 @@ int main(int argc, char **argv) {
     status = ok ? 0 : 1;
   }
   for (void *p : {(void *)dKeys, (void *)dBytes, (void *)dByteBins, (void *)dModBins,
-                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights, (void *)dPeaks, (void *)dDebits,
+                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights, (void *)dPeaks, (void *)dDebits, (void *)dWhile, (void *)dEnds,
                   (void *)dWarp})
     DD_CUDA_CHECK(cudaFree(p));
   return status;

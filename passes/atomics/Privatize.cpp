@@ -202,6 +202,7 @@ private:
     return A->Hi - A->Lo <= B->Hi - B->Lo ? A : B;
   }
 
+public:
   /// Whether local \p V is only read after its initialization.
   bool setOnce(const VarDecl *V) {
     struct Finder : RecursiveASTVisitor<Finder> {
@@ -225,6 +226,7 @@ private:
     return !F.Written;
   }
 
+private:
   ASTContext &Ctx;
   const FunctionDecl *Kernel;
 };
@@ -417,12 +419,24 @@ bool refersTo(const Stmt *S, const VarDecl *V) {
   return any_of(S->children(), [&](const Stmt *C) { return refersTo(C, V); });
 }
 
-/// A loop whose body is a privatized update, in the shape
-/// dd::pipelined_updates runs: `for (T v = first; cond; step) { decls;
-/// update; }`.
+/// A loop whose body is a privatized update, in a shape
+/// dd::pipelined_updates runs:
+///   for (T v = first; cond; step) { decls; update; }
+///   for (v = first; cond; step) { decls; update; }   (or `for (; ...`)
+///   while (cond) { decls; update; step; }
+/// In the last two, v is a variable declared before the loop, which gets
+/// the value the loop would leave in it.
 struct PipelinedLoop {
-  const ForStmt *Loop;
+  const Stmt *Loop;
+  const Stmt *Body;
   const VarDecl *Var;
+  /// The loop declares Var (the first shape).
+  bool Declares;
+  /// The initial value: Var's initializer, the `v = first` of a for, or
+  /// none (Var's value before the loop).
+  const Expr *First;
+  const Expr *Cond;
+  const Expr *Step;
   const Expr *Value;
   /// Local variables the body declares before the update (`const unsigned
   /// k = keys[i];`), in order.
@@ -443,81 +457,152 @@ bool isPureDecl(ASTContext &Ctx, const DeclStmt *D) {
   return true;
 }
 
-/// The loop \p Call (a privatized atomic, index \p Index) may be pipelined
-/// in, if any: the atomic ends the loop's body, and what comes before it
-/// only declares variables with pure initializers; the loop declares one
-/// integer variable and nothing else; its condition, index and value are
-/// pure (isPure) and its step only advances the variable; nothing of it is
+/// The variable \p E advances, if it is a step the pipelined loop can
+/// repeat: ++v, v++, --v, v--, v += e, v -= e or v = e, with e pure.
+const VarDecl *steppedVariable(ASTContext &Ctx, const Expr *E) {
+  E = E->IgnoreParens();
+  auto VarOf = [](const Expr *E) -> const VarDecl * {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+    return R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  };
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->isIncrementDecrementOp() ? VarOf(U->getSubExpr()) : nullptr;
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    if ((B->getOpcode() == BO_Assign || B->getOpcode() == BO_AddAssign ||
+         B->getOpcode() == BO_SubAssign) &&
+        isPure(Ctx, B->getRHS()))
+      return VarOf(B->getLHS());
+  return nullptr;
+}
+
+/// Whether \p Fn only reads and assigns \p V: no address taken, no
+/// reference bound to it, so nothing can read it through another name while
+/// the pipelined loop keeps its value elsewhere.
+bool onlyReadAndAssigned(ASTContext &Ctx, const Stmt *Fn, const VarDecl *V) {
+  if (!Fn)
+    return false;
+  if (const auto *R = dyn_cast<DeclRefExpr>(Fn); R && R->getDecl() == V) {
+    DynTypedNodeList Parents = Ctx.getParents(*R);
+    if (Parents.size() != 1)
+      return false;
+    const Stmt *Up = Parents[0].get<Stmt>();
+    while (Up && isa<ParenExpr>(Up)) {
+      DynTypedNodeList Next = Ctx.getParents(*Up);
+      Up = Next.size() == 1 ? Next[0].get<Stmt>() : nullptr;
+    }
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up))
+      return C->getCastKind() == CK_LValueToRValue;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up))
+      return U->isIncrementDecrementOp();
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up))
+      return B->isAssignmentOp() && B->getLHS()->IgnoreParens() == R;
+    return false;
+  }
+  return all_of(Fn->children(), [&](const Stmt *C) {
+    return !C || onlyReadAndAssigned(Ctx, C, V);
+  });
+}
+
+/// The loop \p Call (a privatized atomic, index \p Index, in \p Kernel) may
+/// be pipelined in, if any: the body holds declarations of variables with
+/// pure initializers, then the atomic (then, in a while loop, the step);
+/// the loop variable is an integer; the condition, index and value are
+/// pure (isPure) and the step only advances the variable; nothing of it is
 /// written through a macro or carries a loop pragma.
 std::optional<PipelinedLoop> pipelinable(ASTContext &Ctx, const CallExpr *Call,
-                                         const Expr *Index) {
+                                         const Expr *Index,
+                                         const FunctionDecl *Kernel) {
   DynTypedNodeList Parents = Ctx.getParents(*Call);
   if (Parents.size() != 1)
     return std::nullopt;
-  PipelinedLoop L{Parents[0].get<ForStmt>(), nullptr, Call->getArg(1), {}};
+  PipelinedLoop L{};
+  L.Value = Call->getArg(1);
+  const Stmt *Body = Call;
+  const Expr *TrailingStep = nullptr;
   if (const auto *Block = Parents[0].get<CompoundStmt>()) {
-    if (Block->body_back() != Call)
-      return std::nullopt;
+    Body = Block;
+    bool Seen = false;
     for (const Stmt *S : Block->body()) {
-      if (S == Call)
-        break;
+      if (S == Call) {
+        Seen = true;
+        continue;
+      }
+      if (Seen) {
+        if (TrailingStep || !isa<Expr>(S))
+          return std::nullopt;
+        TrailingStep = cast<Expr>(S);
+        continue;
+      }
       const auto *D = dyn_cast<DeclStmt>(S);
       if (!D || !isPureDecl(Ctx, D))
         return std::nullopt;
       L.Decls.push_back(D);
     }
-    if (DynTypedNodeList Up = Ctx.getParents(*Block); Up.size() == 1)
-      L.Loop = Up[0].get<ForStmt>();
-    if (L.Loop && L.Loop->getBody() != Block)
-      return std::nullopt;
-  } else if (L.Loop && L.Loop->getBody() != Call) {
-    return std::nullopt;
   }
-  const ForStmt *Loop = L.Loop;
-  if (!Loop)
+  DynTypedNodeList Up = Ctx.getParents(*Body);
+  if (Up.size() != 1)
     return std::nullopt;
-  if (DynTypedNodeList Up = Ctx.getParents(*Loop);
-      Up.size() != 1 || Up[0].get<AttributedStmt>())
-    return std::nullopt; // `#pragma unroll` and friends belong to a loop
-  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
-  if (!Init || !Init->isSingleDecl() || Loop->getConditionVariable() ||
-      !Loop->getCond() || !Loop->getInc())
-    return std::nullopt;
-  const auto *Var = dyn_cast<VarDecl>(Init->getSingleDecl());
-  if (!Var || !Var->hasInit() || Var->getInitStyle() != VarDecl::CInit ||
-      !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
-    return std::nullopt;
-  L.Var = Var;
-  QualType T = Var->getType();
-  if (!T->isIntegerType() || T->isBooleanType() || T->isEnumeralType() ||
-      T.isConstQualified() || T.isVolatileQualified())
-    return std::nullopt;
-  // The step: ++v, v++, --v, v--, v += e, v -= e, v = e.
-  const Expr *Inc = Loop->getInc()->IgnoreParens();
-  auto IsVar = [&](const Expr *E) {
-    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParens());
-    return R && R->getDecl() == Var;
-  };
-  if (const auto *U = dyn_cast<UnaryOperator>(Inc)) {
-    if (!U->isIncrementDecrementOp() || !IsVar(U->getSubExpr()))
+  if (const auto *For = Up[0].get<ForStmt>()) {
+    if (For->getBody() != Body || TrailingStep || !For->getCond() ||
+        !For->getInc() || For->getConditionVariable())
       return std::nullopt;
-  } else if (const auto *B = dyn_cast<BinaryOperator>(Inc)) {
-    if (!(B->getOpcode() == BO_Assign || B->getOpcode() == BO_AddAssign ||
-          B->getOpcode() == BO_SubAssign) ||
-        !IsVar(B->getLHS()) || !isPure(Ctx, B->getRHS()))
+    L.Loop = For;
+    L.Cond = For->getCond();
+    L.Step = For->getInc();
+    L.Var = steppedVariable(Ctx, L.Step);
+    if (!L.Var)
+      return std::nullopt;
+    if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+      if (!Init->isSingleDecl() || Init->getSingleDecl() != L.Var ||
+          !L.Var->hasInit() || L.Var->getInitStyle() != VarDecl::CInit)
+        return std::nullopt;
+      L.Declares = true;
+      L.First = L.Var->getInit();
+    } else if (const auto *Init =
+                   dyn_cast_or_null<BinaryOperator>(For->getInit())) {
+      const auto *R = dyn_cast<DeclRefExpr>(Init->getLHS()->IgnoreParens());
+      if (Init->getOpcode() != BO_Assign || !R || R->getDecl() != L.Var)
+        return std::nullopt;
+      L.First = Init->getRHS();
+    } else if (For->getInit()) {
+      return std::nullopt;
+    }
+  } else if (const auto *While = Up[0].get<WhileStmt>()) {
+    if (While->getBody() != Body || !TrailingStep ||
+        While->getConditionVariable())
+      return std::nullopt;
+    L.Loop = While;
+    L.Cond = While->getCond();
+    L.Step = TrailingStep;
+    L.Var = steppedVariable(Ctx, L.Step);
+    if (!L.Var)
       return std::nullopt;
   } else {
     return std::nullopt;
   }
-  if (!isPure(Ctx, Loop->getCond()) || !isPure(Ctx, Index) ||
-      !isPure(Ctx, L.Value))
+  L.Body = Body;
+  const VarDecl *Var = L.Var;
+  if (DynTypedNodeList Outer = Ctx.getParents(*L.Loop);
+      Outer.size() != 1 || Outer[0].get<AttributedStmt>())
+    return std::nullopt; // `#pragma unroll` and friends belong to a loop
+  if (!Var->hasLocalStorage() || Var->isStaticLocal())
     return std::nullopt;
-  SmallVector<SourceRange, 8> Ranges = {Loop->getSourceRange(),
-                                        Var->getInit()->getSourceRange(),
-                                        Loop->getCond()->getSourceRange(),
-                                        Loop->getInc()->getSourceRange(),
-                                        Index->getSourceRange(),
-                                        L.Value->getSourceRange()};
+  QualType T = Var->getType();
+  if (!T->isIntegerType() || T->isBooleanType() || T->isEnumeralType() ||
+      T.isConstQualified() || T.isVolatileQualified())
+    return std::nullopt;
+  // A variable that outlives the loop is assigned its final value after
+  // it; nothing may read it through a pointer or reference meanwhile.
+  if (!L.Declares && !onlyReadAndAssigned(Ctx, Kernel->getBody(), Var))
+    return std::nullopt;
+  if (!isPure(Ctx, L.Cond) || !isPure(Ctx, Index) || !isPure(Ctx, L.Value))
+    return std::nullopt;
+  SmallVector<SourceRange, 8> Ranges = {
+      L.Loop->getSourceRange(), L.Cond->getSourceRange(),
+      L.Step->getSourceRange(), Index->getSourceRange(),
+      L.Value->getSourceRange()};
+  if (L.First)
+    Ranges.push_back(L.First->getSourceRange());
   for (const DeclStmt *D : L.Decls)
     Ranges.push_back(D->getSourceRange());
   for (SourceRange R : Ranges)
@@ -562,20 +647,22 @@ void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
     return "[&](" + Type + (UsesVar ? " " + Name : std::string()) + ") { " +
            Body + "return " + Text(E->getSourceRange()) + "; }";
   };
+  // A variable declared before the loop gets the value the loop leaves.
+  std::string Call =
+      (L.Declares ? "" : Name + " = ") +
+      "dd::pipelined_updates<DD_PIPELINE_DEPTH, " + Type + ">(\n" + Indent +
+      "    " + Object.str() + ", " +
+      (L.First ? Text(L.First->getSourceRange()) : Name) + ",\n" + Indent +
+      "    " + Lambda(L.Cond) + ",\n" + Indent + "    [&](" + Type + " &" +
+      Name + ") { " + Text(L.Step->getSourceRange()) + "; },\n" + Indent +
+      "    " + Lambda(Index) + ",\n" + Indent + "    " + Lambda(L.Value) + ")";
   std::string Out = "// decoupler: the loop as written, each " +
                     std::to_string(PipelineDepth) +
                     " iterations' loads issued before their updates "
                     "(dd/pipelined_updates.cuh)\n" +
-                    Indent + "dd::pipelined_updates<DD_PIPELINE_DEPTH, " +
-                    Type + ">(\n" + Indent + "    " + Object.str() + ", " +
-                    Text(L.Var->getInit()->getSourceRange()) + ",\n" + Indent +
-                    "    " + Lambda(L.Loop->getCond()) + ",\n" + Indent +
-                    "    [&](" + Type + " &" + Name + ") { " +
-                    Text(L.Loop->getInc()->getSourceRange()) + "; },\n" +
-                    Indent + "    " + Lambda(Index) + ",\n" + Indent + "    " +
-                    Lambda(L.Value) + ")";
+                    Indent + Call;
   // A braced body's range ends at its '}'; an unbraced one's before its ';'.
-  if (isa<CompoundStmt>(L.Loop->getBody()))
+  if (isa<CompoundStmt>(L.Body))
     Out += ";";
   P.R.ReplaceText(CharSourceRange::getTokenRange(L.Loop->getSourceRange()),
                   Out);
@@ -585,8 +672,21 @@ void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
 
 std::optional<IndexBound> boundOf(ASTContext &Ctx, const Expr *Index,
                                   const FunctionDecl *Kernel) {
-  // `i % n`, n a parameter of the kernel: known at launch.
+  // `i % n`, n a parameter of the kernel: known at launch; also through
+  // locals set once from it (`const unsigned bin = k % n;`) and no narrower.
   const Expr *Stripped = Index->IgnoreParenImpCasts();
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Stripped);
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
+        !V->getType()->isIntegerType() ||
+        !V->getInit()->IgnoreParenImpCasts()->getType()->isIntegerType() ||
+        Ctx.getIntWidth(V->getType()) <
+            Ctx.getIntWidth(V->getInit()->IgnoreParenImpCasts()->getType()) ||
+        !Bounds(Ctx, Kernel).setOnce(V))
+      break;
+    Stripped = V->getInit()->IgnoreParenImpCasts();
+  }
   if (const auto *B = dyn_cast<BinaryOperator>(Stripped);
       B && B->getOpcode() == BO_Rem) {
     if (const ParmVarDecl *N = kernelParam(B->getRHS(), Kernel);
@@ -937,7 +1037,7 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
                      ".update: a block-private copy of '" + Base +
                      "' in shared memory, indices [0, " + Range + ") (from " +
                      M.Bound.How + ")";
-  if (pipelinable(P.Ctx, Call, M.Index))
+  if (pipelinable(P.Ctx, Call, M.Index, A->Kernel))
     Text += "; its loop loads " + std::to_string(PipelineDepth) +
             " iterations ahead of their updates (dd::pipelined_updates)";
   return Text;
@@ -1008,7 +1108,8 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
       CharSourceRange IndexText =
           CharSourceRange::getTokenRange(M.Index->getSourceRange());
       if (std::optional<PipelinedLoop> L =
-              A->Unbounded ? std::nullopt : pipelinable(Ctx, M.Call, M.Index)) {
+              A->Unbounded ? std::nullopt
+                           : pipelinable(Ctx, M.Call, M.Index, Kernel)) {
         rewritePipelined(P, *L, Object, M.Index);
         Pipelined = true;
         continue;

@@ -2,7 +2,7 @@
 // variables with pure initializers) gets its loop run by
 // dd::pipelined_updates, which loads several iterations' operands before
 // their updates. Everything else keeps the loop as written: other statements
-// in the body, a loop variable declared outside the loop, a condition,
+// in the body, a loop variable read through a pointer, a condition,
 // index or value with side effects or calls, volatile reads, a loop pragma,
 // macros, a cache of hot indices instead of a copy.
 // RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -10,7 +10,7 @@
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -diag-suppress 20199 -c %t.cu -o %t.o
 
-// REMARK-COUNT-5: iterations ahead of their updates (dd::pipelined_updates)
+// REMARK-COUNT-10: iterations ahead of their updates (dd::pipelined_updates)
 // REMARK-NOT: iterations ahead
 
 // CHECK: {{^}}#include <dd/pipelined_updates.cuh>
@@ -44,6 +44,28 @@ __global__ void with_decls(const unsigned *keys, unsigned n, int *bins) {
     const unsigned k = keys[i];
     const int weight = int(k & 7) - 3;
     atomicAdd(&bins[k & 63], weight);
+  }
+}
+
+// The index is a local set once from `% param` (its bound: the parameter),
+// and the narrower local of the second kernel keeps its type's bound.
+// CHECK-LABEL: void local_mod(
+// CHECK: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 4096, bins, nbins, 16);
+// CHECK: {{^}}      [&](unsigned int i) { const unsigned bin = keys[i] % nbins; return bin; },
+__global__ void local_mod(const unsigned *keys, unsigned n, unsigned *bins,
+                          unsigned nbins) {
+  for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
+    const unsigned bin = keys[i] % nbins;
+    atomicAdd(&bins[bin], 1u);
+  }
+}
+// CHECK-LABEL: void local_narrow(
+// CHECK: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16);
+__global__ void local_narrow(const unsigned *keys, unsigned n, unsigned *bins,
+                             unsigned nbins) {
+  for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
+    const unsigned char bin = keys[i] % nbins;
+    atomicAdd(&bins[bin], 1u);
   }
 }
 
@@ -85,6 +107,53 @@ __global__ void device_array(const unsigned *keys, unsigned n) {
     atomicXor(&g_parity[keys[i] & 31], keys[i]);
 }
 
+// A loop variable declared before the loop gets the value the loop leaves
+// in it: `for (; ...)`, `for (v = first; ...)`, and the while loop of CUDA
+// by Example's histogram (the step the body's last statement).
+// CHECK-LABEL: void declared_outside(
+// CHECK: {{^}}  unsigned i = threadIdx.x;
+// CHECK-NEXT: {{^}}  // decoupler: the loop as written, each 4 iterations' loads issued before their updates (dd/pipelined_updates.cuh)
+// CHECK-NEXT: {{^}}  i = dd::pipelined_updates<DD_PIPELINE_DEPTH, unsigned int>(
+// CHECK-NEXT: {{^}}      dd_private_bins, i,
+// CHECK-NEXT: {{^}}      [&](unsigned int i) { return i < n; },
+// CHECK-NEXT: {{^}}      [&](unsigned int &i) { i += blockDim.x; },
+// CHECK-NEXT: {{^}}      [&](unsigned int i) { return keys[i] & 63; },
+// CHECK-NEXT: {{^}}      [&](unsigned int) { return 1u; });
+// CHECK-NEXT: {{^}}  last[threadIdx.x] = i;
+// CHECK: {{^}}  i = dd::pipelined_updates<DD_PIPELINE_DEPTH, unsigned int>(
+// CHECK-NEXT: {{^}}      dd_private_bins, threadIdx.x + n / 2,
+__global__ void declared_outside(const unsigned *keys, unsigned n,
+                                 unsigned *bins, unsigned *last) {
+  unsigned i = threadIdx.x;
+  for (; i < n; i += blockDim.x)
+    atomicAdd(&bins[keys[i] & 63], 1u);
+  last[threadIdx.x] = i;
+  for (i = threadIdx.x + n / 2; i < n; i += blockDim.x)
+    atomicAdd(&bins[keys[i] & 63], 2u);
+  last[threadIdx.x] += i;
+}
+
+// CHECK-LABEL: void histo_while(
+// CHECK: {{^}}  int i = threadIdx.x + blockIdx.x * blockDim.x;
+// CHECK-NEXT: {{^}}  int offset = blockDim.x * gridDim.x;
+// CHECK-NEXT: {{^}}  // decoupler: the loop as written, each 4 iterations' loads issued before their updates (dd/pipelined_updates.cuh)
+// CHECK-NEXT: {{^}}  i = dd::pipelined_updates<DD_PIPELINE_DEPTH, int>(
+// CHECK-NEXT: {{^}}      dd_private_histo, i,
+// CHECK-NEXT: {{^}}      [&](int i) { return i < size; },
+// CHECK-NEXT: {{^}}      [&](int &i) { i += offset; },
+// CHECK-NEXT: {{^}}      [&](int i) { return buffer[i]; },
+// CHECK-NEXT: {{^}}      [&](int) { return 1; });
+// CHECK-NEXT: {{^}}  dd_private_histo.flush();
+__global__ void histo_while(const unsigned char *buffer, long size,
+                            unsigned int *histo) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int offset = blockDim.x * gridDim.x;
+  while (i < size) {
+    atomicAdd(&(histo[buffer[i]]), 1);
+    i += offset;
+  }
+}
+
 //===-- The loop as written -----------------------------------------------===//
 
 // Another statement in the body.
@@ -96,30 +165,6 @@ __global__ void other_statement(const unsigned *keys, unsigned n,
   for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
     seen[i] = 1;
     atomicAdd(&bins[keys[i] & 63], 1u);
-  }
-}
-
-// The loop variable outlives the loop.
-// CHECK-LABEL: void declared_outside(
-// CHECK-NOT: pipelined_updates
-// CHECK: {{^}}    dd_private_bins.update(keys[i] & 63, 1u);
-__global__ void declared_outside(const unsigned *keys, unsigned n,
-                                 unsigned *bins, unsigned *last) {
-  unsigned i = threadIdx.x;
-  for (; i < n; i += blockDim.x)
-    atomicAdd(&bins[keys[i] & 63], 1u);
-  last[threadIdx.x] = i;
-}
-
-// A while loop.
-// CHECK-LABEL: void while_loop(
-// CHECK-NOT: pipelined_updates
-// CHECK: {{^}}    dd_private_bins.update(keys[i] & 63, 1u);
-__global__ void while_loop(const unsigned *keys, unsigned n, unsigned *bins) {
-  unsigned i = threadIdx.x;
-  while (i < n) {
-    atomicAdd(&bins[keys[i] & 63], 1u);
-    i += blockDim.x;
   }
 }
 
@@ -159,6 +204,29 @@ __global__ void pragma_and_macro(const unsigned *keys, unsigned n,
     atomicAdd(&bins[keys[i] & 63], 1u);
   for (unsigned i = threadIdx.x; i < n; STEP(i))
     atomicAdd(&bins[keys[i] & 63], 1u);
+}
+
+// The loop variable is read through a pointer; a while loop whose step is
+// not its last statement; a for loop whose first part is not `v = first`.
+// CHECK-LABEL: void variable_escapes(
+// CHECK-NOT: pipelined_updates
+// CHECK: {{^}}    dd_private_bins.update(keys[*at] & 63, 1u);
+// CHECK: {{^}}    dd_private_bins.update(keys[j - blockDim.x] & 63, 1u);
+// CHECK: {{^}}    dd_private_bins.update(keys[i] & 63, 1u);
+__global__ void variable_escapes(const unsigned *keys, unsigned n,
+                                 unsigned *bins, unsigned *last) {
+  unsigned i = threadIdx.x;
+  const unsigned *at = &i;
+  for (; i < n; i += blockDim.x)
+    atomicAdd(&bins[keys[*at] & 63], 1u);
+  unsigned j = threadIdx.x;
+  while (j < n) {
+    j += blockDim.x;
+    atomicAdd(&bins[keys[j - blockDim.x] & 63], 1u);
+  }
+  for (i = 0, j = 1; i < n; i += j)
+    atomicAdd(&bins[keys[i] & 63], 1u);
+  last[threadIdx.x] = i + j;
 }
 
 // No bound: a cache of hot indices, whose misses go to the global array.

@@ -44,6 +44,8 @@ namespace dd {
 
 /// `for (I i = first; condition(i); step(i)) updates.update(index(i), value(i));`
 /// with the loads of up to Depth iterations issued before their updates.
+/// Returns the loop variable's last value, the first for which `condition`
+/// failed (what a variable declared outside the loop holds after it).
 ///
 /// @tparam Depth     iterations loaded ahead (>= 1; 1 is the loop as written)
 /// @tparam I         the loop variable's type, as declared
@@ -55,8 +57,8 @@ namespace dd {
 /// @param value      `(I) -> value`: the update's value expression
 template <unsigned Depth, class I, class Updates, class Condition, class Step, class Index,
           class Value>
-__device__ __forceinline__ void pipelined_updates(Updates &updates, I first, Condition condition,
-                                                  Step step, Index index, Value value) {
+__device__ __forceinline__ I pipelined_updates(Updates &updates, I first, Condition condition,
+                                               Step step, Index index, Value value) {
   static_assert(Depth >= 1, "Depth counts iterations: at least 1");
   using IndexT = decltype(index(first));
   using ValueT = decltype(value(first));
@@ -94,6 +96,7 @@ __device__ __forceinline__ void pipelined_updates(Updates &updates, I first, Con
   }
   for (; condition(i); step(i))
     updates.update(index(i), value(i));
+  return i;
 }
 
 } // namespace dd
