@@ -225,7 +225,7 @@ template <class State>
 __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
     adds_kernel(GraphView g, State state, unsigned long long *expansions,
                 buckets::Storage storage, buckets::Params params, bool precheck,
-                bool keep_assigned) {
+                bool keep_assigned, unsigned spill_at) {
   using Dist = typename State::Dist;
   using Expand = CooperativeExpand<kAddsThreads, Dist>;
   using Manager = buckets::Manager<kAddsThreads>;
@@ -309,6 +309,20 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
       count = min(temp.worker.local_count[out], kAddsThreads);
       if (count == 0)
         break;
+      // A queue of spill_at or more goes back to the worklist, for the
+      // manager to spread over idle workers: on graphs with hubs one block
+      // otherwise chains round after round of hub expansions while the
+      // others wait (wiki-Vote's source block ran 10 rounds, 1288 items,
+      // 200 of the run's 335 us, with 85% of the workers waiting). The
+      // kept vertices' pending halves say "lowest priority" (PackedState),
+      // so these entries are taken like any other.
+      if (spill_at != 0 && count >= spill_at) {
+        const VertexId v = threadIdx.x < count ? temp.worker.local[out][threadIdx.x]
+                                               : Offer::kNoVertex;
+        if (v != Offer::kNoVertex)
+          worker.push(v, state.distance(v));
+        break;
+      }
       in = out;
     }
     worker.complete(a);
@@ -339,6 +353,13 @@ bool road_like(const DeviceGraph &graph) {
   return graph.num_edges() < 8ull * graph.num_vertices();
 }
 
+/// Graphs that are not road-like and have a vertex of more than 16 times
+/// the mean degree (Kronecker, wiki-Vote; not the uniform random graphs).
+bool has_hubs(const DeviceGraph &graph) {
+  const std::uint64_t n = graph.num_vertices(), m = graph.num_edges();
+  return n > 0 && !road_like(graph) && graph.max_degree() > 16 * (m / n);
+}
+
 /// Whether a relaxation should load the target's distance before its
 /// atomic (and skip the atomic when the candidate is no shorter). The load
 /// is one more memory round trip on the path of every hop, which road-like
@@ -348,12 +369,11 @@ bool road_like(const DeviceGraph &graph) {
 /// serialize, loads do not) or when the per-vertex words do not fit in L2.
 /// Each case measured on the H200 (docs/PERF.md).
 bool precheck_pays(const DeviceGraph &graph, std::uint64_t l2_bytes) {
-  const std::uint64_t n = graph.num_vertices(), m = graph.num_edges();
+  const std::uint64_t n = graph.num_vertices();
   if (n == 0 || road_like(graph))
     return false;
-  const bool hubs = graph.max_degree() > 16 * (m / n);
   const bool words_in_l2 = n * sizeof(unsigned long long) <= l2_bytes / 4;
-  return hubs || !words_in_l2;
+  return has_hubs(graph) || !words_in_l2;
 }
 
 /// floor(log2(x)) for x >= 1.
@@ -460,7 +480,12 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   // to 4 buckets, and vertices expanded that early are expanded again:
   // 3.3x the work on urand22; docs/PERF.md).
   bool keep_assigned = road_like(graph);
-  void *args[] = {&g, &state, &expansions_ptr, &storage, &params, &precheck, &keep_assigned};
+  // Spilling half a block's queue made the graphs with hubs 1.2-1.6x
+  // faster (kron20 5.5 -> 3.5 ms, wiki-Vote 0.45 -> 0.30), urand18/20
+  // 1.1-1.5x slower and the road-like graphs 2.3-3.7x slower (each hop then
+  // waits for the manager; docs/PERF.md): only where there are hubs.
+  unsigned spill_at = has_hubs(graph) ? kAddsThreads / 2 : 0;
+  void *args[] = {&g, &state, &expansions_ptr, &storage, &params, &precheck, &keep_assigned, &spill_at};
   DD_SSSP_CUDA(launched.start());
   DD_SSSP_CUDA(cudaLaunchCooperativeKernel(adds_kernel<State>, grid, kAddsThreads, args, 0, 0));
   DD_SSSP_CUDA(timer.stop());
