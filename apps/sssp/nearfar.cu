@@ -96,6 +96,8 @@ template <class Dist> struct DevicePiles {
   unsigned *far_mark;
   std::uint32_t capacity; // of every buffer: |V|
   unsigned long long *counters; // [0]: processed, [1]: steps and splits
+  unsigned *solo;               // [2]: block 0's near buffer and epoch after its steps alone
+  std::uint32_t solo_items;     // near piles this small are relaxed by block 0 alone
 };
 
 /// The whole near-far search in one cooperative launch (see the top of the
@@ -115,9 +117,47 @@ __global__ void __launch_bounds__(kBlockThreads)
   for (;;) {
     // Near phase. Invariant at each step: near_size[(in + 1) % 3] == 0.
     for (;;) {
-      const std::uint32_t size = load_relaxed(p.near_size[in]);
+      std::uint32_t size = load_relaxed(p.near_size[in]);
       if (size == 0)
         break;
+      if (size <= p.solo_items) {
+        // A small near pile: block 0 relaxes it, and the piles that follow
+        // while they stay small, alone, with __syncthreads between steps
+        // instead of grid.sync (the others wait at the one below). On a road
+        // network most steps hold a few dozen vertices, and a grid-wide
+        // barrier per step is most of their time.
+        if (blockIdx.x == 0) {
+          while (size != 0 && size <= p.solo_items) {
+            const unsigned out = (in + 1) % 3, spare = (in + 2) % 3;
+            if (threadIdx.x == 0)
+              store_relaxed(p.near_size[spare], 0u);
+            Piles<Dist> piles{Queue<VertexId>(p.near[out], &p.near_size[out], p.capacity),
+                              Queue<VertexId>(p.far[far_in], &p.far_size[far_in], p.capacity),
+                              threshold,
+                              p.near_mark,
+                              ++near_epoch,
+                              p.far_mark,
+                              far_epoch};
+            relax_frontier_steps(g, dist, p.near[in], size, piles, Queue<VertexId>(),
+                                 ~std::uint32_t{0}, temp, 0, 1);
+            processed += size;
+            ++rounds;
+            // Orders the block's pushes (device-scope atomics) before its
+            // threads read the new size.
+            __syncthreads();
+            in = out;
+            size = load_relaxed(p.near_size[in]);
+          }
+          if (threadIdx.x == 0) {
+            store_relaxed(p.solo[0], in);
+            store_relaxed(p.solo[1], near_epoch);
+          }
+        }
+        grid.sync();
+        in = load_relaxed(p.solo[0]);
+        near_epoch = load_relaxed(p.solo[1]);
+        continue;
+      }
       const unsigned out = (in + 1) % 3, spare = (in + 2) % 3;
       if (leader)
         store_relaxed(p.near_size[spare], 0u);
@@ -200,6 +240,7 @@ Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delt
   DeviceArray<std::uint32_t> sizes;
   DeviceArray<unsigned> marks;
   DeviceArray<unsigned long long> counters;
+  DeviceArray<unsigned> solo;
   GpuTimer timer;
   DD_SSSP_CUDA(dist.allocate(n));
   DD_SSSP_CUDA(far_min.allocate(2));
@@ -207,8 +248,15 @@ Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delt
   DD_SSSP_CUDA(sizes.allocate(5));
   DD_SSSP_CUDA(marks.allocate(std::uint64_t(2) * n));
   DD_SSSP_CUDA(counters.allocate(2));
+  DD_SSSP_CUDA(solo.allocate(2));
   DD_SSSP_CUDA(timer.create());
   DevicePiles<Dist> piles{};
+  piles.solo = solo.data();
+  // One block's worth of vertices: on an H100 that took luxembourg from
+  // 13.6 to 11.1 ms and the grids 2-4% faster; 1024 made the grids 1.3-1.4x
+  // slower (one block is then slower than the grid and its barrier) and
+  // 4096 up to 4x (docs/PERF.md).
+  piles.solo_items = kBlockThreads;
   for (unsigned b = 0; b < 3; ++b)
     piles.near[b] = items.data() + std::uint64_t(b) * n;
   piles.far[0] = items.data() + std::uint64_t(3) * n;

@@ -90,11 +90,13 @@ __device__ __forceinline__ void
 relax_frontier_steps(const GraphView &g, Dist *dist, const VertexId *frontier,
                      std::uint32_t size, const Piles<Dist> &piles, const Queue<VertexId> &hubs,
                      std::uint32_t hub_degree,
-                     typename CooperativeExpand<kBlockThreads, Dist>::TempStorage &temp) {
+                     typename CooperativeExpand<kBlockThreads, Dist>::TempStorage &temp,
+                     unsigned block = blockIdx.x, unsigned blocks = gridDim.x) {
   using Expand = CooperativeExpand<kBlockThreads, Dist>;
   // Whole blocks iterate together: CooperativeExpand synchronizes the block.
-  for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < size;
-       base += std::uint64_t(gridDim.x) * kBlockThreads) {
+  // `block` of `blocks` share the frontier (one block alone: 0 of 1).
+  for (std::uint64_t base = std::uint64_t(block) * kBlockThreads; base < size;
+       base += std::uint64_t(blocks) * kBlockThreads) {
     const std::uint64_t i = base + threadIdx.x;
     std::uint32_t begin = 0, end = 0;
     Dist du = 0;
