@@ -114,6 +114,26 @@ __global__ void __launch_bounds__(kBlockThreads)
   unsigned near_epoch = 0, far_epoch = 1;
   Dist threshold = plus_delta(Dist(0), delta);
   unsigned long long processed = 0, rounds = 0;
+  // One relaxation step of near[in] (`size` vertices) by `blocks` blocks
+  // from `block`, into near[(in + 1) % 3] (returned) and the far pile; the
+  // leader clears the third buffer's size meanwhile.
+  const auto step = [&](std::uint32_t size, unsigned block, unsigned blocks) {
+    const unsigned out = (in + 1) % 3, spare = (in + 2) % 3;
+    if (leader)
+      store_relaxed(p.near_size[spare], 0u);
+    Piles<Dist> piles{Queue<VertexId>(p.near[out], &p.near_size[out], p.capacity),
+                      Queue<VertexId>(p.far[far_in], &p.far_size[far_in], p.capacity),
+                      threshold,
+                      p.near_mark,
+                      ++near_epoch,
+                      p.far_mark,
+                      far_epoch};
+    relax_frontier_steps(g, dist, p.near[in], size, piles, Queue<VertexId>(), ~std::uint32_t{0},
+                         temp, block, blocks);
+    processed += size;
+    ++rounds;
+    return out;
+  };
   for (;;) {
     // Near phase. Invariant at each step: near_size[(in + 1) % 3] == 0.
     for (;;) {
@@ -128,20 +148,7 @@ __global__ void __launch_bounds__(kBlockThreads)
         // barrier per step is most of their time.
         if (blockIdx.x == 0) {
           while (size != 0 && size <= p.solo_items) {
-            const unsigned out = (in + 1) % 3, spare = (in + 2) % 3;
-            if (threadIdx.x == 0)
-              store_relaxed(p.near_size[spare], 0u);
-            Piles<Dist> piles{Queue<VertexId>(p.near[out], &p.near_size[out], p.capacity),
-                              Queue<VertexId>(p.far[far_in], &p.far_size[far_in], p.capacity),
-                              threshold,
-                              p.near_mark,
-                              ++near_epoch,
-                              p.far_mark,
-                              far_epoch};
-            relax_frontier_steps(g, dist, p.near[in], size, piles, Queue<VertexId>(),
-                                 ~std::uint32_t{0}, temp, 0, 1);
-            processed += size;
-            ++rounds;
+            const unsigned out = step(size, 0, 1);
             // Orders the block's pushes (device-scope atomics) before its
             // threads read the new size.
             __syncthreads();
@@ -158,20 +165,7 @@ __global__ void __launch_bounds__(kBlockThreads)
         near_epoch = load_relaxed(p.solo[1]);
         continue;
       }
-      const unsigned out = (in + 1) % 3, spare = (in + 2) % 3;
-      if (leader)
-        store_relaxed(p.near_size[spare], 0u);
-      Piles<Dist> piles{Queue<VertexId>(p.near[out], &p.near_size[out], p.capacity),
-                        Queue<VertexId>(p.far[far_in], &p.far_size[far_in], p.capacity),
-                        threshold,
-                        p.near_mark,
-                        ++near_epoch,
-                        p.far_mark,
-                        far_epoch};
-      relax_frontier_steps(g, dist, p.near[in], size, piles, Queue<VertexId>(),
-                           ~std::uint32_t{0}, temp);
-      processed += size;
-      ++rounds;
+      const unsigned out = step(size, blockIdx.x, gridDim.x);
       grid.sync();
       in = out;
     }
