@@ -35,7 +35,9 @@
 // outside the range still go to the global array: a wrong range costs
 // speed, never results. Where no bound is known, or it is too large, and
 // the atomic runs in a loop, the same object keeps a cache of the block's
-// hot indices instead (range dd::unknown_range).
+// hot indices instead (range dd::unknown_range). A loop whose body is the
+// privatized update (and pure declarations before it) is handed to
+// dd::pipelined_updates, which loads several iterations ahead.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_ATOMICS_PRIVATIZE_H
