@@ -61,6 +61,32 @@ std::optional<Interval> typeRange(ASTContext &Ctx, QualType T) {
   return Interval{0, (int64_t(1) << W) - 1, How};
 }
 
+/// Whether every mention of local \p V in \p Body reads it (an
+/// lvalue-to-rvalue conversion) or, with \p Assigns, also assigns it (`=`,
+/// a compound assignment, ++, --): no address taken, no reference bound to
+/// it, so nothing reads or writes it under another name.
+bool onlyReadOrAssigned(ASTContext &Ctx, const Stmt *Body, const VarDecl *V,
+                        bool Assigns = false) {
+  if (!Body)
+    return false;
+  if (const auto *R = dyn_cast<DeclRefExpr>(Body); R && R->getDecl() == V) {
+    DynTypedNodeList Parents = Ctx.getParents(*R);
+    const Stmt *Up = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up))
+      return C->getCastKind() == CK_LValueToRValue;
+    if (!Assigns)
+      return false;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up))
+      return U->isIncrementDecrementOp();
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up))
+      return B->isAssignmentOp() && B->getLHS() == R;
+    return false;
+  }
+  return all_of(Body->children(), [&](const Stmt *C) {
+    return !C || onlyReadOrAssigned(Ctx, C, V, Assigns);
+  });
+}
+
 class Bounds {
 public:
   Bounds(ASTContext &Ctx, const FunctionDecl *Kernel)
@@ -85,7 +111,7 @@ public:
                 dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens()))
           if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
               V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
-              V->getInit() && setOnce(V))
+              V->getInit() && onlyReadOrAssigned(Ctx, Kernel->getBody(), V))
             return narrower(of(V->getInit(), Depth + 1), Type);
         return Type;
       case CK_IntegralCast:
@@ -200,30 +226,6 @@ private:
     if (!B)
       return A;
     return A->Hi - A->Lo <= B->Hi - B->Lo ? A : B;
-  }
-
-public:
-  /// Whether local \p V is only read after its initialization.
-  bool setOnce(const VarDecl *V) {
-    struct Finder : RecursiveASTVisitor<Finder> {
-      ASTContext &Ctx;
-      const VarDecl *V;
-      bool Written = false;
-      Finder(ASTContext &Ctx, const VarDecl *V) : Ctx(Ctx), V(V) {}
-      bool VisitDeclRefExpr(DeclRefExpr *E) {
-        if (E->getDecl() != V)
-          return true;
-        DynTypedNodeList Parents = Ctx.getParents(*E);
-        const auto *Cast =
-            Parents.size() == 1 ? Parents[0].get<ImplicitCastExpr>() : nullptr;
-        Written = !Cast || Cast->getCastKind() != CK_LValueToRValue;
-        return !Written;
-      }
-    } F(Ctx, V);
-    if (!Kernel->getBody())
-      return false;
-    F.TraverseStmt(Kernel->getBody());
-    return !F.Written;
   }
 
 private:
@@ -347,7 +349,7 @@ constexpr unsigned PipelineDepth = 4;
 /// of local variables, parameters and memory, CUDA's builtin variables,
 /// arithmetic, casts, and CUDA's math functions. Stores, increments, calls
 /// of other functions, volatile reads, `this` and lambdas are not.
-bool isPure(ASTContext &Ctx, const Expr *E) {
+bool isPure(const Expr *E) {
   if (!E || E->isTypeDependent() || E->isValueDependent())
     return false;
   if (cudaBuiltinRead(E))
@@ -356,7 +358,7 @@ bool isPure(ASTContext &Ctx, const Expr *E) {
     return false;
   auto Children = [&] {
     for (const Stmt *C : E->children())
-      if (!isPure(Ctx, dyn_cast_or_null<Expr>(C)))
+      if (!isPure(dyn_cast_or_null<Expr>(C)))
         return false;
     return true;
   };
@@ -403,8 +405,7 @@ bool isPure(ASTContext &Ctx, const Expr *E) {
     const auto *Call = cast<CallExpr>(E);
     CudaCallKind K = cudaCallKind(Call);
     return (K == CudaCallKind::Pure || K == CudaCallKind::MinMax) &&
-           all_of(Call->arguments(),
-                  [&](const Expr *A) { return isPure(Ctx, A); });
+           all_of(Call->arguments(), [&](const Expr *A) { return isPure(A); });
   }
   default:
     return false;
@@ -445,13 +446,13 @@ struct PipelinedLoop {
 
 /// Whether \p D declares only local variables whose initializers are pure,
 /// so that a lambda may repeat the declaration.
-bool isPureDecl(ASTContext &Ctx, const DeclStmt *D) {
+bool isPureDecl(const DeclStmt *D) {
   for (const Decl *Each : D->decls()) {
     const auto *V = dyn_cast<VarDecl>(Each);
     if (!V || !V->hasLocalStorage() || !V->hasInit() ||
         V->getInitStyle() != VarDecl::CInit || V->isStaticLocal() ||
         V->getType()->isReferenceType() || V->getType().isVolatileQualified() ||
-        !isPure(Ctx, V->getInit()))
+        !isPure(V->getInit()))
       return false;
   }
   return true;
@@ -459,7 +460,7 @@ bool isPureDecl(ASTContext &Ctx, const DeclStmt *D) {
 
 /// The variable \p E advances, if it is a step the pipelined loop can
 /// repeat: ++v, v++, --v, v--, v += e, v -= e or v = e, with e pure.
-const VarDecl *steppedVariable(ASTContext &Ctx, const Expr *E) {
+const VarDecl *steppedVariable(const Expr *E) {
   E = E->IgnoreParens();
   auto VarOf = [](const Expr *E) -> const VarDecl * {
     const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParens());
@@ -470,37 +471,9 @@ const VarDecl *steppedVariable(ASTContext &Ctx, const Expr *E) {
   if (const auto *B = dyn_cast<BinaryOperator>(E))
     if ((B->getOpcode() == BO_Assign || B->getOpcode() == BO_AddAssign ||
          B->getOpcode() == BO_SubAssign) &&
-        isPure(Ctx, B->getRHS()))
+        isPure(B->getRHS()))
       return VarOf(B->getLHS());
   return nullptr;
-}
-
-/// Whether \p Fn only reads and assigns \p V: no address taken, no
-/// reference bound to it, so nothing can read it through another name while
-/// the pipelined loop keeps its value elsewhere.
-bool onlyReadAndAssigned(ASTContext &Ctx, const Stmt *Fn, const VarDecl *V) {
-  if (!Fn)
-    return false;
-  if (const auto *R = dyn_cast<DeclRefExpr>(Fn); R && R->getDecl() == V) {
-    DynTypedNodeList Parents = Ctx.getParents(*R);
-    if (Parents.size() != 1)
-      return false;
-    const Stmt *Up = Parents[0].get<Stmt>();
-    while (Up && isa<ParenExpr>(Up)) {
-      DynTypedNodeList Next = Ctx.getParents(*Up);
-      Up = Next.size() == 1 ? Next[0].get<Stmt>() : nullptr;
-    }
-    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up))
-      return C->getCastKind() == CK_LValueToRValue;
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up))
-      return U->isIncrementDecrementOp();
-    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up))
-      return B->isAssignmentOp() && B->getLHS()->IgnoreParens() == R;
-    return false;
-  }
-  return all_of(Fn->children(), [&](const Stmt *C) {
-    return !C || onlyReadAndAssigned(Ctx, C, V);
-  });
 }
 
 /// The loop \p Call (a privatized atomic, index \p Index, in \p Kernel) may
@@ -534,7 +507,7 @@ std::optional<PipelinedLoop> pipelinable(ASTContext &Ctx, const CallExpr *Call,
         continue;
       }
       const auto *D = dyn_cast<DeclStmt>(S);
-      if (!D || !isPureDecl(Ctx, D))
+      if (!D || !isPureDecl(D))
         return std::nullopt;
       L.Decls.push_back(D);
     }
@@ -549,7 +522,7 @@ std::optional<PipelinedLoop> pipelinable(ASTContext &Ctx, const CallExpr *Call,
     L.Loop = For;
     L.Cond = For->getCond();
     L.Step = For->getInc();
-    L.Var = steppedVariable(Ctx, L.Step);
+    L.Var = steppedVariable(L.Step);
     if (!L.Var)
       return std::nullopt;
     if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit())) {
@@ -574,7 +547,7 @@ std::optional<PipelinedLoop> pipelinable(ASTContext &Ctx, const CallExpr *Call,
     L.Loop = While;
     L.Cond = While->getCond();
     L.Step = TrailingStep;
-    L.Var = steppedVariable(Ctx, L.Step);
+    L.Var = steppedVariable(L.Step);
     if (!L.Var)
       return std::nullopt;
   } else {
@@ -593,9 +566,10 @@ std::optional<PipelinedLoop> pipelinable(ASTContext &Ctx, const CallExpr *Call,
     return std::nullopt;
   // A variable that outlives the loop is assigned its final value after
   // it; nothing may read it through a pointer or reference meanwhile.
-  if (!L.Declares && !onlyReadAndAssigned(Ctx, Kernel->getBody(), Var))
+  if (!L.Declares &&
+      !onlyReadOrAssigned(Ctx, Kernel->getBody(), Var, /*Assigns=*/true))
     return std::nullopt;
-  if (!isPure(Ctx, L.Cond) || !isPure(Ctx, Index) || !isPure(Ctx, L.Value))
+  if (!isPure(L.Cond) || !isPure(Index) || !isPure(L.Value))
     return std::nullopt;
   SmallVector<SourceRange, 8> Ranges = {
       L.Loop->getSourceRange(), L.Cond->getSourceRange(),
@@ -683,7 +657,7 @@ std::optional<IndexBound> boundOf(ASTContext &Ctx, const Expr *Index,
         !V->getInit()->IgnoreParenImpCasts()->getType()->isIntegerType() ||
         Ctx.getIntWidth(V->getType()) <
             Ctx.getIntWidth(V->getInit()->IgnoreParenImpCasts()->getType()) ||
-        !Bounds(Ctx, Kernel).setOnce(V))
+        !onlyReadOrAssigned(Ctx, Kernel->getBody(), V))
       break;
     Stripped = V->getInit()->IgnoreParenImpCasts();
   }
