@@ -27,8 +27,9 @@
 //   - what they read is not written by the updates: the block_private
 //     contract already says the loop does not touch the global array other
 //     than through update(), and the copy is the block_private's own;
-//   - the loop body was exactly the one update: nothing else happens between
-//     an iteration's loads and its update.
+//   - the loop body was the one update, after declarations of local
+//     variables with pure initializers (which `index` and `value` repeat):
+//     nothing else happens between an iteration's loads and its update.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DD_PIPELINED_UPDATES_CUH
