@@ -97,8 +97,13 @@ template <class Dist> struct DevicePiles {
   std::uint32_t capacity; // of every buffer: |V|
   unsigned long long *counters; // [0]: processed, [1]: steps and splits
   unsigned *solo;               // [2]: block 0's near buffer and epoch after its steps alone
-  std::uint32_t solo_items;     // near piles this small are relaxed by block 0 alone
 };
+
+/// Near piles this small are relaxed by block 0 alone (one block's worth of
+/// vertices). On an H100 that took luxembourg from 13.6 to 11.1 ms and the
+/// grids 2-4% faster; 1024 made the grids 1.3-1.4x slower (one block is then
+/// slower than the grid and its barrier) and 4096 up to 4x (docs/PERF.md).
+constexpr std::uint32_t kSoloItems = kBlockThreads;
 
 /// The whole near-far search in one cooperative launch (see the top of the
 /// file). Every thread runs the same control flow on values it reads after
@@ -140,14 +145,20 @@ __global__ void __launch_bounds__(kBlockThreads)
       std::uint32_t size = load_relaxed(p.near_size[in]);
       if (size == 0)
         break;
-      if (size <= p.solo_items) {
+      if (size <= kSoloItems) {
         // A small near pile: block 0 relaxes it, and the piles that follow
         // while they stay small, alone, with __syncthreads between steps
         // instead of grid.sync (the others wait at the one below). On a road
-        // network most steps hold a few dozen vertices, and a grid-wide
-        // barrier per step is most of their time.
+        // network most steps hold a few dozen vertices; alone, block 0 saves
+        // the grid barrier and the other blocks' empty passes (about 1.7 of
+        // 9.2 us per luxembourg step).
+        // Every block must have read this pile's size first: block 0's
+        // second step clears it (it is that step's spare buffer), and a
+        // block that read 0 would leave for the split, out of step with the
+        // barriers (a hang seen once in 176 runs without this one).
+        grid.sync();
         if (blockIdx.x == 0) {
-          while (size != 0 && size <= p.solo_items) {
+          while (size != 0 && size <= kSoloItems) {
             const unsigned out = step(size, 0, 1);
             // Orders the block's pushes (device-scope atomics) before its
             // threads read the new size.
@@ -246,11 +257,6 @@ Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delt
   DD_SSSP_CUDA(timer.create());
   DevicePiles<Dist> piles{};
   piles.solo = solo.data();
-  // One block's worth of vertices: on an H100 that took luxembourg from
-  // 13.6 to 11.1 ms and the grids 2-4% faster; 1024 made the grids 1.3-1.4x
-  // slower (one block is then slower than the grid and its barrier) and
-  // 4096 up to 4x (docs/PERF.md).
-  piles.solo_items = kBlockThreads;
   for (unsigned b = 0; b < 3; ++b)
     piles.near[b] = items.data() + std::uint64_t(b) * n;
   piles.far[0] = items.data() + std::uint64_t(3) * n;
