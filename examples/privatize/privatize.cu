@@ -4,7 +4,8 @@
 // (a per-warp histogram already in shared memory). Each kernel's range comes
 // from somewhere else: the key type, `% nbins`, `& mask`, an annotation (run
 // here with keys beyond it, which must still land in the global array), a
-// __device__ array's extent. Where no bound is known, the block keeps a
+// __device__ array's extent. Grid-stride walks over bytes and 2-byte
+// samples also get vector loads. Where no bound is known, the block keeps a
 // cache of the hot indices instead (unbounded_ops).
 //
 //   privatize [--keys N] [--bins B] [--dist uniform|zipf] [--seed S]
@@ -53,6 +54,25 @@ __global__ void while_hist(const unsigned char *buffer, long size, unsigned *his
   for (; j >= 0; j -= offset)
     atomicAdd(&histo[buffer[j]], 1u);
   ends[threadIdx.x + blockIdx.x * blockDim.x] = i + j;
+}
+
+/// Grid-stride walks the pass gives vector loads (dd/grid_stride_updates.cuh):
+/// 2-byte samples weighted by themselves, over an index declared before the
+/// loop (each thread writes where it ended), and bytes; launched from
+/// unaligned starts, and once with two rows of threads per block, where
+/// each x index walks the arrays twice as written (the runtime then runs
+/// the loop as written).
+__global__ void walks(const unsigned short *samples, unsigned n,
+                      const unsigned char *bytes, long m, unsigned *bins,
+                      unsigned *byteBins, unsigned *last) {
+  unsigned i;
+  for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    atomicAdd(&bins[samples[i] & 1023], (samples[i] >> 10) + 1u);
+  last[(blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = i;
+  for (long j = blockIdx.x * blockDim.x + threadIdx.x; j < m;
+       j += gridDim.x * blockDim.x)
+    atomicAdd(&byteBins[bytes[j]], 1u);
 }
 
 /// The range given by the programmer; `keys` may exceed it (`bins` holds
@@ -240,11 +260,30 @@ int main(int argc, char **argv) {
   unsigned long long *dPeaks = upload(std::vector<unsigned long long>(2 * nbins, 5));
   int *dDebits = upload(std::vector<int>(nbins, 0));
   unsigned *dWhile = upload(std::vector<unsigned>(256, 0));
+  // The walks start `sOff` samples and `bOff` bytes in (not 16-byte
+  // aligned) and stop short of the end (a partial last vector).
+  std::vector<unsigned short> samples(n);
+  for (std::uint64_t i = 0; i < n; ++i)
+    samples[i] = static_cast<unsigned short>(keys[i] * 2654435761u >> 16);
+  const std::uint64_t sOff = seed % 7 + 1, bOff = seed % 13 + 1;
+  const unsigned sN = n > sOff + 3 ? unsigned(n - sOff - 3) : 0;
+  const long bN = n > bOff ? long(n - bOff) : 0;
+  unsigned short *dSamples = upload(samples);
+  const unsigned rowsX = std::max<unsigned>(unsigned(block) / 2, 1);
+  unsigned *dWalkBins[2] = {upload(std::vector<unsigned>(1024, 0)),
+                            upload(std::vector<unsigned>(1024, 0))};
+  unsigned *dWalkBytes[2] = {upload(std::vector<unsigned>(256, 0)),
+                             upload(std::vector<unsigned>(256, 0))};
+  unsigned *dLast[2] = {upload(std::vector<unsigned>(grid * block, 0)),
+                        upload(std::vector<unsigned>(grid * rowsX * 2, 0))};
   int *dEnds = upload(std::vector<int>(grid * block, 0));
 
   const dim3 G{unsigned(grid)}, B{unsigned(block)};
   byte_hist<<<G, B>>>(dBytes, n, dByteBins);
   while_hist<<<G, B>>>(dBytes, long(n), dWhile, dEnds);
+  walks<<<G, B>>>(dSamples + sOff, sN, dBytes + bOff, bN, dWalkBins[0], dWalkBytes[0], dLast[0]);
+  walks<<<G, dim3(rowsX, 2)>>>(dSamples + sOff, sN, dBytes + bOff, bN, dWalkBins[1], dWalkBytes[1],
+                                dLast[1]);
   mod_hist<<<G, B>>>(dKeys, n, dModBins, nbins);
   ranged_hist<<<G, B>>>(dKeys, n, dRanged, nbins);
   unbounded_ops<<<G, B>>>(dKeys, unsigned(n), dPeaks, dDebits);
@@ -261,6 +300,12 @@ int main(int argc, char **argv) {
   auto byteBins = download(dByteBins, 256);
   auto whileBins = download(dWhile, 256);
   auto ends = download(dEnds, grid * block);
+  std::vector<unsigned> walkBins[2], walkBytes[2], lasts[2];
+  for (int r = 0; r < 2; ++r) {
+    walkBins[r] = download(dWalkBins[r], 1024);
+    walkBytes[r] = download(dWalkBytes[r], 256);
+    lasts[r] = download(dLast[r], r == 0 ? grid * block : grid * rowsX * 2);
+  }
   auto modBins = download(dModBins, nbins);
   auto ranged = download(dRanged, 2 * nbins);
   auto peaks = download(dPeaks, 2 * nbins);
@@ -281,6 +326,10 @@ int main(int argc, char **argv) {
   std::printf("byte_hist %016llx\n", (unsigned long long)digest(byteBins));
   std::printf("while_hist %016llx %016llx\n", (unsigned long long)digest(whileBins),
               (unsigned long long)digest(ends));
+  for (int r = 0; r < 2; ++r)
+    std::printf("walks(%s) %016llx %016llx %016llx\n", r == 0 ? "1-D" : "2-D",
+                (unsigned long long)digest(walkBins[r]), (unsigned long long)digest(walkBytes[r]),
+                (unsigned long long)digest(lasts[r]));
   std::printf("mod_hist %016llx\n", (unsigned long long)digest(modBins));
   std::printf("ranged_hist %016llx\n", (unsigned long long)digest(ranged));
   std::printf("unbounded_ops %016llx %016llx\n", (unsigned long long)digest(peaks),
@@ -315,6 +364,27 @@ int main(int argc, char **argv) {
         eWhile[bytes[j]] += 1;
       eEnds[t] = int(i + j);
     }
+    // walks: every index once per row of threads; each thread's index ends
+    // at its first value not below sN.
+    bool walksOk = true;
+    for (int r = 0; r < 2; ++r) {
+      const unsigned rows = r == 0 ? 1 : 2, bx = r == 0 ? unsigned(block) : rowsX;
+      const std::uint64_t threadsX = grid * bx;
+      std::vector<unsigned> eBins(1024, 0), eBytes(256, 0), eLast(grid * bx * rows);
+      for (unsigned i = 0; i < sN; ++i)
+        eBins[samples[sOff + i] & 1023] += rows * ((samples[sOff + i] >> 10) + 1u);
+      for (long j = 0; j < bN; ++j)
+        eBytes[bytes[bOff + j]] += rows;
+      for (std::uint64_t t = 0; t < threadsX; ++t) {
+        std::uint64_t e = t;
+        while (e < sN)
+          e += threadsX;
+        const std::uint64_t b = t / bx, x = t % bx;
+        for (unsigned y = 0; y < rows; ++y)
+          eLast[(b * rows + y) * bx + x] = unsigned(e);
+      }
+      walksOk = walksOk && eBins == walkBins[r] && eBytes == walkBytes[r] && eLast == lasts[r];
+    }
     // The while loop's stride: every third grid's worth of keys.
     const std::uint64_t stride = 3 * grid * block;
     for (std::uint64_t t = 0; t < std::min<std::uint64_t>(n, grid * block); ++t)
@@ -338,7 +408,7 @@ int main(int argc, char **argv) {
       ++eTally[k % nbins];
       eWeights[k & 15] += k;
     }
-    bool ok = eByte == byteBins && eWhile == whileBins && eEnds == ends && eMod == modBins && eRanged == ranged && eSub == sub &&
+    bool ok = walksOk && eByte == byteBins && eWhile == whileBins && eEnds == ends && eMod == modBins && eRanged == ranged && eSub == sub &&
               eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eAnds == ands &&
               eWarp == warp && eTypedU == typedU && eTypedI == typedI && eTally == tallies &&
               eWeights == weights && ePeaks == peaks && eDebits == debits;
@@ -346,7 +416,7 @@ int main(int argc, char **argv) {
     status = ok ? 0 : 1;
   }
   for (void *p : {(void *)dKeys, (void *)dBytes, (void *)dByteBins, (void *)dModBins,
-                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights, (void *)dPeaks, (void *)dDebits, (void *)dWhile, (void *)dEnds,
+                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights, (void *)dPeaks, (void *)dDebits, (void *)dWhile, (void *)dEnds, (void *)dSamples, (void *)dWalkBins[0], (void *)dWalkBins[1], (void *)dWalkBytes[0], (void *)dWalkBytes[1], (void *)dLast[0], (void *)dLast[1],
                   (void *)dWarp})
     DD_CUDA_CHECK(cudaFree(p));
   return status;

@@ -585,9 +585,370 @@ std::optional<PipelinedLoop> pipelinable(ASTContext &Ctx, const CallExpr *Call,
   return L;
 }
 
+//===-- Vector loads ------------------------------------------------------===//
+
+/// A pipelinable loop that is the grid-stride walk over one array of narrow
+/// elements, which dd::grid_stride_updates runs with 16-byte vector loads:
+///   for (I i = <thread's x index>; i < n; i += <grid's x threads>)
+///     update(index(elems[i]), value(elems[i]));
+/// where the loop variable appears in the index, the value and the body's
+/// declarations only as the subscript of reads of `elems`, and everything
+/// else they read is the same in every thread of the grid.
+struct VectorLoop {
+  const VarDecl *Elems;
+  /// The elements' type, unqualified.
+  QualType Elem;
+  /// The `n` of `i < n`, and the type the comparison converts both sides to.
+  const Expr *Limit;
+  QualType Compared;
+  /// The reads `elems[i]`, each replaced by the lambdas' parameter.
+  SmallVector<const ArraySubscriptExpr *, 4> Reads;
+};
+
+/// Elements of at most this many bytes get vector loads: 1-, 2- and 4-byte
+/// keys were measured (docs/PERF.md, "Vector loads"); 8-byte ones, two to a
+/// vector, were not.
+constexpr uint64_t VectorMaxElemBytes = 4;
+
+/// \p E with parentheses and integer casts to at least 32 bits removed, and
+/// a local variable set once (never assigned, no address taken) replaced by
+/// its initializer, as far as they go.
+const Expr *throughIntCasts(ASTContext &Ctx, const Expr *E,
+                            const FunctionDecl *Kernel) {
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<CastExpr>(E)) {
+      CastKind K = C->getCastKind();
+      if (K == CK_LValueToRValue) {
+        const auto *R = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
+        const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+        if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+            !V->getInit() || V->getInitStyle() != VarDecl::CInit ||
+            V->getType().isVolatileQualified() ||
+            !onlyReadOrAssigned(Ctx, Kernel->getBody(), V))
+          return E;
+        E = V->getInit();
+        continue;
+      }
+      if ((K == CK_IntegralCast || K == CK_NoOp) &&
+          C->getType()->isIntegerType() &&
+          Ctx.getIntWidth(C->getType()) >= 32) {
+        E = C->getSubExpr();
+        continue;
+      }
+    }
+    return E;
+  }
+  return E;
+}
+
+bool isBuiltinX(ASTContext &Ctx, const Expr *E, StringRef Var,
+                const FunctionDecl *Kernel) {
+  std::optional<CudaBuiltinRead> B =
+      cudaBuiltinRead(throughIntCasts(Ctx, E, Kernel));
+  return B && B->Var == Var && B->Dim == 0;
+}
+
+/// Whether \p E is `A * B` with {A, B} the builtins \p X and \p Y (in
+/// either order; integer casts and set-once locals looked through).
+bool isProductX(ASTContext &Ctx, const Expr *E, StringRef X, StringRef Y,
+                const FunctionDecl *Kernel) {
+  const auto *M = dyn_cast<BinaryOperator>(throughIntCasts(Ctx, E, Kernel));
+  if (!M || M->getOpcode() != BO_Mul)
+    return false;
+  return (isBuiltinX(Ctx, M->getLHS(), X, Kernel) &&
+          isBuiltinX(Ctx, M->getRHS(), Y, Kernel)) ||
+         (isBuiltinX(Ctx, M->getLHS(), Y, Kernel) &&
+          isBuiltinX(Ctx, M->getRHS(), X, Kernel));
+}
+
+/// `blockIdx.x * blockDim.x + threadIdx.x`, in any order.
+bool isThreadIndexX(ASTContext &Ctx, const Expr *E,
+                    const FunctionDecl *Kernel) {
+  const auto *A = dyn_cast<BinaryOperator>(throughIntCasts(Ctx, E, Kernel));
+  if (!A || A->getOpcode() != BO_Add)
+    return false;
+  auto Is = [&](const Expr *T, const Expr *B) {
+    return isBuiltinX(Ctx, T, "threadIdx", Kernel) &&
+           isProductX(Ctx, B, "blockIdx", "blockDim", Kernel);
+  };
+  return Is(A->getLHS(), A->getRHS()) || Is(A->getRHS(), A->getLHS());
+}
+
+/// Whether \p E has the same value in every thread of the grid, and
+/// reads no memory: literals, sizeof, kernel parameters and set-once
+/// locals of such values, blockDim and gridDim, arithmetic, casts,
+/// conditionals and CUDA's math functions. \p Also names further
+/// variables taken as such (the loop body's declarations), \p Reads
+/// subexpressions that are (the element reads).
+bool isGridUniform(ASTContext &Ctx, const Expr *E, const FunctionDecl *Kernel,
+                   ArrayRef<const VarDecl *> Also = {},
+                   ArrayRef<const ArraySubscriptExpr *> Reads = {},
+                   unsigned Depth = 0) {
+  if (!E || Depth > 32 || E->isTypeDependent() || E->isValueDependent())
+    return false;
+  if (is_contained(Reads, E))
+    return true;
+  if (std::optional<CudaBuiltinRead> B = cudaBuiltinRead(E))
+    return B->Var == "blockDim" || B->Var == "gridDim";
+  auto Sub = [&](const Expr *S) {
+    return isGridUniform(Ctx, S, Kernel, Also, Reads, Depth + 1);
+  };
+  auto Children = [&] {
+    return all_of(E->children(), [&](const Stmt *C) {
+      return Sub(dyn_cast_or_null<Expr>(C));
+    });
+  };
+  switch (E->getStmtClass()) {
+  case Stmt::IntegerLiteralClass:
+  case Stmt::CharacterLiteralClass:
+  case Stmt::FloatingLiteralClass:
+  case Stmt::CXXBoolLiteralExprClass:
+  case Stmt::UnaryExprOrTypeTraitExprClass:
+    return true;
+  case Stmt::DeclRefExprClass: {
+    const ValueDecl *D = cast<DeclRefExpr>(E)->getDecl();
+    if (isa<EnumConstantDecl>(D))
+      return true;
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || V->getType().isVolatileQualified() ||
+        V->getType()->isReferenceType())
+      return false;
+    if (is_contained(Also, V))
+      return true;
+    if (const auto *P = dyn_cast<ParmVarDecl>(V))
+      return P->getDeclContext() == Kernel &&
+             onlyReadOrAssigned(Ctx, Kernel->getBody(), P);
+    return V->hasLocalStorage() && !V->isStaticLocal() && V->getInit() &&
+           V->getInitStyle() == VarDecl::CInit &&
+           onlyReadOrAssigned(Ctx, Kernel->getBody(), V) && Sub(V->getInit());
+  }
+  case Stmt::ImplicitCastExprClass:
+  case Stmt::CStyleCastExprClass:
+  case Stmt::CXXStaticCastExprClass:
+  case Stmt::CXXFunctionalCastExprClass: {
+    const auto *C = cast<CastExpr>(E);
+    if (C->getCastKind() == CK_UserDefinedConversion ||
+        C->getCastKind() == CK_ConstructorConversion)
+      return false;
+    // An lvalue-to-rvalue conversion reads memory unless it reads a
+    // variable (the DeclRefExpr case decides those) or an element read.
+    if (C->getCastKind() == CK_LValueToRValue &&
+        !isa<DeclRefExpr>(C->getSubExpr()->IgnoreParens()) &&
+        !is_contained(Reads, C->getSubExpr()->IgnoreParens()))
+      return false;
+    return Children();
+  }
+  case Stmt::ParenExprClass:
+  case Stmt::ConditionalOperatorClass:
+    return Children();
+  case Stmt::UnaryOperatorClass: {
+    const auto *U = cast<UnaryOperator>(E);
+    return !U->isIncrementDecrementOp() && U->getOpcode() != UO_Deref &&
+           U->getOpcode() != UO_AddrOf && Children();
+  }
+  case Stmt::BinaryOperatorClass:
+    return !cast<BinaryOperator>(E)->isAssignmentOp() &&
+           cast<BinaryOperator>(E)->getOpcode() != BO_Comma && Children();
+  case Stmt::CallExprClass: {
+    const auto *Call = cast<CallExpr>(E);
+    CudaCallKind K = cudaCallKind(Call);
+    return (K == CudaCallKind::Pure || K == CudaCallKind::MinMax) &&
+           all_of(Call->arguments(), [&](const Expr *A) { return Sub(A); });
+  }
+  default:
+    return false;
+  }
+}
+
+/// The reads `elems[v]` in \p S (all of one array), or false when \p S
+/// mentions \p V otherwise.
+bool collectReads(ASTContext &Ctx, const Stmt *S, const VarDecl *V,
+                  const VarDecl *&Elems,
+                  SmallVectorImpl<const ArraySubscriptExpr *> &Reads) {
+  if (!S)
+    return true;
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(S)) {
+    const auto *I = dyn_cast<DeclRefExpr>(A->getIdx()->IgnoreParenImpCasts());
+    if (I && I->getDecl() == V) {
+      const auto *B =
+          dyn_cast<DeclRefExpr>(A->getBase()->IgnoreParenImpCasts());
+      const auto *Array = B ? dyn_cast<VarDecl>(B->getDecl()) : nullptr;
+      DynTypedNodeList Up = Ctx.getParents(*A);
+      const auto *Read =
+          Up.size() == 1 ? Up[0].get<ImplicitCastExpr>() : nullptr;
+      if (!Array || Array == V || (Elems && Elems != Array) || !Read ||
+          Read->getCastKind() != CK_LValueToRValue)
+        return false;
+      Elems = Array;
+      Reads.push_back(A);
+      return true;
+    }
+  }
+  if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == V)
+    return false;
+  return all_of(S->children(), [&](const Stmt *C) {
+    return collectReads(Ctx, C, V, Elems, Reads);
+  });
+}
+
+/// Whether a return, goto or inline assembly lies in \p S: a thread could
+/// leave the kernel, or jump, there.
+bool mayLeave(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, AsmStmt>(S))
+    return true;
+  return any_of(S->children(), [](const Stmt *C) { return mayLeave(C); });
+}
+
+/// Whether every thread of the grid runs \p Loop: it lies in the kernel's
+/// body, under no condition or other loop, and nothing before it may leave
+/// the kernel (then which thread visits which index of a grid-stride walk
+/// does not change the indices visited).
+bool runByEveryThread(ASTContext &Ctx, const Stmt *Loop,
+                      const FunctionDecl *Kernel) {
+  const Stmt *At = Loop;
+  while (At != Kernel->getBody()) {
+    DynTypedNodeList Up = Ctx.getParents(*At);
+    const auto *Block = Up.size() == 1 ? Up[0].get<CompoundStmt>() : nullptr;
+    if (!Block)
+      return false;
+    for (const Stmt *S : Block->body()) {
+      if (S == At)
+        break;
+      if (mayLeave(S))
+        return false;
+    }
+    At = Block;
+  }
+  return true;
+}
+
+/// Whether \p L (a pipelinable loop of \p Kernel updating with \p Index) is
+/// the grid-stride walk dd::grid_stride_updates may run instead (see
+/// VectorLoop and <dd/grid_stride_updates.cuh>).
+std::optional<VectorLoop> vectorizable(ASTContext &Ctx, const PipelinedLoop &L,
+                                       const Expr *Index,
+                                       const FunctionDecl *Kernel) {
+  const VarDecl *V = L.Var;
+  if (!runByEveryThread(Ctx, L.Loop, Kernel))
+    return std::nullopt;
+  // Where the variable starts: the thread's index in the grid's x dimension.
+  if (L.First) {
+    if (!isThreadIndexX(Ctx, L.First, Kernel))
+      return std::nullopt;
+  } else {
+    // `T v = <thread index>; ...; while (v < n)`: v's declaration precedes
+    // the loop in the same block, and nothing between them mentions it.
+    DynTypedNodeList Up = Ctx.getParents(*L.Loop);
+    const auto *Block = Up.size() == 1 ? Up[0].get<CompoundStmt>() : nullptr;
+    if (!Block || !V->getInit() || V->getInitStyle() != VarDecl::CInit ||
+        !isThreadIndexX(Ctx, V->getInit(), Kernel))
+      return std::nullopt;
+    bool Declared = false, Reached = false;
+    for (const Stmt *S : Block->body()) {
+      if (S == L.Loop) {
+        Reached = true;
+        break;
+      }
+      if (const auto *D = dyn_cast<DeclStmt>(S);
+          D && is_contained(D->decls(), V)) {
+        Declared = true;
+        continue;
+      }
+      if (Declared && refersTo(S, V))
+        return std::nullopt;
+    }
+    if (!Declared || !Reached)
+      return std::nullopt;
+  }
+  // The step: the grid's x size in threads.
+  const auto *Step = dyn_cast<BinaryOperator>(L.Step->IgnoreParens());
+  if (!Step)
+    return std::nullopt;
+  const Expr *By = nullptr;
+  if (Step->getOpcode() == BO_AddAssign) {
+    By = Step->getRHS();
+  } else if (Step->getOpcode() == BO_Assign) {
+    const auto *Sum =
+        dyn_cast<BinaryOperator>(Step->getRHS()->IgnoreParenImpCasts());
+    auto IsV = [&](const Expr *E) {
+      const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return R && R->getDecl() == V;
+    };
+    if (Sum && Sum->getOpcode() == BO_Add)
+      By = IsV(Sum->getLHS())   ? Sum->getRHS()
+           : IsV(Sum->getRHS()) ? Sum->getLHS()
+                                : nullptr;
+  }
+  if (!By || !isProductX(Ctx, By, "gridDim", "blockDim", Kernel))
+    return std::nullopt;
+  // The condition: `v < n`, n the same in every thread.
+  const auto *Cond = dyn_cast<BinaryOperator>(L.Cond->IgnoreParens());
+  if (!Cond || Cond->getOpcode() != BO_LT)
+    return std::nullopt;
+  const auto *Left =
+      dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
+  if (!Left || Left->getDecl() != V ||
+      !Cond->getLHS()->getType()->isIntegerType() ||
+      !Cond->getRHS()->getType()->isIntegerType() ||
+      Ctx.getTypeSize(Cond->getLHS()->getType()) > 64 ||
+      refersTo(Cond->getRHS(), V) ||
+      !isGridUniform(Ctx, Cond->getRHS(), Kernel))
+    return std::nullopt;
+  VectorLoop Out{};
+  Out.Limit = Cond->getRHS();
+  Out.Compared = Cond->getLHS()->getType().getUnqualifiedType();
+  // The variable only subscripts reads of one array, in the index, the
+  // value and the body's declarations.
+  const VarDecl *Elems = nullptr;
+  SmallVector<const VarDecl *, 4> Locals;
+  for (const DeclStmt *D : L.Decls) {
+    if (!collectReads(Ctx, D, V, Elems, Out.Reads))
+      return std::nullopt;
+    for (const Decl *Each : D->decls())
+      Locals.push_back(cast<VarDecl>(Each));
+  }
+  if (!collectReads(Ctx, Index, V, Elems, Out.Reads) ||
+      !collectReads(Ctx, L.Value, V, Elems, Out.Reads) || !Elems)
+    return std::nullopt;
+  // The array: the same in every thread, of narrow arithmetic elements.
+  QualType ElemsType = Elems->getType();
+  if (ElemsType.isVolatileQualified() || ElemsType->isReferenceType() ||
+      !isGridUniform(Ctx, Out.Reads.front()->getBase(), Kernel))
+    return std::nullopt;
+  QualType Elem = Out.Reads.front()->getType();
+  if (Elem.isVolatileQualified() || !Elem->isArithmeticType() ||
+      Elem->isBooleanType() || Elem->isEnumeralType())
+    return std::nullopt;
+  uint64_t Bytes = Ctx.getTypeSizeInChars(Elem).getQuantity();
+  if (Bytes > VectorMaxElemBytes || (Bytes & (Bytes - 1)) != 0)
+    return std::nullopt;
+  for (const ArraySubscriptExpr *A : Out.Reads)
+    if (A->getBeginLoc().isMacroID() || A->getEndLoc().isMacroID())
+      return std::nullopt;
+  Out.Elems = Elems;
+  Out.Elem = Elem.getUnqualifiedType();
+  // What else the index, value and declarations read is the same in every
+  // thread: which thread loads which element must not matter.
+  for (const DeclStmt *D : L.Decls)
+    for (const Decl *Each : D->decls())
+      if (!isGridUniform(Ctx, cast<VarDecl>(Each)->getInit(), Kernel, Locals,
+                         Out.Reads))
+        return std::nullopt;
+  if (!isGridUniform(Ctx, Index, Kernel, Locals, Out.Reads) ||
+      !isGridUniform(Ctx, L.Value, Kernel, Locals, Out.Reads))
+    return std::nullopt;
+  return Out;
+}
+
 /// Replaces the loop of \p L by dd::pipelined_updates on \p Object.
+/// With \p Vector, the loop is dd::grid_stride_updates first, the pipelined
+/// loop where that cannot run.
 void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
-                      const Expr *Index) {
+                      const Expr *Index,
+                      const std::optional<VectorLoop> &Vector) {
   const SourceManager &SM = P.Ctx.getSourceManager();
   const LangOptions &LO = P.Ctx.getLangOpts();
   auto Text = [&](SourceRange R) {
@@ -622,19 +983,80 @@ void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
            Body + "return " + Text(E->getSourceRange()) + "; }";
   };
   // A variable declared before the loop gets the value the loop leaves.
+  std::string In = Indent + (Vector ? "  " : "");
   std::string Call =
       (L.Declares ? "" : Name + " = ") +
-      "dd::pipelined_updates<DD_PIPELINE_DEPTH, " + Type + ">(\n" + Indent +
+      "dd::pipelined_updates<DD_PIPELINE_DEPTH, " + Type + ">(\n" + In +
       "    " + Object.str() + ", " +
-      (L.First ? Text(L.First->getSourceRange()) : Name) + ",\n" + Indent +
-      "    " + Lambda(L.Cond) + ",\n" + Indent + "    [&](" + Type + " &" +
-      Name + ") { " + Text(L.Step->getSourceRange()) + "; },\n" + Indent +
-      "    " + Lambda(Index) + ",\n" + Indent + "    " + Lambda(L.Value) + ")";
+      (L.First ? Text(L.First->getSourceRange()) : Name) + ",\n" + In + "    " +
+      Lambda(L.Cond) + ",\n" + In + "    [&](" + Type + " &" + Name + ") { " +
+      Text(L.Step->getSourceRange()) + "; },\n" + In + "    " + Lambda(Index) +
+      ",\n" + In + "    " + Lambda(L.Value) + ")";
   std::string Out = "// decoupler: the loop as written, each " +
                     std::to_string(PipelineDepth) +
                     " iterations' loads issued before their updates "
                     "(dd/pipelined_updates.cuh)\n" +
                     Indent + Call;
+  if (Vector) {
+    // `[&](E dd_elem) { decls; return E; }`: the element lambdas, each read
+    // `elems[i]` replaced by the parameter.
+    auto Replaced = [&](SourceRange R) {
+      std::string T = Text(R);
+      unsigned Begin = SM.getFileOffset(R.getBegin());
+      SmallVector<std::pair<unsigned, unsigned>, 4> Spans;
+      for (const ArraySubscriptExpr *A : Vector->Reads) {
+        unsigned At = SM.getFileOffset(A->getBeginLoc());
+        unsigned Size = Text(A->getSourceRange()).size();
+        if (SM.getFileID(A->getBeginLoc()) == SM.getFileID(R.getBegin()) &&
+            At >= Begin && At + Size <= Begin + T.size())
+          Spans.push_back({At - Begin, Size});
+      }
+      llvm::sort(Spans, [](auto A, auto B) { return A.first > B.first; });
+      for (auto [At, Size] : Spans)
+        T.replace(At, Size, "dd_elem");
+      return T;
+    };
+    std::string Elem = Vector->Elem.getAsString(P.Ctx.getPrintingPolicy());
+    auto ElemLambda = [&](const Expr *E) {
+      SmallVector<const Stmt *, 4> Uses = {E};
+      SmallVector<bool, 4> Needed(L.Decls.size(), false);
+      for (size_t K = L.Decls.size(); K-- > 0;) {
+        for (const Decl *D : L.Decls[K]->decls())
+          Needed[K] = Needed[K] || any_of(Uses, [&](const Stmt *U) {
+                        return refersTo(U, cast<VarDecl>(D));
+                      });
+        if (Needed[K])
+          Uses.push_back(L.Decls[K]);
+      }
+      std::string Body;
+      for (size_t K = 0; K < L.Decls.size(); ++K)
+        if (Needed[K])
+          Body += Replaced(L.Decls[K]->getSourceRange()) + " ";
+      bool UsesElem = any_of(Uses, [&](const Stmt *U) {
+        return any_of(Vector->Reads, [&](const ArraySubscriptExpr *A) {
+          return U->getSourceRange().fullyContains(A->getSourceRange());
+        });
+      });
+      return "[&](" + Elem + (UsesElem ? " dd_elem" : "") + ") { " + Body +
+             "return " + Replaced(E->getSourceRange()) + "; }";
+    };
+    std::string Compared =
+        Vector->Compared.getAsString(P.Ctx.getPrintingPolicy());
+    Out = "// decoupler: each thread loads 16-byte vectors of '" +
+          Vector->Elems->getNameAsString() +
+          "' (dd/grid_stride_updates.cuh); where that cannot run, the loop "
+          "as written, each " +
+          std::to_string(PipelineDepth) +
+          " iterations' loads issued before their updates "
+          "(dd/pipelined_updates.cuh)\n" +
+          Indent + "if (!dd::grid_stride_updates<" + Type + ", " + Compared +
+          ">(\n" + Indent + "        " + Object.str() + ", " +
+          Vector->Elems->getNameAsString() + ", " +
+          Text(Vector->Limit->getSourceRange()) + ",\n" + Indent + "        " +
+          ElemLambda(Index) + ",\n" + Indent + "        " +
+          ElemLambda(L.Value) + (L.Declares ? "" : ", &" + Name) + "))\n" + In +
+          Call;
+  }
   // A braced body's range ends at its '}'; an unbraced one's before its ';'.
   if (isa<CompoundStmt>(L.Body))
     Out += ";";
@@ -1011,9 +1433,19 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
                      ".update: a block-private copy of '" + Base +
                      "' in shared memory, indices [0, " + Range + ") (from " +
                      M.Bound.How + ")";
-  if (pipelinable(P.Ctx, Call, M.Index, A->Kernel))
-    Text += "; its loop loads " + std::to_string(PipelineDepth) +
-            " iterations ahead of their updates (dd::pipelined_updates)";
+  if (std::optional<PipelinedLoop> L =
+          pipelinable(P.Ctx, Call, M.Index, A->Kernel)) {
+    std::string Ahead = std::to_string(PipelineDepth) +
+                        " iterations ahead of their updates "
+                        "(dd::pipelined_updates)";
+    if (std::optional<VectorLoop> V =
+            vectorizable(P.Ctx, *L, M.Index, A->Kernel))
+      Text += "; its grid-stride loop loads 16-byte vectors of '" +
+              V->Elems->getNameAsString() +
+              "' (dd::grid_stride_updates), or where that cannot run, " + Ahead;
+    else
+      Text += "; its loop loads " + Ahead;
+  }
   return Text;
 }
 
@@ -1055,7 +1487,7 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
   std::vector<const ReturnStmt *> Returns = returnsOf(Body);
 
   std::string Prologue, Epilogue;
-  bool Pipelined = false;
+  bool Pipelined = false, Vectorized = false;
   for (const Array *A : InKernel) {
     std::string Base = A->Base->getNameAsString();
     std::string Storage = "dd_private_storage_" + Base;
@@ -1084,8 +1516,10 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
       if (std::optional<PipelinedLoop> L =
               A->Unbounded ? std::nullopt
                            : pipelinable(Ctx, M.Call, M.Index, Kernel)) {
-        rewritePipelined(P, *L, Object, M.Index);
+        std::optional<VectorLoop> V = vectorizable(Ctx, *L, M.Index, Kernel);
+        rewritePipelined(P, *L, Object, M.Index, V);
         Pipelined = true;
+        Vectorized = Vectorized || V.has_value();
         continue;
       }
       std::string Text =
@@ -1106,6 +1540,8 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
   }
   if (Pipelined)
     P.Includes.ensure("dd/pipelined_updates.cuh");
+  if (Vectorized)
+    P.Includes.ensure("dd/grid_stride_updates.cuh");
   P.R.InsertTextAfterToken(Body->getLBracLoc(), Prologue);
   if (std::optional<StringRef> Blanks = blanksBefore(SM, Body->getRBracLoc()))
     P.R.InsertTextBefore(

@@ -1,5 +1,4 @@
-//===- atomics/Privatize.h - Block-private copies of global arrays -*- C++
-//-*-===//
+//===- atomics/Privatize.h - Block-private copies of arrays ----*- C++ -*-===//
 //
 // The histogram shape: a kernel updates a small global array with atomics at
 // data-dependent indices, `atomicAdd(&bins[key], 1)`, usually in a
@@ -8,18 +7,21 @@
 // Privatization gives each block a copy of the array in shared memory and
 // merges it once per block (<dd/privatize.cuh>, docs/atomics.md):
 //
-//   __global__ void k(..., unsigned *bins) {      __global__ void k(...,
-//   unsigned *bins) {
-//     for (...)                           ->        __shared__ unsigned
-//     dd_private_storage_bins[256];
-//       atomicAdd(&bins[bytes[i]], 1u); dd::block_private<dd::ops::add,
-//       unsigned>
-//   } dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16);
-//                                                   for (...)
-//                                                     dd_private_bins.update(bytes[i],
-//                                                     1u);
-//                                                   dd_private_bins.flush();
-//                                                 }
+//   __global__ void k(const unsigned char *bytes, size_t n, unsigned *bins) {
+//     for (...)
+//       atomicAdd(&bins[bytes[i]], 1u);
+//   }
+//
+// becomes
+//
+//   __global__ void k(const unsigned char *bytes, size_t n, unsigned *bins) {
+//     __shared__ unsigned dd_private_storage_bins[256];
+//     dd::block_private<dd::ops::add, unsigned> dd_private_bins(
+//         dd_private_storage_bins, 256, bins, 256, 16);
+//     for (...)
+//       dd_private_bins.update(bytes[i], 1u);
+//     dd_private_bins.flush();
+//   }
 //
 // What makes it legal (each checked, else the atomic takes the usual path):
 // the base is a kernel parameter or a __device__ array the kernel touches
@@ -37,7 +39,9 @@
 // the atomic runs in a loop, the same object keeps a cache of the block's
 // hot indices instead (range dd::unknown_range). A loop whose body is the
 // privatized update (and pure declarations before it) is handed to
-// dd::pipelined_updates, which loads several iterations ahead.
+// dd::pipelined_updates, which loads several iterations ahead; a grid-stride
+// walk over one array of narrow elements, to dd::grid_stride_updates first,
+// which loads 16-byte vectors.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_ATOMICS_PRIVATIZE_H

@@ -136,13 +136,18 @@ __global__ void declared_outside(const unsigned *keys, unsigned n,
 // CHECK-LABEL: void histo_while(
 // CHECK: {{^}}  int i = threadIdx.x + blockIdx.x * blockDim.x;
 // CHECK-NEXT: {{^}}  int offset = blockDim.x * gridDim.x;
-// CHECK-NEXT: {{^}}  // decoupler: the loop as written, each 4 iterations' loads issued before their updates (dd/pipelined_updates.cuh)
-// CHECK-NEXT: {{^}}  i = dd::pipelined_updates<DD_PIPELINE_DEPTH, int>(
-// CHECK-NEXT: {{^}}      dd_private_histo, i,
-// CHECK-NEXT: {{^}}      [&](int i) { return i < size; },
-// CHECK-NEXT: {{^}}      [&](int &i) { i += offset; },
-// CHECK-NEXT: {{^}}      [&](int i) { return buffer[i]; },
-// CHECK-NEXT: {{^}}      [&](int) { return 1; });
+// (A grid-stride walk over bytes: vector loads first, privatize-vector.cu.)
+// CHECK-NEXT: {{^}}  // decoupler: each thread loads 16-byte vectors of 'buffer' (dd/grid_stride_updates.cuh); where that cannot run, the loop as written, each 4 iterations' loads issued before their updates (dd/pipelined_updates.cuh)
+// CHECK-NEXT: {{^}}  if (!dd::grid_stride_updates<int, long>(
+// CHECK-NEXT: {{^}}          dd_private_histo, buffer, size,
+// CHECK-NEXT: {{^}}          [&](unsigned char dd_elem) { return dd_elem; },
+// CHECK-NEXT: {{^}}          [&](unsigned char) { return 1; }, &i))
+// CHECK-NEXT: {{^}}    i = dd::pipelined_updates<DD_PIPELINE_DEPTH, int>(
+// CHECK-NEXT: {{^}}        dd_private_histo, i,
+// CHECK-NEXT: {{^}}        [&](int i) { return i < size; },
+// CHECK-NEXT: {{^}}        [&](int &i) { i += offset; },
+// CHECK-NEXT: {{^}}        [&](int i) { return buffer[i]; },
+// CHECK-NEXT: {{^}}        [&](int) { return 1; });
 // CHECK-NEXT: {{^}}  dd_private_histo.flush();
 __global__ void histo_while(const unsigned char *buffer, long size,
                             unsigned int *histo) {

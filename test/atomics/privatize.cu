@@ -20,19 +20,23 @@ __device__ unsigned g_counts[128];
 // CHECK-NEXT: // decoupler: 'bins' is updated through a block-private copy in shared memory, merged at the end (dd/privatize.cuh)
 // CHECK-NEXT: {{^}}  __shared__ unsigned int dd_private_storage_bins[256];
 // CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16);
-// CHECK: {{^}}  // decoupler: the loop as written, each 4 iterations' loads issued before their updates (dd/pipelined_updates.cuh)
-// CHECK-NEXT: {{^}}  dd::pipelined_updates<DD_PIPELINE_DEPTH, size_t>(
-// CHECK-NEXT: {{^}}      dd_private_bins, blockIdx.x * (size_t)blockDim.x + threadIdx.x,
-// CHECK-NEXT: {{^}}      [&](size_t i) { return i < n; },
-// CHECK-NEXT: {{^}}      [&](size_t &i) { i += (size_t)gridDim.x * blockDim.x; },
-// CHECK-NEXT: {{^}}      [&](size_t i) { return bytes[i]; },
-// CHECK-NEXT: {{^}}      [&](size_t) { return 1u; });
+// CHECK: {{^}}  // decoupler: each thread loads 16-byte vectors of 'bytes' (dd/grid_stride_updates.cuh); where that cannot run, the loop as written, each 4 iterations' loads issued before their updates (dd/pipelined_updates.cuh)
+// CHECK-NEXT: {{^}}  if (!dd::grid_stride_updates<size_t, size_t>(
+// CHECK-NEXT: {{^}}          dd_private_bins, bytes, n,
+// CHECK-NEXT: {{^}}          [&](unsigned char dd_elem) { return dd_elem; },
+// CHECK-NEXT: {{^}}          [&](unsigned char) { return 1u; }))
+// CHECK-NEXT: {{^}}    dd::pipelined_updates<DD_PIPELINE_DEPTH, size_t>(
+// CHECK-NEXT: {{^}}        dd_private_bins, blockIdx.x * (size_t)blockDim.x + threadIdx.x,
+// CHECK-NEXT: {{^}}        [&](size_t i) { return i < n; },
+// CHECK-NEXT: {{^}}        [&](size_t &i) { i += (size_t)gridDim.x * blockDim.x; },
+// CHECK-NEXT: {{^}}        [&](size_t i) { return bytes[i]; },
+// CHECK-NEXT: {{^}}        [&](size_t) { return 1u; });
 // CHECK-NEXT: {{^}}  dd_private_bins.flush();
 // CHECK-NEXT: {{^}}}
 __global__ void byte_hist(const unsigned char *bytes, size_t n, unsigned *bins) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 256) (from the type 'unsigned char'); its loop loads 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 256) (from the type 'unsigned char'); its grid-stride loop loads 16-byte vectors of 'bytes' (dd::grid_stride_updates), or where that cannot run, 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
     atomicAdd(&bins[bytes[i]], 1u);
 }
 
@@ -40,12 +44,13 @@ __global__ void byte_hist(const unsigned char *bytes, size_t n, unsigned *bins) 
 // CHECK-LABEL: void mod_hist(
 // CHECK: {{^}}  __shared__ unsigned int dd_private_storage_bins[4096];
 // CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 4096, bins, nbins, 16);
-// CHECK: {{^}}      [&](size_t i) { return keys[i] % nbins; },
+// CHECK: {{^}}          [&](unsigned int dd_elem) { return dd_elem % nbins; },
+// CHECK: {{^}}        [&](size_t i) { return keys[i] % nbins; },
 __global__ void mod_hist(const unsigned *keys, size_t n, unsigned *bins,
                          unsigned nbins) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from '% nbins'); its loop loads 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from '% nbins'); its grid-stride loop loads 16-byte vectors of 'keys' (dd::grid_stride_updates), or where that cannot run, 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
     atomicAdd(bins + keys[i] % nbins, 1u);
 }
 
@@ -73,14 +78,16 @@ __global__ void early_return(const unsigned *keys, unsigned n, int *bins) {
 // CHECK-LABEL: void annotated(
 // CHECK: {{^}}  __shared__ unsigned long long dd_private_storage_bins[2048];
 // CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned long long> dd_private_bins(dd_private_storage_bins, 2048, bins, nbins, 16);
-// CHECK: {{^}}      [&](size_t i) { return keys[i]; },
-// CHECK-NEXT: {{^}}      [&](size_t) { return 1ull; });{{$}}
+// CHECK: {{^}}          [&](unsigned int dd_elem) { return dd_elem; },
+// CHECK-NEXT: {{^}}          [&](unsigned int) { return 1ull; }))
+// CHECK: {{^}}        [&](size_t i) { return keys[i]; },
+// CHECK-NEXT: {{^}}        [&](size_t) { return 1ull; });{{$}}
 __global__ void annotated(const unsigned *keys, size_t n,
                           unsigned long long *bins, unsigned nbins) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x) {
 #pragma dd atomic(privatize) range(nbins)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from 'range(nbins)'); its loop loads 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from 'range(nbins)'); its grid-stride loop loads 16-byte vectors of 'keys' (dd::grid_stride_updates), or where that cannot run, 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
     atomicAdd(&bins[keys[i]], 1ull);
   }
 }
