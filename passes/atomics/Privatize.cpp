@@ -344,23 +344,38 @@ std::string opTag(AtomicCall::Op Op) {
 /// <dd/pipelined_updates.cuh>), for the remark.
 constexpr unsigned PipelineDepth = 4;
 
-/// Whether evaluating \p E has no effect besides its value, so that the
-/// pipelined loop may evaluate it earlier than the loop as written: reads
-/// of local variables, parameters and memory, CUDA's builtin variables,
-/// arithmetic, casts, and CUDA's math functions. Stores, increments, calls
-/// of other functions, volatile reads, `this` and lambdas are not.
-bool isPure(const Expr *E) {
-  if (!E || E->isTypeDependent() || E->isValueDependent())
+/// What an expression without side effects may read (readsOnly).
+struct ReadRules {
+  /// threadIdx and blockIdx (blockDim and gridDim always).
+  bool ThreadIndex = true;
+  /// Memory through pointers, arrays and `->`.
+  bool Memory = true;
+  /// Which variables, beyond the rule that none is volatile or a reference
+  /// (null: every other one).
+  function_ref<bool(const VarDecl *)> Var = nullptr;
+  /// Subexpressions taken as allowed, whatever they read (element reads).
+  ArrayRef<const ArraySubscriptExpr *> Allowed = {};
+};
+
+/// Whether evaluating \p E has no effect besides its value and reads only
+/// what \p Rules allow: reads of variables, memory and CUDA's builtin
+/// variables, arithmetic, casts, and CUDA's math functions. Stores,
+/// increments, calls of other functions, volatile reads, `this` and
+/// lambdas are not.
+bool readsOnly(const Expr *E, const ReadRules &Rules, unsigned Depth = 0) {
+  if (!E || Depth > 64 || E->isTypeDependent() || E->isValueDependent())
     return false;
-  if (cudaBuiltinRead(E))
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E);
+      A && is_contained(Rules.Allowed, A))
     return true;
+  if (std::optional<CudaBuiltinRead> B = cudaBuiltinRead(E))
+    return Rules.ThreadIndex || (B->Var != "threadIdx" && B->Var != "blockIdx");
   if (E->getType().isVolatileQualified())
     return false;
   auto Children = [&] {
-    for (const Stmt *C : E->children())
-      if (!isPure(dyn_cast_or_null<Expr>(C)))
-        return false;
-    return true;
+    return all_of(E->children(), [&](const Stmt *C) {
+      return readsOnly(dyn_cast_or_null<Expr>(C), Rules, Depth + 1);
+    });
   };
   switch (E->getStmtClass()) {
   case Stmt::IntegerLiteralClass:
@@ -375,7 +390,7 @@ bool isPure(const Expr *E) {
       return true;
     const auto *V = dyn_cast<VarDecl>(D);
     return V && !V->getType().isVolatileQualified() &&
-           !V->getType()->isReferenceType();
+           !V->getType()->isReferenceType() && (!Rules.Var || Rules.Var(V));
   }
   case Stmt::ImplicitCastExprClass:
   case Stmt::CStyleCastExprClass:
@@ -385,19 +400,36 @@ bool isPure(const Expr *E) {
     if (C->getCastKind() == CK_UserDefinedConversion ||
         C->getCastKind() == CK_ConstructorConversion)
       return false;
-    if (C->getCastKind() == CK_LValueToRValue &&
-        C->getSubExpr()->getType().isVolatileQualified())
-      return false;
+    if (C->getCastKind() == CK_LValueToRValue) {
+      const Expr *Read = C->getSubExpr()->IgnoreParens();
+      if (Read->getType().isVolatileQualified())
+        return false;
+      // Without memory, only variables may be read (the DeclRefExpr case
+      // decides which) and the allowed subexpressions.
+      if (!Rules.Memory && !isa<DeclRefExpr>(Read) &&
+          !(isa<ArraySubscriptExpr>(Read) &&
+            is_contained(Rules.Allowed, cast<ArraySubscriptExpr>(Read))))
+        return false;
+    }
     return Children();
   }
   case Stmt::ParenExprClass:
-  case Stmt::ArraySubscriptExprClass:
   case Stmt::ConditionalOperatorClass:
     return Children();
+  case Stmt::ArraySubscriptExprClass:
+    return Rules.Memory && Children();
   case Stmt::MemberExprClass:
-    return isa<FieldDecl>(cast<MemberExpr>(E)->getMemberDecl()) && Children();
-  case Stmt::UnaryOperatorClass:
-    return !cast<UnaryOperator>(E)->isIncrementDecrementOp() && Children();
+    return isa<FieldDecl>(cast<MemberExpr>(E)->getMemberDecl()) &&
+           (Rules.Memory || !cast<MemberExpr>(E)->isArrow()) && Children();
+  case Stmt::UnaryOperatorClass: {
+    const auto *U = cast<UnaryOperator>(E);
+    if (U->isIncrementDecrementOp())
+      return false;
+    if ((U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf) &&
+        !Rules.Memory)
+      return false;
+    return Children();
+  }
   case Stmt::BinaryOperatorClass:
     return !cast<BinaryOperator>(E)->isAssignmentOp() &&
            cast<BinaryOperator>(E)->getOpcode() != BO_Comma && Children();
@@ -405,12 +437,18 @@ bool isPure(const Expr *E) {
     const auto *Call = cast<CallExpr>(E);
     CudaCallKind K = cudaCallKind(Call);
     return (K == CudaCallKind::Pure || K == CudaCallKind::MinMax) &&
-           all_of(Call->arguments(), [&](const Expr *A) { return isPure(A); });
+           all_of(Call->arguments(), [&](const Expr *A) {
+             return readsOnly(A, Rules, Depth + 1);
+           });
   }
   default:
     return false;
   }
 }
+
+/// Whether evaluating \p E has no effect besides its value, so that the
+/// pipelined loop may evaluate it earlier than the loop as written.
+bool isPure(const Expr *E) { return readsOnly(E, ReadRules()); }
 
 bool refersTo(const Stmt *S, const VarDecl *V) {
   if (!S)
@@ -685,35 +723,9 @@ bool isGridUniform(ASTContext &Ctx, const Expr *E, const FunctionDecl *Kernel,
                    ArrayRef<const VarDecl *> Also = {},
                    ArrayRef<const ArraySubscriptExpr *> Reads = {},
                    unsigned Depth = 0) {
-  if (!E || Depth > 32 || E->isTypeDependent() || E->isValueDependent())
+  if (Depth > 8)
     return false;
-  if (is_contained(Reads, E))
-    return true;
-  if (std::optional<CudaBuiltinRead> B = cudaBuiltinRead(E))
-    return B->Var == "blockDim" || B->Var == "gridDim";
-  auto Sub = [&](const Expr *S) {
-    return isGridUniform(Ctx, S, Kernel, Also, Reads, Depth + 1);
-  };
-  auto Children = [&] {
-    return all_of(E->children(), [&](const Stmt *C) {
-      return Sub(dyn_cast_or_null<Expr>(C));
-    });
-  };
-  switch (E->getStmtClass()) {
-  case Stmt::IntegerLiteralClass:
-  case Stmt::CharacterLiteralClass:
-  case Stmt::FloatingLiteralClass:
-  case Stmt::CXXBoolLiteralExprClass:
-  case Stmt::UnaryExprOrTypeTraitExprClass:
-    return true;
-  case Stmt::DeclRefExprClass: {
-    const ValueDecl *D = cast<DeclRefExpr>(E)->getDecl();
-    if (isa<EnumConstantDecl>(D))
-      return true;
-    const auto *V = dyn_cast<VarDecl>(D);
-    if (!V || V->getType().isVolatileQualified() ||
-        V->getType()->isReferenceType())
-      return false;
+  auto Uniform = [&](const VarDecl *V) {
     if (is_contained(Also, V))
       return true;
     if (const auto *P = dyn_cast<ParmVarDecl>(V))
@@ -721,44 +733,15 @@ bool isGridUniform(ASTContext &Ctx, const Expr *E, const FunctionDecl *Kernel,
              onlyReadOrAssigned(Ctx, Kernel->getBody(), P);
     return V->hasLocalStorage() && !V->isStaticLocal() && V->getInit() &&
            V->getInitStyle() == VarDecl::CInit &&
-           onlyReadOrAssigned(Ctx, Kernel->getBody(), V) && Sub(V->getInit());
-  }
-  case Stmt::ImplicitCastExprClass:
-  case Stmt::CStyleCastExprClass:
-  case Stmt::CXXStaticCastExprClass:
-  case Stmt::CXXFunctionalCastExprClass: {
-    const auto *C = cast<CastExpr>(E);
-    if (C->getCastKind() == CK_UserDefinedConversion ||
-        C->getCastKind() == CK_ConstructorConversion)
-      return false;
-    // An lvalue-to-rvalue conversion reads memory unless it reads a
-    // variable (the DeclRefExpr case decides those) or an element read.
-    if (C->getCastKind() == CK_LValueToRValue &&
-        !isa<DeclRefExpr>(C->getSubExpr()->IgnoreParens()) &&
-        !is_contained(Reads, C->getSubExpr()->IgnoreParens()))
-      return false;
-    return Children();
-  }
-  case Stmt::ParenExprClass:
-  case Stmt::ConditionalOperatorClass:
-    return Children();
-  case Stmt::UnaryOperatorClass: {
-    const auto *U = cast<UnaryOperator>(E);
-    return !U->isIncrementDecrementOp() && U->getOpcode() != UO_Deref &&
-           U->getOpcode() != UO_AddrOf && Children();
-  }
-  case Stmt::BinaryOperatorClass:
-    return !cast<BinaryOperator>(E)->isAssignmentOp() &&
-           cast<BinaryOperator>(E)->getOpcode() != BO_Comma && Children();
-  case Stmt::CallExprClass: {
-    const auto *Call = cast<CallExpr>(E);
-    CudaCallKind K = cudaCallKind(Call);
-    return (K == CudaCallKind::Pure || K == CudaCallKind::MinMax) &&
-           all_of(Call->arguments(), [&](const Expr *A) { return Sub(A); });
-  }
-  default:
-    return false;
-  }
+           onlyReadOrAssigned(Ctx, Kernel->getBody(), V) &&
+           isGridUniform(Ctx, V->getInit(), Kernel, Also, Reads, Depth + 1);
+  };
+  ReadRules Rules;
+  Rules.ThreadIndex = false;
+  Rules.Memory = false;
+  Rules.Var = Uniform;
+  Rules.Allowed = Reads;
+  return readsOnly(E, Rules);
 }
 
 /// The reads `elems[v]` in \p S (all of one array), or false when \p S
@@ -943,6 +926,27 @@ std::optional<VectorLoop> vectorizable(ASTContext &Ctx, const PipelinedLoop &L,
   return Out;
 }
 
+/// The body's declarations \p E needs, and those they need in turn, in
+/// order (a lambda that repeats the others would warn of unused variables).
+SmallVector<const Stmt *, 4> neededDecls(const PipelinedLoop &L,
+                                         const Expr *E) {
+  SmallVector<const Stmt *, 4> Uses = {E};
+  SmallVector<bool, 4> Needed(L.Decls.size(), false);
+  for (size_t K = L.Decls.size(); K-- > 0;) {
+    for (const Decl *D : L.Decls[K]->decls())
+      Needed[K] = Needed[K] || any_of(Uses, [&](const Stmt *U) {
+                    return refersTo(U, cast<VarDecl>(D));
+                  });
+    if (Needed[K])
+      Uses.push_back(L.Decls[K]);
+  }
+  SmallVector<const Stmt *, 4> Out;
+  for (size_t K = 0; K < L.Decls.size(); ++K)
+    if (Needed[K])
+      Out.push_back(L.Decls[K]);
+  return Out;
+}
+
 /// Replaces the loop of \p L by dd::pipelined_updates on \p Object.
 /// With \p Vector, the loop is dd::grid_stride_updates first, the pipelined
 /// loop where that cannot run.
@@ -963,20 +967,11 @@ void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
   // needs (the others would warn as unused), and the parameter unnamed
   // where nothing uses it.
   auto Lambda = [&](const Expr *E) {
-    SmallVector<const Stmt *, 4> Uses = {E};
-    SmallVector<bool, 4> Needed(L.Decls.size(), false);
-    for (size_t K = L.Decls.size(); K-- > 0;) {
-      for (const Decl *D : L.Decls[K]->decls())
-        Needed[K] = Needed[K] || any_of(Uses, [&](const Stmt *U) {
-                      return refersTo(U, cast<VarDecl>(D));
-                    });
-      if (Needed[K])
-        Uses.push_back(L.Decls[K]);
-    }
+    SmallVector<const Stmt *, 4> Uses = neededDecls(L, E);
     std::string Body;
-    for (size_t K = 0; K < L.Decls.size(); ++K)
-      if (Needed[K])
-        Body += Text(L.Decls[K]->getSourceRange()) + " ";
+    for (const Stmt *D : Uses)
+      Body += Text(D->getSourceRange()) + " ";
+    Uses.push_back(E);
     bool UsesVar =
         any_of(Uses, [&](const Stmt *U) { return refersTo(U, L.Var); });
     return "[&](" + Type + (UsesVar ? " " + Name : std::string()) + ") { " +
@@ -1018,20 +1013,11 @@ void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
     };
     std::string Elem = Vector->Elem.getAsString(P.Ctx.getPrintingPolicy());
     auto ElemLambda = [&](const Expr *E) {
-      SmallVector<const Stmt *, 4> Uses = {E};
-      SmallVector<bool, 4> Needed(L.Decls.size(), false);
-      for (size_t K = L.Decls.size(); K-- > 0;) {
-        for (const Decl *D : L.Decls[K]->decls())
-          Needed[K] = Needed[K] || any_of(Uses, [&](const Stmt *U) {
-                        return refersTo(U, cast<VarDecl>(D));
-                      });
-        if (Needed[K])
-          Uses.push_back(L.Decls[K]);
-      }
+      SmallVector<const Stmt *, 4> Uses = neededDecls(L, E);
       std::string Body;
-      for (size_t K = 0; K < L.Decls.size(); ++K)
-        if (Needed[K])
-          Body += Replaced(L.Decls[K]->getSourceRange()) + " ";
+      for (const Stmt *D : Uses)
+        Body += Replaced(D->getSourceRange()) + " ";
+      Uses.push_back(E);
       bool UsesElem = any_of(Uses, [&](const Stmt *U) {
         return any_of(Vector->Reads, [&](const ArraySubscriptExpr *A) {
           return U->getSourceRange().fullyContains(A->getSourceRange());

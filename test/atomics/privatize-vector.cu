@@ -10,7 +10,7 @@
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -diag-suppress 20199 -c %t.cu -o %t.o
 
-// REMARK-COUNT-7: its grid-stride loop loads 16-byte vectors of
+// REMARK-COUNT-6: its grid-stride loop loads 16-byte vectors of
 // REMARK-NOT: its grid-stride loop loads 16-byte vectors of
 // REMARK-COUNT-15: its loop loads 4 iterations ahead of their updates (dd::pipelined_updates)
 
@@ -79,8 +79,9 @@ __global__ void signed_bytes(const signed char *s, unsigned n, int *bins) {
     atomicAdd(&bins[s[i] & 127], (int)s[i]);
 }
 
-// A variable declared before the loop: `for (v = start; ...)`, and CUDA by
-// Example's while loop; the variable gets the loop's final value (&i).
+// A variable declared before the loop, `for (v = start; ...)`, gets the
+// loop's final value (&i); CUDA by Example's while loop is in
+// privatize-pipelined.cu.
 // CHECK-LABEL: void outside(
 // CHECK: {{^}}          [&](unsigned char) { return 1u; }, &i))
 // CHECK-NEXT: {{^}}    i = dd::pipelined_updates<DD_PIPELINE_DEPTH, unsigned int>(
@@ -94,18 +95,6 @@ __global__ void outside(const unsigned char *bytes, unsigned n, unsigned *bins,
     atomicAdd(&bins[bytes[i]], 1u);
   last[blockIdx.x * blockDim.x + threadIdx.x] = i;
 }
-// CHECK-LABEL: void by_example(
-// CHECK: {{^}}  if (!dd::grid_stride_updates<int, long>(
-__global__ void by_example(const unsigned char *buffer, long size,
-                           unsigned int *histo) {
-  int i = threadIdx.x + blockIdx.x * blockDim.x;
-  int offset = blockDim.x * gridDim.x;
-  while (i < size) {
-    atomicAdd(&(histo[buffer[i]]), 1);
-    i += offset;
-  }
-}
-
 //===-- The pipelined loop only -------------------------------------------===//
 
 // 8-byte elements: not measured.
