@@ -3,7 +3,7 @@
 //
 // Block 0 is the manager; every other block is a worker that takes an
 // assignment of up to kAddsThreads vertices, relaxes their out-edges
-// cooperatively (CooperativeExpand: a hub is spread over the block, a
+// cooperatively (dd::lb::ThreadWarpBlock: a hub is spread over the block, a
 // road-network vertex costs one thread) and pushes each vertex it improves
 // with its new distance as the priority. No launch boundary or grid barrier
 // separates the steps of the algorithm, which is what near-far pays for on
@@ -20,8 +20,9 @@
 #include <type_traits>
 
 #include "dd/bucket_worklist.cuh"
+#include "dd/load_balance/thread_warp_block.cuh"
+#include "dd/warp_reduce.cuh"
 #include "sssp/common.cuh"
-#include "sssp/expand.cuh"
 
 namespace dd::sssp {
 namespace {
@@ -165,13 +166,7 @@ __device__ __forceinline__ void relax_flat(const GraphView &g, const State &stat
   constexpr unsigned kBatch = 4;
   const unsigned lane = lane_id();
   const std::uint32_t length = end - begin;
-  std::uint32_t inclusive = length;
-#pragma unroll
-  for (unsigned d = 1; d < warp_size; d *= 2) {
-    const std::uint32_t v = __shfl_up_sync(full_warp_mask, inclusive, d);
-    if (lane >= d)
-      inclusive += v;
-  }
+  const std::uint32_t inclusive = warp_inclusive_sum(length);
   const std::uint32_t total = __shfl_sync(full_warp_mask, inclusive, warp_size - 1);
   if (total == 0)
     return;
@@ -227,7 +222,7 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
                 buckets::Storage storage, buckets::Params params, bool precheck,
                 bool keep_assigned, unsigned spill_at) {
   using Dist = typename State::Dist;
-  using Expand = CooperativeExpand<kAddsThreads, Dist>;
+  using Expand = lb::ThreadWarpBlock<kAddsThreads, Dist>;
   using Manager = buckets::Manager<kAddsThreads>;
   using Worker = buckets::Worker<kAddsThreads>;
   __shared__ union {

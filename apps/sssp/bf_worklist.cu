@@ -10,7 +10,8 @@
 namespace dd::sssp {
 namespace {
 
-template <class Dist> Expected<Result> run(const DeviceGraph &graph, VertexId source) {
+template <class Dist>
+Expected<Result> run(const DeviceGraph &graph, VertexId source, const LoadBalance &lb) {
   const std::uint32_t n = graph.num_vertices();
   DeviceArray<Dist> dist;
   DeviceArray<unsigned> mark;
@@ -23,11 +24,12 @@ template <class Dist> Expected<Result> run(const DeviceGraph &graph, VertexId so
   unsigned init_blocks = 0;
   DD_SSSP_CUDA(resident_blocks(init_distances<Dist>, init_blocks));
   FrontierRelaxer<Dist> relaxer;
-  if (Status s = relaxer.init(graph); !s.ok())
+  if (Status s = relaxer.init(graph, lb); !s.ok())
     return s;
 
   Result result;
   result.wide_distances = sizeof(Dist) > 4;
+  result.lb = load_balance_name(lb);
   DD_SSSP_CUDA(timer.start());
   init_distances<Dist><<<blocks_for(n, init_blocks), kBlockThreads>>>(dist.data(), n, source);
   DD_SSSP_CUDA(cudaGetLastError());
@@ -52,9 +54,10 @@ template <class Dist> Expected<Result> run(const DeviceGraph &graph, VertexId so
 
 } // namespace
 
-Expected<Result> bf_worklist(const DeviceGraph &graph, VertexId source) {
-  return graph.needs_wide_distances() ? run<unsigned long long>(graph, source)
-                                      : run<unsigned>(graph, source);
+Expected<Result> bf_worklist(const DeviceGraph &graph, VertexId source, LoadBalance lb) {
+  lb = resolve_load_balance(graph, lb);
+  return graph.needs_wide_distances() ? run<unsigned long long>(graph, source, lb)
+                                      : run<unsigned>(graph, source, lb);
 }
 
 } // namespace dd::sssp

@@ -6,9 +6,9 @@
 // atomic is needed and no update can be lost; a vertex written in launch d
 // has level d + 1 and is not expanded until launch d + 1. Levels end when a
 // launch writes nothing. The out-edges of each level's vertices go through
-// CooperativeExpand, so hubs are spread over a block or a warp.
+// dd::lb::ThreadWarpBlock, so hubs are spread over a block or a warp.
 #include "sssp/common.cuh"
-#include "sssp/expand.cuh"
+#include "dd/load_balance/thread_warp_block.cuh"
 
 namespace dd::sssp {
 namespace {
@@ -19,7 +19,7 @@ constexpr unsigned kUnvisited = kInf<unsigned>;
 /// some vertex got that level.
 __global__ void __launch_bounds__(kBlockThreads)
     expand_level(GraphView g, unsigned *level, unsigned depth, unsigned *changed) {
-  using Expand = CooperativeExpand<kBlockThreads, unsigned>;
+  using Expand = lb::ThreadWarpBlock<kBlockThreads, unsigned>;
   __shared__ Expand::TempStorage temp;
   bool visited = false;
   for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < g.num_vertices;

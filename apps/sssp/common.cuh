@@ -17,7 +17,7 @@
 namespace dd::sssp {
 
 /// Threads per block of every SSSP kernel (a multiple of the warp size, as
-/// CooperativeExpand requires).
+/// the strategies of <dd/load_balance.cuh> require).
 inline constexpr unsigned kBlockThreads = 256;
 
 /// The graph as kernels read it: CSR with 32-bit offsets, read-only.

@@ -29,6 +29,7 @@
 //           its own.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include <cooperative_groups.h>
 
@@ -108,12 +109,12 @@ constexpr std::uint32_t kSoloItems = kBlockThreads;
 /// The whole near-far search in one cooperative launch (see the top of the
 /// file). Every thread runs the same control flow on values it reads after
 /// a grid.sync, so all of them take the same branches.
-template <class Dist>
+template <class Dist, class Expand>
 __global__ void __launch_bounds__(kBlockThreads)
     nearfar_device(GraphView g, Dist *dist, DevicePiles<Dist> p, Dist delta) {
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
-  __shared__ typename CooperativeExpand<kBlockThreads, Dist>::TempStorage temp;
+  __shared__ typename Expand::TempStorage temp;
   const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
   unsigned in = 0, far_in = 0, split = 0;
   unsigned near_epoch = 0, far_epoch = 1;
@@ -133,8 +134,8 @@ __global__ void __launch_bounds__(kBlockThreads)
                       ++near_epoch,
                       p.far_mark,
                       far_epoch};
-    relax_frontier_steps(g, dist, p.near[in], size, piles, Queue<VertexId>(), ~std::uint32_t{0},
-                         temp, block, blocks);
+    relax_frontier_steps<Dist, Expand>(g, dist, p.near[in], size, piles, Queue<VertexId>(),
+                                       ~std::uint32_t{0}, temp, block, blocks);
     processed += size;
     ++rounds;
     return out;
@@ -237,8 +238,9 @@ bool device_steps_possible(const DeviceGraph &graph) {
          cooperative != 0;
 }
 
-template <class Dist>
-Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delta) {
+template <class Dist, class Expand>
+Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delta,
+                            const LoadBalance &lb) {
   const std::uint32_t n = graph.num_vertices();
   DeviceArray<Dist> dist, far_min;
   DeviceArray<VertexId> items;
@@ -275,7 +277,7 @@ Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delt
   // 4.5 to 7.3 ms (docs/sssp.md), so the grid stays full.
   unsigned init_blocks = 0, blocks = 0;
   DD_SSSP_CUDA(resident_blocks(init_distances<Dist>, init_blocks));
-  DD_SSSP_CUDA(resident_blocks(nearfar_device<Dist>, blocks));
+  DD_SSSP_CUDA(resident_blocks(nearfar_device<Dist, Expand>, blocks));
   const std::uint32_t start_sizes[5] = {1, 0, 0, 0, 0};
   const Dist no_far[2] = {kInf<Dist>, kInf<Dist>};
   GraphView g = view(graph);
@@ -283,6 +285,7 @@ Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delt
   void *args[] = {&g, &dist_ptr, &piles, &delta};
 
   Result result;
+  result.lb = load_balance_name(lb);
   if (Status s = start_run(timer, dist, source, init_blocks, delta, result); !s.ok())
     return s;
   DD_SSSP_CUDA(cudaMemsetAsync(marks.data(), 0, std::uint64_t(2) * n * sizeof(unsigned)));
@@ -290,7 +293,7 @@ Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delt
   DD_SSSP_CUDA(cudaMemcpyAsync(sizes.data(), start_sizes, sizeof start_sizes,
                                cudaMemcpyHostToDevice));
   DD_SSSP_CUDA(cudaMemcpyAsync(far_min.data(), no_far, sizeof no_far, cudaMemcpyHostToDevice));
-  DD_SSSP_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(nearfar_device<Dist>),
+  DD_SSSP_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void *>(nearfar_device<Dist, Expand>),
                                            dim3(blocks), dim3(kBlockThreads), args, 0, nullptr));
   unsigned long long host_counters[2] = {0, 0};
   DD_SSSP_CUDA(cudaMemcpy(host_counters, counters.data(), sizeof host_counters,
@@ -303,9 +306,14 @@ Expected<Result> run_device(const DeviceGraph &graph, VertexId source, Dist delt
 template <class Dist>
 Expected<Result> run(const DeviceGraph &graph, VertexId source, const NearFarOptions &options) {
   const Dist delta = Dist(std::min<std::uint64_t>(nearfar_delta(graph), kInf<Dist>));
-  if (options.steps == NearFarOptions::Steps::kDevice ||
-      (options.steps == NearFarOptions::Steps::kAuto && device_steps_possible(graph)))
-    return run_device<Dist>(graph, source, delta);
+  const LoadBalance &lb = options.lb; // resolved by nearfar()
+  if (lb.strategy != LoadBalance::Strategy::kSearch &&
+      (options.steps == NearFarOptions::Steps::kDevice ||
+       (options.steps == NearFarOptions::Steps::kAuto && device_steps_possible(graph))))
+    return with_block_strategy<Dist>(lb, [&](auto *expand) {
+      using Expand = std::remove_pointer_t<decltype(expand)>;
+      return run_device<Dist, Expand>(graph, source, delta, lb);
+    });
 
   const std::uint32_t n = graph.num_vertices();
   DeviceArray<Dist> dist, far_min;
@@ -323,10 +331,11 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const NearFarOpt
   DD_SSSP_CUDA(resident_blocks(init_distances<Dist>, init_blocks));
   DD_SSSP_CUDA(resident_blocks(split_far<Dist>, split_blocks));
   FrontierRelaxer<Dist> relaxer;
-  if (Status s = relaxer.init(graph); !s.ok())
+  if (Status s = relaxer.init(graph, lb); !s.ok())
     return s;
 
   Result result;
+  result.lb = load_balance_name(lb);
   if (Status s = start_run(timer, dist, source, init_blocks, delta, result); !s.ok())
     return s;
   DD_SSSP_CUDA(cudaMemsetAsync(near_mark.data(), 0, n * sizeof(unsigned)));
@@ -388,8 +397,12 @@ std::uint64_t nearfar_delta(const DeviceGraph &graph) {
   return delta < 1 ? 1 : delta > 0x1p63 ? std::uint64_t(1) << 63 : std::uint64_t(delta);
 }
 
-Expected<Result> nearfar(const DeviceGraph &graph, VertexId source,
-                         const NearFarOptions &options) {
+Expected<Result> nearfar(const DeviceGraph &graph, VertexId source, NearFarOptions options) {
+  options.lb = resolve_load_balance(graph, options.lb);
+  if (options.steps == NearFarOptions::Steps::kDevice &&
+      options.lb.strategy == LoadBalance::Strategy::kSearch)
+    return Status::error("near-far: --nearfar-steps=device cannot run --lb=search (its prefix "
+                         "sum is a launch of its own): use host steps");
   if (options.steps == NearFarOptions::Steps::kDevice && !device_steps_possible(graph))
     return Status::error(graph.max_degree() >= kHubDegree
                              ? "near-far: --nearfar-steps=device needs a graph without hubs "

@@ -10,10 +10,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "dd/worklist.cuh"
 #include "sssp/common.cuh"
-#include "sssp/expand.cuh"
+#include "dd/load_balance.cuh"
 
 namespace dd::sssp {
 
@@ -79,22 +80,25 @@ __device__ __forceinline__ void relax_edge(const GraphView &g, Dist *dist, Dist 
 /// hundreds of rounds after the rest of the GPU has finished the launch.
 inline constexpr std::uint32_t kHubDegree = 4096;
 
+/// The default strategy: block, warp and thread stages.
+template <class Dist> using DefaultExpand = lb::ThreadWarpBlock<kBlockThreads, Dist>;
+
 /// Relaxes the out-edges of frontier[0, size), except those of vertices
 /// with hub_degree or more edges, which go to `hubs` instead. Distances are
 /// read when a vertex is taken from the frontier, so a vertex improved after
 /// it was pushed is expanded with its newest distance. Every thread of the
 /// block calls it (from relax_frontier, or as a step of a persistent
-/// kernel), `temp` being the block's CooperativeExpand storage.
-template <class Dist>
+/// kernel), `temp` being the block's Expand storage; Expand is one of the
+/// strategies of <dd/load_balance.cuh> with run(begin, end, item, op).
+template <class Dist, class Expand = DefaultExpand<Dist>>
 __device__ __forceinline__ void
 relax_frontier_steps(const GraphView &g, Dist *dist, const VertexId *frontier,
                      std::uint32_t size, const Piles<Dist> &piles, const Queue<VertexId> &hubs,
-                     std::uint32_t hub_degree,
-                     typename CooperativeExpand<kBlockThreads, Dist>::TempStorage &temp,
+                     std::uint32_t hub_degree, typename Expand::TempStorage &temp,
                      unsigned block = blockIdx.x, unsigned blocks = gridDim.x) {
-  using Expand = CooperativeExpand<kBlockThreads, Dist>;
-  // Whole blocks iterate together: CooperativeExpand synchronizes the block.
-  // `block` of `blocks` share the frontier (one block alone: 0 of 1).
+  // Whole blocks iterate together: ThreadWarpBlock synchronizes the block,
+  // the warp strategies the warp. `block` of `blocks` share the frontier
+  // (one block alone: 0 of 1).
   for (std::uint64_t base = std::uint64_t(block) * kBlockThreads; base < size;
        base += std::uint64_t(blocks) * kBlockThreads) {
     const std::uint64_t i = base + threadIdx.x;
@@ -117,12 +121,63 @@ relax_frontier_steps(const GraphView &g, Dist *dist, const VertexId *frontier,
 }
 
 /// relax_frontier_steps as a kernel of its own.
-template <class Dist>
+template <class Dist, class Expand = DefaultExpand<Dist>>
 __global__ void __launch_bounds__(kBlockThreads)
     relax_frontier(GraphView g, Dist *dist, const VertexId *frontier, std::uint32_t size,
                    Piles<Dist> piles, Queue<VertexId> hubs, std::uint32_t hub_degree) {
-  __shared__ typename CooperativeExpand<kBlockThreads, Dist>::TempStorage temp;
-  relax_frontier_steps(g, dist, frontier, size, piles, hubs, hub_degree, temp);
+  __shared__ typename Expand::TempStorage temp;
+  relax_frontier_steps<Dist, Expand>(g, dist, frontier, size, piles, hubs, hub_degree, temp);
+}
+
+/// The out-degree of frontier[i], for dd::lb::SearchOffsets.
+struct FrontierDegree {
+  const std::uint32_t *row_offsets;
+  const VertexId *frontier;
+  __device__ std::uint32_t operator()(std::uint32_t i) const {
+    const VertexId u = frontier[i];
+    return __ldg(&row_offsets[u + 1]) - __ldg(&row_offsets[u]);
+  }
+};
+
+/// Relaxes every out-edge of frontier[0, size) with the whole grid in equal
+/// shares (dd::lb::DeviceSearch), `offsets` the exclusive sums of the
+/// frontier's degrees. A vertex's distance is read for each of its edges,
+/// when the edge is taken.
+template <class Dist>
+__global__ void __launch_bounds__(kBlockThreads)
+    relax_frontier_search(GraphView g, Dist *dist, const VertexId *frontier, std::uint32_t size,
+                          const std::uint32_t *offsets, Piles<Dist> piles) {
+  __shared__ typename lb::DeviceSearch<kBlockThreads>::TempStorage temp;
+  lb::DeviceSearch<kBlockThreads>(temp).run(
+      offsets, size,
+      [&](std::uint32_t i) {
+        const VertexId u = frontier[i];
+        return lb::Range<VertexId>{__ldg(&g.row_offsets[u]), u};
+      },
+      [&](VertexId u, std::uint32_t e) { relax_edge(g, dist, load_relaxed(dist[u]), e, piles); });
+}
+
+/// Calls `f(Expand{})` (a value of the Expand type, default-constructed
+/// only to carry it) with the block strategy `lb` names (not kSearch).
+template <class Dist, class F> decltype(auto) with_block_strategy(const LoadBalance &lb, F &&f) {
+  using S = LoadBalance::Strategy;
+  switch (lb.strategy) {
+  case S::kWarpShuffle:
+    switch (lb.group) {
+    case 4:
+      return f(static_cast<lb::WarpShuffle<4, Dist> *>(nullptr));
+    case 8:
+      return f(static_cast<lb::WarpShuffle<8, Dist> *>(nullptr));
+    case 16:
+      return f(static_cast<lb::WarpShuffle<16, Dist> *>(nullptr));
+    default:
+      return f(static_cast<lb::WarpShuffle<32, Dist> *>(nullptr));
+    }
+  case S::kWarpScan:
+    return f(static_cast<lb::WarpScan<Dist> *>(nullptr));
+  default:
+    return f(static_cast<DefaultExpand<Dist> *>(nullptr));
+  }
 }
 
 /// Relaxes the out-edges of the hubs that relax_frontier set aside, each
@@ -144,14 +199,26 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-/// Host side of one relaxation step: relax_frontier, and expand_hubs on
-/// graphs that have hubs (max degree >= kHubDegree; on the others the hub
-/// launch, a few microseconds each step, is never made).
+/// Host side of one relaxation step: relax_frontier with the block
+/// strategy of `lb`, and expand_hubs on graphs that have hubs (max degree >=
+/// kHubDegree; on the others the hub launch, a few microseconds each step,
+/// is never made); or, with kSearch, the frontier's degrees, their prefix
+/// sum and relax_frontier_search.
 template <class Dist> class FrontierRelaxer {
 public:
-  Status init(const DeviceGraph &graph) {
+  /// `lb` resolved (resolve_load_balance).
+  Status init(const DeviceGraph &graph, const LoadBalance &lb) {
     view_ = view(graph);
-    DD_SSSP_CUDA(resident_blocks(relax_frontier<Dist>, relax_blocks_));
+    lb_ = lb;
+    if (lb_.strategy == LoadBalance::Strategy::kSearch) {
+      DD_SSSP_CUDA(resident_blocks(relax_frontier_search<Dist>, relax_blocks_));
+      DD_SSSP_CUDA(offsets_.reserve(graph.num_vertices()));
+      return Status();
+    }
+    DD_SSSP_CUDA(with_block_strategy<Dist>(lb_, [&](auto *expand) {
+      using Expand = std::remove_pointer_t<decltype(expand)>;
+      return resident_blocks(relax_frontier<Dist, Expand>, relax_blocks_);
+    }));
     if (graph.max_degree() < kHubDegree)
       return Status();
     DD_SSSP_CUDA(resident_blocks(expand_hubs<Dist>, hub_blocks_));
@@ -167,11 +234,26 @@ public:
   /// Enqueues the relaxation of frontier[0, size) into `dist` and `piles`.
   Status launch(Dist *dist, const VertexId *frontier, std::uint32_t size,
                 const Piles<Dist> &piles) {
+    if (lb_.strategy == LoadBalance::Strategy::kSearch) {
+      DD_SSSP_CUDA(offsets_.compute(size, FrontierDegree{view_.row_offsets, frontier},
+                                    blocks_for(std::uint64_t(size) + 1, relax_blocks_),
+                                    kBlockThreads));
+      relax_frontier_search<Dist><<<relax_blocks_, kBlockThreads>>>(view_, dist, frontier, size,
+                                                                    offsets_.data(), piles);
+      DD_SSSP_CUDA(cudaGetLastError());
+      return Status();
+    }
     const bool with_hubs = hubs_.items() != nullptr;
     if (with_hubs)
       DD_SSSP_CUDA(cudaMemsetAsync(hubs_.tail(), 0, sizeof(std::uint32_t)));
-    relax_frontier<Dist><<<blocks_for(size, relax_blocks_), kBlockThreads>>>(
-        view_, dist, frontier, size, piles, hubs_, with_hubs ? kHubDegree : ~std::uint32_t{0});
+    const unsigned blocks = blocks_for(size, relax_blocks_);
+    with_block_strategy<Dist>(lb_, [&](auto *expand) {
+      using Expand = std::remove_pointer_t<decltype(expand)>;
+      relax_frontier<Dist, Expand><<<blocks, kBlockThreads>>>(
+          view_, dist, frontier, size, piles, hubs_,
+          with_hubs ? kHubDegree : ~std::uint32_t{0});
+      return 0;
+    });
     DD_SSSP_CUDA(cudaGetLastError());
     if (with_hubs) {
       expand_hubs<Dist><<<hub_blocks_, kBlockThreads>>>(view_, dist, hubs_, piles);
@@ -182,11 +264,13 @@ public:
 
 private:
   GraphView view_{};
+  LoadBalance lb_;
   unsigned relax_blocks_ = 0;
   unsigned hub_blocks_ = 0;
   DeviceArray<VertexId> hub_items_;
   DeviceArray<std::uint32_t> hub_tail_;
   Queue<VertexId> hubs_;
+  lb::SearchOffsets offsets_;
 };
 
 } // namespace dd::sssp

@@ -18,6 +18,7 @@
 #define DD_SSSP_SSSP_H
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "graph/csr.h"
@@ -49,6 +50,9 @@ struct Result {
   std::uint64_t delta = 0;
   /// Whether distances were computed in 64 bits.
   bool wide_distances = false;
+  /// The load-balancing strategy that ran (load_balance_name; empty for
+  /// the algorithms without one).
+  std::string lb;
   /// What ADDS's manager reports (zero for the other algorithms).
   struct Adds {
     std::uint32_t workers = 0;      ///< worker blocks (the grid less the manager)
@@ -139,6 +143,28 @@ private:
   std::uint32_t *edge_sources_ = nullptr;
 };
 
+/// How a data-driven traversal (near-far, bf-worklist) spreads each
+/// frontier's edges over threads: the strategies of <dd/load_balance.cuh>
+/// (docs/sssp.md, "Load balancing").
+struct LoadBalance {
+  enum class Strategy {
+    kAuto,        ///< chosen from the graph's degrees (docs/sssp.md)
+    kTwc,         ///< dd::lb::ThreadWarpBlock: block, warp, thread stages
+    kWarpShuffle, ///< dd::lb::WarpShuffle: groups of `group` lanes per vertex
+    kWarpScan,    ///< dd::lb::WarpScan: a warp prefix sum, 32 edges a round
+    kSearch,      ///< dd::lb::DeviceSearch: the grid, a search per edge
+  } strategy = Strategy::kAuto;
+  /// kWarpShuffle's group: 4, 8, 16 or 32 lanes; 0 picks the smallest
+  /// of them at least the mean out-degree.
+  unsigned group = 0;
+};
+
+/// The strategy `lb` resolves to on `graph` (never kAuto; a kWarpShuffle
+/// with its group set), and its name as --lb spells it ("twc", "warp8",
+/// "scan", "search").
+LoadBalance resolve_load_balance(const DeviceGraph &graph, LoadBalance lb);
+std::string load_balance_name(const LoadBalance &lb);
+
 /// Topology-driven, atomic-free Bellman-Ford: one thread per edge pushes
 /// dist[u] + w to dist[v] with dd::monotonic_min, rounds repeat until one
 /// changes nothing. Needs Parts::edge_sources.
@@ -147,7 +173,8 @@ Expected<Result> bf_topo(const DeviceGraph &graph, VertexId source);
 /// Data-driven Bellman-Ford: a worklist of the vertices improved in the last
 /// launch, atomicMin relaxations, edges spread over a warp, a block or the
 /// grid by degree.
-Expected<Result> bf_worklist(const DeviceGraph &graph, VertexId source);
+Expected<Result> bf_worklist(const DeviceGraph &graph, VertexId source,
+                             LoadBalance lb = LoadBalance());
 
 /// The constant c of near-far's bucket width delta = c * mean weight / mean
 /// degree (Davidson et al.; the value the ADDS evaluation used for
@@ -165,13 +192,16 @@ struct NearFarOptions {
   /// cooperative launch, the grid synchronizing itself between steps
   /// (graphs without hubs only); kAuto: kDevice where it can run.
   enum class Steps { kAuto, kHost, kDevice } steps = Steps::kAuto;
+  /// How each step's edges are spread (kSearch runs host steps: its prefix
+  /// sum is a launch of its own).
+  LoadBalance lb;
 };
 
 /// Near-far (Davidson et al., as in LonestarGPU): a near pile of vertices
 /// below the current threshold, processed until empty, and a far pile split
 /// at the next threshold, threshold += delta.
 Expected<Result> nearfar(const DeviceGraph &graph, VertexId source,
-                         const NearFarOptions &options = NearFarOptions());
+                         NearFarOptions options = NearFarOptions());
 
 /// ADDS (dissertation chapter 5): asynchronous delta-stepping over 32
 /// buckets in one persistent launch; a manager block hands out the work,

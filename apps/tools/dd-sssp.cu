@@ -96,6 +96,19 @@ Options:
                      for itself between steps, sized to what fits the GPU at
                      once (device: graphs with every out-degree below 4096);
                      auto (default): device where it can run
+  --lb=S             nearfar, bf-worklist: how each frontier's edges are spread
+                     over threads (docs/sssp.md, "Load balancing"):
+                       twc     a vertex's edges to the block, a warp or its
+                               own thread by degree (Merrill et al.)
+                       warp    groups of lanes take their lanes' vertices in
+                               turn, the group the mean degree rounded up to
+                               4, 8, 16 or 32 lanes (warp4 ... warp32: that
+                               group)
+                       scan    a warp prefix sum of the degrees, 32 edges a
+                               round
+                       search  the whole grid in equal shares, a binary
+                               search per edge (host steps only)
+                       auto    (default) chosen from the degrees
   --help             this text
 
 Weights must be integers: a graph with float weights is an error (except for
@@ -134,7 +147,7 @@ int fail(const std::string &message) {
 const std::set<std::string> kValueOptions = {
     "algo", "src", "out", "runs", "format", "base", "weight-seed", "max-input-bytes",
     "adds-delta", "adds-pool", "adds-workers",
-                                 "adds-precheck", "nearfar-steps"};
+                                 "adds-precheck", "nearfar-steps", "lb"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
 
 
@@ -157,6 +170,7 @@ const dd::tools::Choice<Algo> kAlgos[] = {
 Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGraph &device,
                                 VertexId source, const sssp::AddsOptions &adds,
                                 const sssp::NearFarOptions &nearfar) {
+  // bf-worklist spreads its frontiers' edges as near-far does (--lb).
   switch (algo) {
   case Algo::kAdds:
   case Algo::kBfsAdds: // the device graph has unit weights
@@ -164,7 +178,7 @@ Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGra
   case Algo::kNearFar:
     return sssp::nearfar(device, source, nearfar);
   case Algo::kBfWorklist:
-    return sssp::bf_worklist(device, source);
+    return sssp::bf_worklist(device, source, nearfar.lb);
   case Algo::kBfTopo:
     return sssp::bf_topo(device, source);
   case Algo::kBfs:
@@ -284,6 +298,26 @@ int main_impl(int argc, char **argv) {
     if (auto problem = dd::tools::choose(args, "nearfar-steps", kSteps, nearfar.steps))
       return fail(*problem);
   }
+  constexpr dd::tools::Choice<sssp::LoadBalance> kBalances[] = {
+      {"auto", {sssp::LoadBalance::Strategy::kAuto, 0}},
+      {"twc", {sssp::LoadBalance::Strategy::kTwc, 0}},
+      {"warp", {sssp::LoadBalance::Strategy::kWarpShuffle, 0}},
+      {"warp4", {sssp::LoadBalance::Strategy::kWarpShuffle, 4}},
+      {"warp8", {sssp::LoadBalance::Strategy::kWarpShuffle, 8}},
+      {"warp16", {sssp::LoadBalance::Strategy::kWarpShuffle, 16}},
+      {"warp32", {sssp::LoadBalance::Strategy::kWarpShuffle, 32}},
+      {"scan", {sssp::LoadBalance::Strategy::kWarpScan, 0}},
+      {"search", {sssp::LoadBalance::Strategy::kSearch, 0}}};
+  if (args.values.count("lb")) {
+    if (algo != Algo::kNearFar && algo != Algo::kBfWorklist)
+      return fail("--lb applies to --algo=nearfar and bf-worklist only");
+    if (auto problem = dd::tools::choose(args, "lb", kBalances, nearfar.lb))
+      return fail(*problem);
+    if (nearfar.lb.strategy == sssp::LoadBalance::Strategy::kSearch &&
+        nearfar.steps == sssp::NearFarOptions::Steps::kDevice)
+      return fail("--lb=search needs host steps (its prefix sum is a launch of its own), not "
+                  "--nearfar-steps=device");
+  }
   for (const char *option : {"adds-delta", "adds-pool", "adds-workers", "adds-precheck"})
     if (!is_adds(algo) && args.values.count(option))
       return fail(str_cat("--", option, " applies to --algo=adds and bfs-adds only"));
@@ -351,13 +385,14 @@ int main_impl(int argc, char **argv) {
   std::fprintf(stderr,
                "dd-sssp: algo=%s src=%llu ms=%.3f runs=%llu mteps=%s vertices=%llu edges=%llu "
                "reached=%llu traversed=%llu launches=%llu processed=%llu delta=%llu "
-               "distances=%s\n",
+               "distances=%s%s%s\n",
                algo_name.c_str(), (unsigned long long)source, ms,
                (unsigned long long)runs, mteps, (unsigned long long)csr.num_vertices(),
                (unsigned long long)csr.num_edges(), (unsigned long long)reached,
                (unsigned long long)traversed,
                (unsigned long long)result->launches, (unsigned long long)result->processed,
-               (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32");
+               (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32",
+               result->lb.empty() ? "" : " lb=", result->lb.c_str());
   if (is_adds(algo))
     std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u items=%llu assignments=%llu "
                          "wait=%.1f%% switches=%llu delta_changes=%llu dequeue=%u setup_ms=%.3f "

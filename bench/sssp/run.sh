@@ -39,6 +39,9 @@
 # default 30), on a .gr of the same graph and weights from the same source;
 # their times are the median of their runs 2..8 (their own timers), and
 # their distances are compared with CPU Dijkstra's (check).
+# SSSP_LB (default none) lists load-balancing strategies (--lb values): a
+# fourth table gives near-far's and bf-worklist's ms with each (verified),
+# and the graph's mean, largest and standard deviation of out-degrees.
 # Raw dd-sssp lines go to WORK_DIR/sssp-bench.log.
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
@@ -49,6 +52,7 @@ peer_timeout=${SSSP_PEER_TIMEOUT:-30}
 runs=${SSSP_RUNS:-5}
 graphs=${SSSP_GRAPHS:-"kron18 kron20 kron22 urand18 urand20 urand22 grid1024 grid2048 grid4096 luxembourg wiki-Vote"}
 algos=${SSSP_ALGOS:-"dijkstra adds nearfar nearfar-host bf-worklist bf-topo bfs bfs-adds"}
+balances=${SSSP_LB:-}
 mkdir -p "$workdir"
 log="$workdir/sssp-bench.log"
 : >"$log"
@@ -142,6 +146,7 @@ same_distances() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b <= 0) print "-"; else printf "%.2f", a / b }'; }
 
 rows=()
+lb_rows=()
 bfs_rows=()
 peer_rows=()
 speedups=()
@@ -186,6 +191,23 @@ for name in $graphs; do
     echo "${peer_rows[-1]}" >&2
     unset peer_ms
   fi
+  if [[ -n $balances ]]; then
+    # "out-degree:  min 0, max 6, mean 3.82, stddev 0.50" (dd-graph info)
+    degrees=$("$bin/dd-graph" info "${opts[@]}" "$file" 2>/dev/null |
+      sed -n 's/^out-degree: *min [0-9]*, max \([0-9]*\), mean \([0-9.]*\), stddev \([0-9.]*\).*/\2 | \1 | \3/p')
+    lb_row="| $name | ${degrees:-- | - | -} |"
+    for algo in nearfar bf-worklist; do
+      for balance in $balances; do
+        if run $algo $src --lb=$balance --verify --runs=$runs; then
+          lb_row+=" $(field ms <<<"$line") |"
+        else
+          lb_row+=" FAIL |"
+        fi
+      done
+    done
+    lb_rows+=("$lb_row")
+    echo "$lb_row" >&2
+  fi
   speedup=$(ratio "${ms[nearfar]:-}" "${ms[adds]:-}")
   [[ $speedup != - ]] && speedups+=("$speedup")
   rows+=("| $name | $n | $m | $src | $best | ${ms[dijkstra]:-} | ${ms[adds]:-} | ${ms[nearfar]:-} | ${ms[bf-worklist]:-} | ${ms[bf-topo]:-} | ${ms[bfs]:-} | ${mteps[adds]:--} / ${mteps[nearfar]:--} | ${adds_delta:--} / ${delta:--} / ${launches:--} | ${work[adds]:--} / ${work[nearfar]:--} / ${work[bf-worklist]:--} / ${work[bf-topo]:--} | $speedup | $(ratio "${ms[dijkstra]:-}" "${ms[adds]:-}") | $(ratio "${ms[dijkstra]:-}" "${ms[nearfar]:-}") |")
@@ -208,6 +230,22 @@ echo
 echo "| graph | V | E | src | reached | bfs ms | bfs-adds ms | MTEPS bfs / bfs-adds | bfs-adds delta | bfs-adds wait | work bfs-adds | bfs / bfs-adds |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${bfs_rows[@]}"
+if [[ ${#lb_rows[@]} -gt 0 ]]; then
+  echo
+  echo "Load balancing (ms, median; nearfar with its default steps):"
+  echo
+  header="| graph | mean degree | max degree | degree stddev |"
+  rule="|---|---:|---:|---:|"
+  for algo in nearfar bf-worklist; do
+    for balance in $balances; do
+      header+=" $algo $balance |"
+      rule+="---:|"
+    done
+  done
+  echo "$header"
+  echo "$rule"
+  printf '%s\n' "${lb_rows[@]}"
+fi
 if [[ ${#peer_rows[@]} -gt 0 ]]; then
   echo
   echo "Against the published codes (ms; LS nf / dd nf and ADDS-orig / dd adds > 1: dd is faster):"

@@ -19,8 +19,11 @@ bin=${1:?usage: sssp-verify.sh BIN_DIR GRAPH_DIR}
 graphs=${2:?usage: sssp-verify.sh BIN_DIR GRAPH_DIR}
 timeout_s=${DD_GPU_TEST_TIMEOUT:-120}
 # nearfar runs its steps in one launch where the graph has no hubs (auto);
-# nearfar:host forces a launch per step (--nearfar-steps=host) everywhere.
-algos=${SSSP_VERIFY_ALGOS:-"adds nearfar nearfar:host bf-worklist bf-topo bfs bfs-adds dijkstra"}
+# nearfar:host forces a launch per step (--nearfar-steps=host) everywhere;
+# ALGO+S runs the load-balancing strategy S (--lb=S).
+algos=${SSSP_VERIFY_ALGOS:-"adds nearfar nearfar:host bf-worklist bf-topo bfs bfs-adds dijkstra
+  nearfar+warp nearfar+scan nearfar+search nearfar:host+warp4 bf-worklist+warp32
+  bf-worklist+scan bf-worklist+search"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0
@@ -50,9 +53,11 @@ for graph in "$graphs"/*.gr "$graphs"/*.mtx "$graphs"/*.txt "$graphs"/*.el \
   fi
   sources=$(printf '%s\n' 0 $((n / 2)) $((n - 1)) "$best" | sort -un)
   for entry in $algos; do
-    algo=${entry%%:*}
+    base=${entry%%+*}
+    algo=${base%%:*}
     extra=()
-    [[ $entry == *:* ]] && extra=(--nearfar-steps="${entry#*:}")
+    [[ $base == *:* ]] && extra+=(--nearfar-steps="${base#*:}")
+    [[ $entry == *+* ]] && extra+=(--lb="${entry#*+}")
     for s in $sources; do
       label="$name --algo=$algo ${extra[*]} --src=$s"
       timeout -k 10 "$timeout_s" "$bin/dd-sssp" --algo=$algo "${extra[@]}" --src=$s "${opts[@]}" \

@@ -11,6 +11,10 @@
 //       group, the Op-reduction of x over that group. Other lanes get a
 //       partial value they must ignore.
 //
+//   warp_inclusive_sum(x)   every lane of the warp calls it; lane k gets
+//       x summed over lanes 0..k (the ranges laid end to end of
+//       dd::lb::WarpScan and of ADDS's flat expansion).
+//
 // Paths, fastest first:
 //   1. __reduce_*_sync (sm_80+, 32-bit integers, and 64-bit integers through
 //      32-bit parts; see atomic_ops.cuh): one instruction per group, each lane
@@ -110,6 +114,20 @@ template <class Op, class T> __device__ __forceinline__ T mask_reduce(unsigned m
 }
 
 } // namespace detail
+
+/// Inclusive prefix sum of x over the 32 lanes (Kogge-Stone, five
+/// shuffles): lane k gets the sum of lanes 0..k. All 32 lanes call it.
+template <class T> __device__ __forceinline__ T warp_inclusive_sum(T x) {
+  const unsigned lane = lane_id();
+#pragma unroll
+  for (unsigned d = 1; d < warp_size; d *= 2) {
+    const T below = __shfl_up_sync(full_warp_mask, x, d);
+    if (lane >= d)
+      x += below;
+  }
+  return x;
+}
+
 } // namespace dd
 
 #endif // DD_WARP_REDUCE_CUH

@@ -1,3 +1,5 @@
+//===- dd/load_balance/thread_warp_block.cuh - TWC gathering -*- CUDA -*-===//
+//
 // Cooperative edge expansion: the threads of a block each hold one vertex's
 // edge range, and the edges are visited by the block, by a warp or by the
 // thread itself according to the range's length. This is the
@@ -7,7 +9,7 @@
 // loads instead of serializing one thread while its warp idles, and a
 // road-network vertex of degree 3 costs one ballot and one block vote.
 //
-//   using Expand = CooperativeExpand<kBlockThreads, Dist>;
+//   using Expand = dd::lb::ThreadWarpBlock<256, Dist>;
 //   __shared__ typename Expand::TempStorage temp;
 //   Expand(temp).run(begin, end, du, [&](Dist du, std::uint32_t e) { relax(du, e); });
 //
@@ -17,19 +19,25 @@
 // BlockThreads threads. op(item, e) is called exactly once for every edge e
 // of every thread's range, with that thread's item, from some thread of the
 // block, in no particular order and possibly in divergent code.
-#ifndef DD_SSSP_EXPAND_CUH
-#define DD_SSSP_EXPAND_CUH
+//
+// One of the load-balancing strategies of <dd/load_balance.cuh> (--lb=twc of
+// dd-sssp), the default of the project's traversals (docs/sssp.md, "Load
+// balancing").
+//
+//===----------------------------------------------------------------------===//
+#ifndef DD_LOAD_BALANCE_THREAD_WARP_BLOCK_CUH
+#define DD_LOAD_BALANCE_THREAD_WARP_BLOCK_CUH
 
 #include <cstdint>
 
 #include "dd/warp.cuh"
 
-namespace dd::sssp {
+namespace dd::lb {
 
 /// @tparam BlockThreads  threads per block, a multiple of 32
 /// @tparam Item          what each edge visit needs from its vertex (a
 ///                       distance, a level), a type __shfl_sync accepts
-template <unsigned BlockThreads, class Item> class CooperativeExpand {
+template <unsigned BlockThreads, class Item> class ThreadWarpBlock {
   static_assert(BlockThreads % warp_size == 0, "blocks must be whole warps");
   static_assert(BlockThreads <= warp_size * warp_size, "one ballot word per lane");
 
@@ -41,7 +49,7 @@ public:
     Item item;
   };
 
-  __device__ explicit CooperativeExpand(TempStorage &temp) : temp_(temp) {}
+  __device__ explicit ThreadWarpBlock(TempStorage &temp) : temp_(temp) {}
 
   template <class EdgeOp>
   __device__ __forceinline__ void run(std::uint32_t begin, std::uint32_t end, Item item,
@@ -103,6 +111,6 @@ private:
   TempStorage &temp_;
 };
 
-} // namespace dd::sssp
+} // namespace dd::lb
 
-#endif // DD_SSSP_EXPAND_CUH
+#endif // DD_LOAD_BALANCE_THREAD_WARP_BLOCK_CUH
