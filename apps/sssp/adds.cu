@@ -342,11 +342,6 @@ __global__ void unpack_distances(const unsigned long long *word, unsigned *dist,
     dist[v] = unsigned(word[v] >> 32);
 }
 
-/// Road-like graphs (low degree) have little work per step: what limits
-/// them is the latency of each hop.
-bool road_like(const DeviceGraph &graph) {
-  return graph.num_edges() < 8ull * graph.num_vertices();
-}
 
 /// Graphs that are not road-like and have a vertex of more than 16 times
 /// the mean degree (Kronecker, wiki-Vote; not the uniform random graphs).

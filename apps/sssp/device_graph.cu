@@ -19,6 +19,10 @@ void DeviceGraph::release() {
   mean_weight_ = 0;
 }
 
+bool road_like(const DeviceGraph &graph) {
+  return graph.num_edges() < 8ull * graph.num_vertices();
+}
+
 bool DeviceGraph::needs_wide_distances() const {
   // A shortest path is simple: at most |V| - 1 edges of at most max_weight.
   const std::uint64_t longest =

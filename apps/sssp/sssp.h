@@ -143,12 +143,18 @@ private:
   std::uint32_t *edge_sources_ = nullptr;
 };
 
+/// Whether `graph` is road-like: a mean out-degree below 8 (road networks,
+/// meshes). Such graphs have little work per step, and what limits a
+/// traversal is the latency of each step: ADDS, near-far and the load
+/// balancing choose differently for them (docs/sssp.md).
+bool road_like(const DeviceGraph &graph);
+
 /// How a data-driven traversal (near-far, bf-worklist) spreads each
 /// frontier's edges over threads: the strategies of <dd/load_balance.cuh>
 /// (docs/sssp.md, "Load balancing").
 struct LoadBalance {
   enum class Strategy {
-    kAuto,        ///< chosen from the graph's degrees (docs/sssp.md)
+    kAuto,        ///< kWarpScan on road-like graphs, else kSearch
     kTwc,         ///< dd::lb::ThreadWarpBlock: block, warp, thread stages
     kWarpShuffle, ///< dd::lb::WarpShuffle: groups of `group` lanes per vertex
     kWarpScan,    ///< dd::lb::WarpScan: a warp prefix sum, 32 edges a round
@@ -182,8 +188,15 @@ Expected<Result> bf_worklist(const DeviceGraph &graph, VertexId source,
 inline constexpr double kNearFarDeltaFactor = 32.0;
 
 /// Near-far's delta for `graph`: kNearFarDeltaFactor * mean weight / mean
-/// out-degree, rounded, at least 1.
+/// out-degree, rounded, at least 1 (also ADDS's first delta).
 std::uint64_t nearfar_delta(const DeviceGraph &graph);
+
+/// Near-far's own delta on road-like graphs is nearfar_delta times this.
+/// Their thousands of steps each cost a grid barrier, and a wider bucket
+/// takes fewer: on an H100 (docs/PERF.md, "Near-far's bucket width"),
+/// grid1024 31.7 -> 27.6 ms and luxembourg 8.6 -> 7.5 ms at 4x (2.7x and
+/// 1.2x the vertices expanded); 8x gained another 1-2%.
+inline constexpr std::uint64_t kRoadDeltaScale = 4;
 
 /// How near-far runs its steps.
 struct NearFarOptions {
@@ -195,6 +208,9 @@ struct NearFarOptions {
   /// How each step's edges are spread (kSearch runs host steps: its prefix
   /// sum is a launch of its own).
   LoadBalance lb;
+  /// The bucket width; 0: nearfar_delta(graph), times kRoadDeltaScale on
+  /// road-like graphs.
+  std::uint64_t delta = 0;
 };
 
 /// Near-far (Davidson et al., as in LonestarGPU): a near pile of vertices

@@ -96,6 +96,8 @@ Options:
                      for itself between steps, sized to what fits the GPU at
                      once (device: graphs with every out-degree below 4096);
                      auto (default): device where it can run
+  --nearfar-delta=D  nearfar: this bucket width instead of
+                     32 * mean weight / mean out-degree
   --lb=S             nearfar, bf-worklist: how each frontier's edges are spread
                      over threads (docs/sssp.md, "Load balancing"):
                        twc     a vertex's edges to the block, a warp or its
@@ -147,7 +149,7 @@ int fail(const std::string &message) {
 const std::set<std::string> kValueOptions = {
     "algo", "src", "out", "runs", "format", "base", "weight-seed", "max-input-bytes",
     "adds-delta", "adds-pool", "adds-workers",
-                                 "adds-precheck", "nearfar-steps", "lb"};
+                                 "adds-precheck", "nearfar-steps", "nearfar-delta", "lb"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
 
 
@@ -269,8 +271,9 @@ int main_impl(int argc, char **argv) {
     return fail("--src is required");
   std::uint64_t source = 0, runs = 1, base = 0, weight_seed = 1;
   std::uint64_t max_input_bytes = kDefaultMaxStreamBytes;
-  std::uint64_t adds_delta = 0, adds_pool = 0, adds_workers = 0;
+  std::uint64_t adds_delta = 0, adds_pool = 0, adds_workers = 0, nearfar_delta = 0;
   for (auto problem : {get_u64(args, "adds-delta", 1, std::uint64_t(1) << 62, adds_delta),
+                       get_u64(args, "nearfar-delta", 1, std::uint64_t(1) << 62, nearfar_delta),
                        get_u64(args, "adds-pool", 128, 8192, adds_pool),
                        get_u64(args, "adds-workers", 1, 1024, adds_workers),
                        get_u64(args, "src", 0, kMaxVertices - 1, source),
@@ -292,6 +295,9 @@ int main_impl(int argc, char **argv) {
       {"auto", sssp::NearFarOptions::Steps::kAuto},
       {"host", sssp::NearFarOptions::Steps::kHost},
       {"device", sssp::NearFarOptions::Steps::kDevice}};
+  nearfar.delta = nearfar_delta;
+  if (args.values.count("nearfar-delta") && algo != Algo::kNearFar)
+    return fail("--nearfar-delta applies to --algo=nearfar only");
   if (args.values.count("nearfar-steps")) {
     if (algo != Algo::kNearFar)
       return fail("--nearfar-steps applies to --algo=nearfar only");
