@@ -56,9 +56,10 @@ __global__ void while_hist(const unsigned char *buffer, long size, unsigned *his
   ends[threadIdx.x + blockIdx.x * blockDim.x] = i + j;
 }
 
-/// Grid-stride walks the pass gives vector loads (dd/grid_stride_updates.cuh):
+/// A grid-stride walk the pass gives vector loads (dd/grid_stride_updates.cuh):
 /// 2-byte samples weighted by themselves, over an index declared before the
-/// loop (each thread writes where it ended), and bytes; launched from
+/// loop (each thread writes where it ended); then a walk over bytes, which
+/// follows that store and so keeps the pipelined loop. Launched from
 /// unaligned starts, and once with two rows of threads per block, where
 /// each x index walks the arrays twice as written (the runtime then runs
 /// the loop as written).

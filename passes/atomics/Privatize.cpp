@@ -785,10 +785,41 @@ bool mayLeave(const Stmt *S) {
   return any_of(S->children(), [](const Stmt *C) { return mayLeave(C); });
 }
 
-/// Whether every thread of the grid runs \p Loop: it lies in the kernel's
-/// body, under no condition or other loop, and nothing before it may leave
-/// the kernel (then which thread visits which index of a grid-stride walk
-/// does not change the indices visited).
+/// Whether \p S may write memory: an assignment or increment of anything
+/// but a local variable, a call other than CUDA's pure, vote, shuffle and
+/// barrier functions (an atomic, a function of the program), assembly.
+bool mayWriteMemory(const Stmt *S) {
+  if (!S)
+    return false;
+  // threadIdx.x and friends are calls of their getters underneath.
+  if (const auto *E = dyn_cast<Expr>(S); E && cudaBuiltinRead(E))
+    return false;
+  auto Local = [](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && !V->getType()->isReferenceType();
+  };
+  if (const auto *B = dyn_cast<BinaryOperator>(S);
+      B && B->isAssignmentOp() && !Local(B->getLHS()))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->isIncrementDecrementOp() && !Local(U->getSubExpr()))
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S);
+      Call && cudaCallKind(Call) == CudaCallKind::Other)
+    return true;
+  if (isa<AsmStmt>(S))
+    return true;
+  return any_of(S->children(), [](const Stmt *C) { return mayWriteMemory(C); });
+}
+
+/// Whether every thread of the grid runs \p Loop and finds memory as the
+/// kernel's launch left it: the loop lies in the kernel's body, under no
+/// condition or other loop, and nothing before it may leave the kernel
+/// (then which thread visits which index of a grid-stride walk does not
+/// change the indices visited) or write memory (a thread's own earlier
+/// store to `elems[i]` would not be ordered before another thread's read of
+/// it).
 bool runByEveryThread(ASTContext &Ctx, const Stmt *Loop,
                       const FunctionDecl *Kernel) {
   const Stmt *At = Loop;
@@ -800,7 +831,7 @@ bool runByEveryThread(ASTContext &Ctx, const Stmt *Loop,
     for (const Stmt *S : Block->body()) {
       if (S == At)
         break;
-      if (mayLeave(S))
+      if (mayLeave(S) || mayWriteMemory(S))
         return false;
     }
     At = Block;

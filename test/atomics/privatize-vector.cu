@@ -12,7 +12,7 @@
 
 // REMARK-COUNT-6: its grid-stride loop loads 16-byte vectors of
 // REMARK-NOT: its grid-stride loop loads 16-byte vectors of
-// REMARK-COUNT-15: its loop loads 4 iterations ahead of their updates (dd::pipelined_updates)
+// REMARK-COUNT-17: its loop loads 4 iterations ahead of their updates (dd::pipelined_updates)
 
 // CHECK: {{^}}#include <dd/grid_stride_updates.cuh>
 
@@ -188,6 +188,31 @@ __global__ void some_threads(const unsigned char *bytes, unsigned n,
       atomicAdd(&bins[bytes[i]], 1u);
   if (threadIdx.x >= 200)
     return;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    atomicAdd(&bins[bytes[i]], 1u);
+}
+
+// Memory written before the walk: the thread's own store to bytes[i] is
+// not ordered before another thread's read of it (a call may write too).
+// CHECK-LABEL: void written_before(
+// CHECK-NOT: grid_stride_updates
+// CHECK: dd_private_bins.flush();
+__device__ void touch(unsigned char *p) { *p = 1; }
+__global__ void written_before(unsigned char *bytes, unsigned n,
+                               unsigned *bins) {
+  const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid < n)
+    bytes[tid] = (unsigned char)(tid * 7);
+  for (unsigned i = tid; i < n; i += blockDim.x * gridDim.x)
+    atomicAdd(&bins[bytes[i]], 1u);
+}
+// CHECK-LABEL: void called_before(
+// CHECK-NOT: grid_stride_updates
+// CHECK: dd_private_bins.flush();
+__global__ void called_before(unsigned char *bytes, unsigned n,
+                              unsigned *bins) {
+  touch(bytes + threadIdx.x);
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += blockDim.x * gridDim.x)
     atomicAdd(&bins[bytes[i]], 1u);
