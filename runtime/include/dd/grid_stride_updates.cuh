@@ -17,7 +17,10 @@
 // which index does not matter to a privatized update (an atomic: the
 // updates commute). dd::grid_stride_updates visits the same indices with
 // each thread loading 16-byte vectors of consecutive elements, the
-// unaligned head and the tail one element per thread.
+// unaligned head and the tail one element per thread; the vectors go to as
+// few blocks as give each thread DD_GRID_STRIDE_MIN_VECTORS of them, so
+// that a grid of several waves does not clear and merge a copy per block
+// for a few vectors each (docs/PERF.md, "Vector loads").
 //
 // What the caller must guarantee (the atomics pass proves it before it
 // emits this; docs/atomics.md, "Vector loads"):
@@ -33,7 +36,10 @@
 //     contract: the loop does not touch the global array other than through
 //     update());
 //   - `n`, `elems`, `index` and `value` are the same in every thread of the
-//     grid (they read no thread's index and no memory the grid writes).
+//     grid (they read no thread's index and no memory the grid writes);
+//   - every thread of the grid calls it, and none has written memory before
+//     (its own store to elems[i] would not be ordered before another
+//     thread's read of it).
 // It returns false, having done nothing, where it cannot keep the loop's
 // meaning or would gain nothing: a grid or block with more than one
 // dimension (threads that share an x index each visit the indices), a step
