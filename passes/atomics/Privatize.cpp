@@ -87,6 +87,17 @@ bool onlyReadOrAssigned(ASTContext &Ctx, const Stmt *Body, const VarDecl *V,
   });
 }
 
+/// The initializer of \p V when it is a local variable of \p Kernel (not a
+/// parameter) that is never assigned and whose address is never taken, so
+/// that its value is the initializer's wherever it is read; else null.
+const Expr *setOnceInit(ASTContext &Ctx, const VarDecl *V,
+                        const FunctionDecl *Kernel) {
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
+      !onlyReadOrAssigned(Ctx, Kernel->getBody(), V))
+    return nullptr;
+  return V->getInit();
+}
+
 class Bounds {
 public:
   Bounds(ASTContext &Ctx, const FunctionDecl *Kernel)
@@ -109,10 +120,9 @@ public:
       case CK_LValueToRValue:
         if (const auto *D =
                 dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens()))
-          if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
-              V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
-              V->getInit() && onlyReadOrAssigned(Ctx, Kernel->getBody(), V))
-            return narrower(of(V->getInit(), Depth + 1), Type);
+          if (const Expr *Init =
+                  setOnceInit(Ctx, dyn_cast<VarDecl>(D->getDecl()), Kernel))
+            return narrower(of(Init, Depth + 1), Type);
         return Type;
       case CK_IntegralCast:
       case CK_NoOp: {
@@ -660,12 +670,11 @@ const Expr *throughIntCasts(ASTContext &Ctx, const Expr *E,
       if (K == CK_LValueToRValue) {
         const auto *R = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
         const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
-        if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
-            !V->getInit() || V->getInitStyle() != VarDecl::CInit ||
-            V->getType().isVolatileQualified() ||
-            !onlyReadOrAssigned(Ctx, Kernel->getBody(), V))
+        const Expr *Init = setOnceInit(Ctx, V, Kernel);
+        if (!Init || V->getInitStyle() != VarDecl::CInit ||
+            V->getType().isVolatileQualified())
           return E;
-        E = V->getInit();
+        E = Init;
         continue;
       }
       if ((K == CK_IntegralCast || K == CK_NoOp) &&
@@ -731,10 +740,9 @@ bool isGridUniform(ASTContext &Ctx, const Expr *E, const FunctionDecl *Kernel,
     if (const auto *P = dyn_cast<ParmVarDecl>(V))
       return P->getDeclContext() == Kernel &&
              onlyReadOrAssigned(Ctx, Kernel->getBody(), P);
-    return V->hasLocalStorage() && !V->isStaticLocal() && V->getInit() &&
-           V->getInitStyle() == VarDecl::CInit &&
-           onlyReadOrAssigned(Ctx, Kernel->getBody(), V) &&
-           isGridUniform(Ctx, V->getInit(), Kernel, Also, Reads, Depth + 1);
+    const Expr *Init = setOnceInit(Ctx, V, Kernel);
+    return Init && V->getInitStyle() == VarDecl::CInit &&
+           isGridUniform(Ctx, Init, Kernel, Also, Reads, Depth + 1);
   };
   ReadRules Rules;
   Rules.ThreadIndex = false;
@@ -994,19 +1002,24 @@ void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
       blanksBefore(SM, L.Loop->getBeginLoc()).value_or("").str();
   std::string Type = L.Var->getType().getAsString(P.Ctx.getPrintingPolicy());
   std::string Name = L.Var->getNameAsString();
-  // `[&](T v) { decls; return E; }`, with the body's declarations that E
-  // needs (the others would warn as unused), and the parameter unnamed
-  // where nothing uses it.
-  auto Lambda = [&](const Expr *E) {
-    SmallVector<const Stmt *, 4> Uses = neededDecls(L, E);
+  // `[&](T p) { decls; return E; }`, with the body's declarations that E
+  // needs (the others would warn as unused), each spelled by \p Spell, and
+  // the parameter unnamed where \p Uses says nothing uses it.
+  auto LambdaOf = [&](const Expr *E, StringRef ParamType, StringRef Param,
+                      function_ref<std::string(SourceRange)> Spell,
+                      function_ref<bool(const Stmt *)> Uses) {
+    SmallVector<const Stmt *, 4> Parts = neededDecls(L, E);
     std::string Body;
-    for (const Stmt *D : Uses)
-      Body += Text(D->getSourceRange()) + " ";
-    Uses.push_back(E);
-    bool UsesVar =
-        any_of(Uses, [&](const Stmt *U) { return refersTo(U, L.Var); });
-    return "[&](" + Type + (UsesVar ? " " + Name : std::string()) + ") { " +
-           Body + "return " + Text(E->getSourceRange()) + "; }";
+    for (const Stmt *D : Parts)
+      Body += Spell(D->getSourceRange()) + " ";
+    Parts.push_back(E);
+    bool Used = any_of(Parts, Uses);
+    return "[&](" + ParamType.str() + (Used ? " " + Param.str() : "") + ") { " +
+           Body + "return " + Spell(E->getSourceRange()) + "; }";
+  };
+  auto Lambda = [&](const Expr *E) {
+    return LambdaOf(E, Type, Name, Text,
+                    [&](const Stmt *U) { return refersTo(U, L.Var); });
   };
   // A variable declared before the loop gets the value the loop leaves.
   std::string In = Indent + (Vector ? "  " : "");
@@ -1018,11 +1031,11 @@ void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
       Lambda(L.Cond) + ",\n" + In + "    [&](" + Type + " &" + Name + ") { " +
       Text(L.Step->getSourceRange()) + "; },\n" + In + "    " + Lambda(Index) +
       ",\n" + In + "    " + Lambda(L.Value) + ")";
-  std::string Out = "// decoupler: the loop as written, each " +
-                    std::to_string(PipelineDepth) +
-                    " iterations' loads issued before their updates "
-                    "(dd/pipelined_updates.cuh)\n" +
-                    Indent + Call;
+  const std::string Pipelined = "the loop as written, each " +
+                                std::to_string(PipelineDepth) +
+                                " iterations' loads issued before their "
+                                "updates (dd/pipelined_updates.cuh)\n";
+  std::string Out = "// decoupler: " + Pipelined + Indent + Call;
   if (Vector) {
     // `[&](E dd_elem) { decls; return E; }`: the element lambdas, each read
     // `elems[i]` replaced by the parameter.
@@ -1044,30 +1057,19 @@ void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
     };
     std::string Elem = Vector->Elem.getAsString(P.Ctx.getPrintingPolicy());
     auto ElemLambda = [&](const Expr *E) {
-      SmallVector<const Stmt *, 4> Uses = neededDecls(L, E);
-      std::string Body;
-      for (const Stmt *D : Uses)
-        Body += Replaced(D->getSourceRange()) + " ";
-      Uses.push_back(E);
-      bool UsesElem = any_of(Uses, [&](const Stmt *U) {
+      return LambdaOf(E, Elem, "dd_elem", Replaced, [&](const Stmt *U) {
         return any_of(Vector->Reads, [&](const ArraySubscriptExpr *A) {
           return U->getSourceRange().fullyContains(A->getSourceRange());
         });
       });
-      return "[&](" + Elem + (UsesElem ? " dd_elem" : "") + ") { " + Body +
-             "return " + Replaced(E->getSourceRange()) + "; }";
     };
     std::string Compared =
         Vector->Compared.getAsString(P.Ctx.getPrintingPolicy());
     Out = "// decoupler: each thread loads 16-byte vectors of '" +
           Vector->Elems->getNameAsString() +
-          "' (dd/grid_stride_updates.cuh); where that cannot run, the loop "
-          "as written, each " +
-          std::to_string(PipelineDepth) +
-          " iterations' loads issued before their updates "
-          "(dd/pipelined_updates.cuh)\n" +
-          Indent + "if (!dd::grid_stride_updates<" + Type + ", " + Compared +
-          ">(\n" + Indent + "        " + Object.str() + ", " +
+          "' (dd/grid_stride_updates.cuh); where that cannot run, " +
+          Pipelined + Indent + "if (!dd::grid_stride_updates<" + Type + ", " +
+          Compared + ">(\n" + Indent + "        " + Object.str() + ", " +
           Vector->Elems->getNameAsString() + ", " +
           Text(Vector->Limit->getSourceRange()) + ",\n" + Indent + "        " +
           ElemLambda(Index) + ",\n" + Indent + "        " +
@@ -1091,14 +1093,13 @@ std::optional<IndexBound> boundOf(ASTContext &Ctx, const Expr *Index,
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
     const auto *Ref = dyn_cast<DeclRefExpr>(Stripped);
     const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
-        !V->getType()->isIntegerType() ||
-        !V->getInit()->IgnoreParenImpCasts()->getType()->isIntegerType() ||
+    const Expr *Init = setOnceInit(Ctx, V, Kernel);
+    if (!Init || !V->getType()->isIntegerType() ||
+        !Init->IgnoreParenImpCasts()->getType()->isIntegerType() ||
         Ctx.getIntWidth(V->getType()) <
-            Ctx.getIntWidth(V->getInit()->IgnoreParenImpCasts()->getType()) ||
-        !onlyReadOrAssigned(Ctx, Kernel->getBody(), V))
+            Ctx.getIntWidth(Init->IgnoreParenImpCasts()->getType()))
       break;
-    Stripped = V->getInit()->IgnoreParenImpCasts();
+    Stripped = Init->IgnoreParenImpCasts();
   }
   if (const auto *B = dyn_cast<BinaryOperator>(Stripped);
       B && B->getOpcode() == BO_Rem) {
