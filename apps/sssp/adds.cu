@@ -342,7 +342,6 @@ __global__ void unpack_distances(const unsigned long long *word, unsigned *dist,
     dist[v] = unsigned(word[v] >> 32);
 }
 
-
 /// Graphs that are not road-like and have a vertex of more than 16 times
 /// the mean degree (Kronecker, wiki-Vote; not the uniform random graphs).
 bool has_hubs(const DeviceGraph &graph) {

@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "dd/load_balance.cuh"
 #include "dd/worklist.cuh"
 #include "sssp/common.cuh"
-#include "dd/load_balance.cuh"
 
 namespace dd::sssp {
 
@@ -157,8 +157,9 @@ __global__ void __launch_bounds__(kBlockThreads)
       [&](VertexId u, std::uint32_t e) { relax_edge(g, dist, load_relaxed(dist[u]), e, piles); });
 }
 
-/// Calls `f(Expand{})` (a value of the Expand type, default-constructed
-/// only to carry it) with the block strategy `lb` names (not kSearch).
+/// Calls `f(static_cast<Expand *>(nullptr))` (a null pointer that only
+/// carries the type) with the block strategy Expand that `lb` names (not
+/// kSearch), and returns what f returns.
 template <class Dist, class F> decltype(auto) with_block_strategy(const LoadBalance &lb, F &&f) {
   using S = LoadBalance::Strategy;
   switch (lb.strategy) {

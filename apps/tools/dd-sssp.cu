@@ -97,7 +97,8 @@ Options:
                      once (device: graphs with every out-degree below 4096);
                      auto (default): device where it can run
   --nearfar-delta=D  nearfar: this bucket width instead of
-                     32 * mean weight / mean out-degree
+                     32 * mean weight / mean out-degree (4 times that on
+                     road-like graphs: mean out-degree below 8)
   --lb=S             nearfar, bf-worklist: how each frontier's edges are spread
                      over threads (docs/sssp.md, "Load balancing"):
                        twc     a vertex's edges to the block, a warp or its

@@ -73,6 +73,7 @@ namespace dd {
 /// @tparam N       the type `i < n` compares in (the usual arithmetic
 ///                 conversions of I and n's type; holds every value of I
 ///                 that is not negative)
+/// @tparam MinVectors  vectors each working thread gets at least (see below)
 /// @tparam E       the array's element type (arithmetic, 1, 2, 4 or 8 bytes)
 /// @param updates  the dd::block_private the loop updates, by reference
 /// @param elems    the array the loop reads, `elems[i]`
@@ -81,7 +82,8 @@ namespace dd {
 /// @param value    `(E) -> value`: the update's value, from the element
 /// @param end      where it ran and `end` is given: set to the value the loop
 ///                 leaves in this thread's variable (the first not below n)
-template <class I, class N, unsigned MinVectors = DD_GRID_STRIDE_MIN_VECTORS, class Updates, class E, class Index, class Value>
+template <class I, class N, unsigned MinVectors = DD_GRID_STRIDE_MIN_VECTORS, class Updates,
+          class E, class Index, class Value>
 __device__ __forceinline__ bool grid_stride_updates(Updates &updates, const E *elems, N n,
                                                     Index index, Value value,
                                                     I *end = nullptr) {

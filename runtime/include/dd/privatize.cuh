@@ -133,13 +133,6 @@ template <class Op, class T> class block_private {
   static constexpr unsigned vote_below = DD_PRIVATE_VOTE_BELOW;
 
 public:
-  /// The element type.
-  using value_type = T;
-
-  /// The value one update by `combine(a, b)` must carry to have the effect
-  /// of an update by a and one by b at the same index.
-  __device__ __forceinline__ static T combine(T a, T b) { return Local::combine(a, b); }
-
   /// Decides whether the block privatizes (or keeps a hot-index cache), and
   /// clears its copy or cache. Every thread of the block calls it, in
   /// block-uniform control flow.
