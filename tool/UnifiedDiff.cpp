@@ -268,9 +268,28 @@ std::vector<long> matchLines(StringRef Old, StringRef New) {
       (Edits[End].Kind == EditKind::Delete ? Deleted : Inserted)
           .push_back(Edits[End].Kind == EditKind::Delete ? Edits[End].Old
                                                          : Edits[End].New);
-    if (Deleted.size() == Inserted.size())
+    if (Deleted.size() == Inserted.size()) {
       for (size_t K = 0; K < Deleted.size(); ++K)
         Match[Inserted[K]] = long(Deleted[K]);
+    } else {
+      // New lines around old ones (a body moved into a loop, one level
+      // deeper): an old line that comes back indented further, in order.
+      size_t From = 0;
+      for (size_t Ins : Inserted) {
+        StringRef New = B[Ins];
+        if (New.trim().empty())
+          continue;
+        for (size_t K = From; K < Deleted.size(); ++K)
+          if (StringRef Old = A[Deleted[K]];
+              New.size() > Old.size() && New.ends_with(Old) &&
+              New.drop_back(Old.size()).find_first_not_of(" \t") ==
+                  StringRef::npos) {
+            Match[Ins] = long(Deleted[K]);
+            From = K + 1;
+            break;
+          }
+      }
+    }
     I = End;
   }
   return Match;

@@ -45,9 +45,10 @@ fi
 if [[ -z "$ONLY" || "$ONLY" == bench ]]; then
   echo "== dd_graph (host library)"
   objs=()
-  for src in apps/graph/*.cpp; do
+  # The graph readers write through support/output_file.h (-I .).
+  for src in apps/graph/*.cpp support/output_file.cpp; do
     obj="$OUTDIR/obj/graph_$(basename "${src%.cpp}").o"
-    g++ -std=c++17 -O2 -Wall -I apps -c "$src" -o "$obj"
+    g++ -std=c++17 -O2 -Wall -I . -I apps -c "$src" -o "$obj"
     objs+=("$obj")
   done
   rm -f "$OUTDIR/obj/libdd_graph.a"
@@ -72,7 +73,7 @@ if [[ -z "$ONLY" || "$ONLY" == bench ]]; then
     echo "== no rewritten kernels.dd.cu: the auto column is left out"
   fi
   echo "== atomics_bench"
-  "$NVCC" "${NVFLAGS[@]}" "${have_auto[@]}" -I apps -I bench/atomics -c \
+  "$NVCC" "${NVFLAGS[@]}" "${have_auto[@]}" -I . -I apps -I bench/atomics -c \
     bench/atomics/atomics_bench.cu -o "$OUTDIR/obj/atomics_bench.o"
   "$NVCC" -arch="$ARCH" "$OUTDIR/obj/atomics_bench.o" "${link[@]}" \
     "$OUTDIR/obj/libdd_graph.a" -o "$OUTDIR/atomics_bench"

@@ -6,7 +6,8 @@
 // here with keys beyond it, which must still land in the global array), a
 // __device__ array's extent. Grid-stride walks over bytes and 2-byte
 // samples also get vector loads. Where no bound is known, the block keeps a
-// cache of the hot indices instead (unbounded_ops).
+// cache of the hot indices instead (unbounded_ops). Kernels of one key per
+// thread also get one block to run the threads of several (per_thread).
 //
 //   privatize [--keys N] [--bins B] [--dist uniform|zipf] [--seed S]
 //             [--block T] [--grid G] [--verify 0|1]
@@ -110,6 +111,25 @@ __global__ void masked_sub(const unsigned *keys, unsigned n, int *bins) {
     return;
   const int k = keys[i] & 63;
   atomicSub(&bins[k], int(keys[i] % 5));
+}
+
+/// One key per thread on a grid of two rows of blocks (blockIdx.y: the
+/// pass), no bound of the index (a cache of hot indices), an early return,
+/// a helper function and a store of its own per thread. One block runs the
+/// threads of several blocks of a row (dd::coarse_blocks) once the grid
+/// exceeds a few waves of the GPU (--keys 2^24).
+struct Span {
+  const unsigned *keys;
+  unsigned n;
+};
+__device__ unsigned weight_of(unsigned key, unsigned pass) { return (key & 7) + pass; }
+__global__ void per_thread(Span span, unsigned *counts, unsigned *seen) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= span.n)
+    return;
+  const unsigned key = span.keys[i];
+  seen[blockIdx.y * span.n + i] = key ^ blockIdx.y;
+  atomicAdd(&counts[key * 2 + blockIdx.y], weight_of(key, blockIdx.y));
 }
 
 /// A maximum into a __device__ array: the range is its extent.
@@ -261,6 +281,8 @@ int main(int argc, char **argv) {
   unsigned long long *dPeaks = upload(std::vector<unsigned long long>(2 * nbins, 5));
   int *dDebits = upload(std::vector<int>(nbins, 0));
   unsigned *dWhile = upload(std::vector<unsigned>(256, 0));
+  unsigned *dCounts = upload(std::vector<unsigned>(4 * nbins, 0));
+  unsigned *dSeen = upload(std::vector<unsigned>(2 * n, 0));
   // The walks start `sOff` samples and `bOff` bytes in (not 16-byte
   // aligned) and stop short of the end (a partial last vector).
   std::vector<unsigned short> samples(n);
@@ -289,6 +311,7 @@ int main(int argc, char **argv) {
   ranged_hist<<<G, B>>>(dKeys, n, dRanged, nbins);
   unbounded_ops<<<G, B>>>(dKeys, unsigned(n), dPeaks, dDebits);
   masked_sub<<<one_per_thread_grid, B>>>(dKeys, unsigned(n), dSub);
+  per_thread<<<dim3(one_per_thread_grid, 2), B>>>(Span{dKeys, unsigned(n)}, dCounts, dSeen);
   device_max<<<G, B>>>(dKeys, unsigned(n));
   mixed_ops<<<G, B>>>(dKeys, unsigned(n), dMins, dXors, dOrs, dAnds);
   warp_hist<<<G, B>>>(dKeys, unsigned(n), dWarp);
@@ -312,6 +335,8 @@ int main(int argc, char **argv) {
   auto peaks = download(dPeaks, 2 * nbins);
   auto debits = download(dDebits, nbins);
   auto sub = download(dSub, 64);
+  auto counts = download(dCounts, 4 * nbins);
+  auto seen = download(dSeen, 2 * n);
   std::vector<unsigned> maxes(DeviceBins);
   DD_CUDA_CHECK(cudaMemcpyFromSymbol(maxes.data(), g_max, sizeof(unsigned) * DeviceBins));
   auto mins = download(dMins, 100);
@@ -336,6 +361,8 @@ int main(int argc, char **argv) {
   std::printf("unbounded_ops %016llx %016llx\n", (unsigned long long)digest(peaks),
               (unsigned long long)digest(debits));
   std::printf("masked_sub %016llx\n", (unsigned long long)digest(sub));
+  std::printf("per_thread %016llx %016llx\n", (unsigned long long)digest(counts),
+              (unsigned long long)digest(seen));
   std::printf("device_max %016llx\n", (unsigned long long)digest(maxes));
   std::printf("mixed_ops %016llx %016llx %016llx %016llx\n", (unsigned long long)digest(mins),
               (unsigned long long)digest(xors), (unsigned long long)digest(ors),
@@ -354,7 +381,7 @@ int main(int argc, char **argv) {
     std::vector<unsigned long long> eRanged(2 * nbins, 0), eXors(1024, 0x1234);
     std::vector<int> eSub(64, 1000), eMins(100, 1 << 30), eDebits(nbins, 0);
     std::vector<unsigned long long> ePeaks(2 * nbins, 5);
-    std::vector<unsigned> eWhile(256, 0);
+    std::vector<unsigned> eWhile(256, 0), eCounts(4 * nbins, 0), eSeen(2 * n);
     std::vector<int> eEnds(grid * block);
     const std::int64_t offset = std::int64_t(grid * block);
     for (std::int64_t t = 0; t < offset; ++t) {
@@ -398,6 +425,10 @@ int main(int argc, char **argv) {
       eRanged[k] += k + 1ull;
       ePeaks[k] = std::max(ePeaks[k], (k ^ unsigned(i)) * 0x9e3779b97f4a7c15ull);
       eSub[k & 63] = int(unsigned(eSub[k & 63]) - k % 5);
+      for (unsigned pass = 0; pass < 2; ++pass) {
+        eCounts[k * 2 + pass] += (k & 7) + pass;
+        eSeen[pass * n + i] = k ^ pass;
+      }
       eMax[k % DeviceBins] = std::max(eMax[k % DeviceBins], k * 2654435761u);
       eMins[std::min(k, 99u)] = std::min(eMins[std::min(k, 99u)], int(k * 7919u) - 1000);
       eXors[(k * 2246822519u) >> 22] ^= 0x9e3779b97f4a7c15ull * (k + 1);
@@ -410,6 +441,7 @@ int main(int argc, char **argv) {
       eWeights[k & 15] += k;
     }
     bool ok = walksOk && eByte == byteBins && eWhile == whileBins && eEnds == ends && eMod == modBins && eRanged == ranged && eSub == sub &&
+              eCounts == counts && eSeen == seen &&
               eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eAnds == ands &&
               eWarp == warp && eTypedU == typedU && eTypedI == typedI && eTally == tallies &&
               eWeights == weights && ePeaks == peaks && eDebits == debits;
@@ -417,7 +449,7 @@ int main(int argc, char **argv) {
     status = ok ? 0 : 1;
   }
   for (void *p : {(void *)dKeys, (void *)dBytes, (void *)dByteBins, (void *)dModBins,
-                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights, (void *)dPeaks, (void *)dDebits, (void *)dWhile, (void *)dEnds, (void *)dSamples, (void *)dWalkBins[0], (void *)dWalkBins[1], (void *)dWalkBytes[0], (void *)dWalkBytes[1], (void *)dLast[0], (void *)dLast[1],
+                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights, (void *)dPeaks, (void *)dDebits, (void *)dWhile, (void *)dCounts, (void *)dSeen, (void *)dEnds, (void *)dSamples, (void *)dWalkBins[0], (void *)dWalkBins[1], (void *)dWalkBytes[0], (void *)dWalkBytes[1], (void *)dLast[0], (void *)dLast[1],
                   (void *)dWarp})
     DD_CUDA_CHECK(cudaFree(p));
   return status;

@@ -1083,6 +1083,226 @@ void rewritePipelined(PassContext &P, const PipelinedLoop &L, StringRef Object,
                   Out);
 }
 
+//===-- One block for several ---------------------------------------------===//
+
+/// Puts \p Indent before each line of \p Body's statements, which go one
+/// level deeper (blank lines and directives stay as written), unless a
+/// token spans lines there (a raw string or a continued literal, whose
+/// text would change).
+void indentLines(Rewriter &R, const SourceManager &SM, const LangOptions &LO,
+                 const CompoundStmt *Body, StringRef Indent) {
+  if (Body->body_empty())
+    return;
+  SourceLocation Begin = SM.getExpansionLoc(Body->getLBracLoc());
+  SourceLocation End = SM.getExpansionLoc(Body->getRBracLoc());
+  FileID File = SM.getFileID(Begin);
+  if (File != SM.getFileID(End))
+    return;
+  StringRef Text = SM.getBufferData(File);
+  unsigned From = SM.getFileOffset(Begin), To = SM.getFileOffset(End);
+  Lexer Lex(SM.getLocForStartOfFile(File), LO, Text.begin(),
+            Text.begin() + From, Text.end());
+  Lex.SetKeepWhitespaceMode(false);
+  Token T;
+  while (!Lex.LexFromRawLexer(T) && SM.getFileOffset(T.getLocation()) < To)
+    if (T.getLength() > 0 &&
+        Text.substr(SM.getFileOffset(T.getLocation()), T.getLength())
+            .contains('\n'))
+      return;
+  unsigned First = SM.getSpellingLineNumber(Begin) + 1;
+  unsigned Last = SM.getSpellingLineNumber(End) - 1;
+  for (unsigned Line = First; Line <= Last; ++Line) {
+    SourceLocation At = SM.translateLineCol(File, Line, 1);
+    unsigned Offset = SM.getFileOffset(At);
+    // Directives stay where they are written, at the line's start.
+    if (Offset < Text.size() && !StringRef("\r\n#").contains(Text[Offset]))
+      R.InsertTextBefore(At, Indent);
+  }
+}
+
+/// The line of \p Loc, for a reason's text.
+std::string lineOf(const SourceManager &SM, SourceLocation Loc) {
+  return "line " +
+         std::to_string(SM.getPresumedLoc(SM.getExpansionLoc(Loc)).getLine());
+}
+
+/// Whether \p Call is one of CUDA's loads through a cache (__ldg, __ldcs,
+/// ...): a read, nothing more.
+bool isCudaLoad(const CallExpr *Call) {
+  StringRef Name = cudaFunctionName(Call->getDirectCallee());
+  return Name.starts_with("__ld");
+}
+
+/// Why the threads of \p Kernel may not be run by fewer blocks, each
+/// running the threads of consecutive blocks one block after another
+/// (dd::coarse_blocks), if they may not. They may when no thread waits for
+/// another or shares memory with it (no loop, barrier, warp function,
+/// shared or static variable, assembly, jump) in the kernel or what it
+/// calls, the functions it calls do not read blockIdx, the kernel reads its
+/// own blockIdx by that name (not `::blockIdx`), and it changes no
+/// parameter: then running the bodies one after another is one of the
+/// orders the grid as launched could run them in.
+std::optional<std::string> coarsenBlocker(ASTContext &Ctx,
+                                          const FunctionDecl *Kernel) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const SourceManager &SM;
+    SmallPtrSet<const FunctionDecl *, 8> Seen;
+    const FunctionDecl *In = nullptr; ///< the callee being scanned, if any
+    std::optional<std::string> Why;
+    explicit Finder(const SourceManager &SM) : SM(SM) {}
+
+    bool stop(SourceLocation Loc, const std::string &What) {
+      Why = What + " (" + lineOf(SM, Loc) +
+            (In ? ", in function '" + In->getNameAsString() + "'" : "") + ")";
+      return false;
+    }
+    bool shouldVisitLambdaBody() const { return false; }
+    // threadIdx.x and friends: the variable as written, not the getter
+    // underneath.
+    bool TraversePseudoObjectExpr(PseudoObjectExpr *E) {
+      const auto *Prop =
+          dyn_cast<MSPropertyRefExpr>(E->getSyntacticForm()->IgnoreParens());
+      if (!Prop)
+        return RecursiveASTVisitor::TraversePseudoObjectExpr(E);
+      Expr *Base = Prop->getBaseExpr()->IgnoreParens();
+      if (auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+        Base = OVE->getSourceExpr()->IgnoreParens();
+      return TraverseStmt(Base);
+    }
+    bool VisitStmt(Stmt *S) {
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+        return stop(S->getBeginLoc(),
+                    "it has a loop, whose threads could wait for one "
+                    "another");
+      if (isa<GotoStmt, IndirectGotoStmt, LabelStmt>(S))
+        return stop(S->getBeginLoc(), "it jumps");
+      if (isa<AsmStmt>(S))
+        return stop(S->getBeginLoc(), "it has inline assembly");
+      if (isa<LambdaExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, CXXTryStmt>(
+              S))
+        return stop(S->getBeginLoc(),
+                    "it has a lambda, new, delete or exceptions");
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      if (V->hasAttr<CUDASharedAttr>())
+        return stop(V->getLocation(), "it declares the __shared__ variable '" +
+                                          V->getNameAsString() + "'");
+      if (V->isStaticLocal())
+        return stop(V->getLocation(), "it declares the static variable '" +
+                                          V->getNameAsString() + "'");
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const auto *V = dyn_cast<VarDecl>(E->getDecl());
+      if (!isCudaBuiltinVariable(V) || V->getName() != "blockIdx")
+        return true;
+      if (In)
+        return stop(E->getBeginLoc(), "a function it calls reads blockIdx");
+      if (E->hasQualifier())
+        return stop(E->getBeginLoc(), "it names '::blockIdx'");
+      return true;
+    }
+    bool follow(const Expr *At, const FunctionDecl *F) {
+      const FunctionDecl *Def = nullptr;
+      if (!F->hasBody(Def))
+        return stop(At->getBeginLoc(), "it calls '" + F->getNameAsString() +
+                                           "', whose code is not in this file");
+      if (!Seen.insert(Def).second)
+        return true;
+      const FunctionDecl *Outer = In;
+      In = Def;
+      bool Go = TraverseStmt(Def->getBody());
+      In = Outer;
+      return Go;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      if (cudaAtomic(Call) || isCudaLoad(Call))
+        return true;
+      switch (cudaSync(Call)) {
+      case SyncKind::Fence:
+        return true;
+      case SyncKind::Barrier:
+      case SyncKind::WarpBarrier:
+        return stop(Call->getBeginLoc(), "it synchronizes its threads");
+      case SyncKind::None:
+        break;
+      }
+      switch (cudaCallKind(Call)) {
+      case CudaCallKind::Pure:
+      case CudaCallKind::MinMax:
+      case CudaCallKind::Expect:
+      case CudaCallKind::Void:
+        return true;
+      case CudaCallKind::Divergent:
+        return stop(Call->getBeginLoc(),
+                    "it calls '" +
+                        cudaFunctionName(Call->getDirectCallee()).str() +
+                        "', whose result depends on the thread's warp");
+      case CudaCallKind::Other:
+        break;
+      }
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (!F)
+        return stop(Call->getBeginLoc(),
+                    "it calls a function through a pointer");
+      if (isCudaFunction(F) || F->getBuiltinID())
+        return stop(Call->getBeginLoc(),
+                    "it calls '" + F->getNameAsString() + "'");
+      return follow(Call, F);
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+      const CXXConstructorDecl *C = E->getConstructor();
+      if (C->isTrivial() || isCudaFunction(C))
+        return true;
+      return follow(E, C);
+    }
+  } F(SM);
+  F.Seen.insert(Kernel);
+  F.TraverseStmt(Kernel->getBody());
+  if (F.Why)
+    return F.Why;
+  // Each parameter only read, so that every coarse iteration finds it as
+  // the launch passed it: directly or through `.` to a field.
+  for (const ParmVarDecl *Param : Kernel->parameters()) {
+    struct Mentions : RecursiveASTVisitor<Mentions> {
+      const ParmVarDecl *Param;
+      SmallVector<const DeclRefExpr *, 8> Found;
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        if (E->getDecl() == Param)
+          Found.push_back(E);
+        return true;
+      }
+    } M;
+    M.Param = Param;
+    M.TraverseStmt(Kernel->getBody());
+    for (const DeclRefExpr *R : M.Found) {
+      const Stmt *At = R;
+      while (true) {
+        DynTypedNodeList Up = Ctx.getParents(*At);
+        const Stmt *Parent = Up.size() == 1 ? Up[0].get<Stmt>() : nullptr;
+        if (const auto *ME = dyn_cast_or_null<MemberExpr>(Parent);
+            ME && !ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl())) {
+          At = Parent;
+          continue;
+        }
+        if (isa_and_nonnull<ParenExpr>(Parent)) {
+          At = Parent;
+          continue;
+        }
+        const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+        if (Cast && Cast->getCastKind() == CK_LValueToRValue)
+          break;
+        return "it changes, or takes the address of, parameter '" +
+               Param->getNameAsString() + "' (" + lineOf(SM, R->getBeginLoc()) +
+               ")";
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 std::optional<IndexBound> boundOf(ASTContext &Ctx, const Expr *Index,
@@ -1423,6 +1643,14 @@ void Privatizer::plan() {
   }
 }
 
+const std::optional<std::string> &
+Privatizer::coarseBlocker(const FunctionDecl *Kernel) const {
+  auto It = CoarseBlockers.find(Kernel);
+  if (It == CoarseBlockers.end())
+    It = CoarseBlockers.emplace(Kernel, coarsenBlocker(P.Ctx, Kernel)).first;
+  return It->second;
+}
+
 const Privatizer::Array *Privatizer::arrayOf(const CallExpr *Call) const {
   for (const auto &A : Arrays)
     for (const Member &M : A->Members)
@@ -1438,21 +1666,24 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
   const Member &M =
       *find_if(A->Members, [&](const Member &M) { return M.Call == Call; });
   std::string Base = A->Base->getNameAsString();
-  if (A->Unbounded)
-    return "dd_private_" + Base + ".update: a cache of the hot indices of '" +
+  std::string Text;
+  if (A->Unbounded) {
+    Text = "dd_private_" + Base + ".update: a cache of the hot indices of '" +
            Base + "' in shared memory (" +
            (M.Bound.Constant || M.Bound.Param
                 ? std::string("another atomic on it has no usable bound")
                 : M.Bound.How) +
            ")";
-  std::string Range = A->RangeParam ? A->RangeParam->getNameAsString()
-                                    : std::to_string(*A->Range);
-  std::string Text = "dd_private_" + Base +
-                     ".update: a block-private copy of '" + Base +
-                     "' in shared memory, indices [0, " + Range + ") (from " +
-                     M.Bound.How + ")";
+  } else {
+    std::string Range = A->RangeParam ? A->RangeParam->getNameAsString()
+                                      : std::to_string(*A->Range);
+    Text = "dd_private_" + Base + ".update: a block-private copy of '" + Base +
+           "' in shared memory, indices [0, " + Range + ") (from " +
+           M.Bound.How + ")";
+  }
   if (std::optional<PipelinedLoop> L =
-          pipelinable(P.Ctx, Call, M.Index, A->Kernel)) {
+          A->Unbounded ? std::nullopt
+                       : pipelinable(P.Ctx, Call, M.Index, A->Kernel)) {
     std::string Ahead = std::to_string(PipelineDepth) +
                         " iterations ahead of their updates "
                         "(dd::pipelined_updates)";
@@ -1463,6 +1694,15 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
               "' (dd::grid_stride_updates), or where that cannot run, " + Ahead;
     else
       Text += "; its loop loads " + Ahead;
+  }
+  if (!enclosingLoop(P.Ctx, Call)) {
+    if (const std::optional<std::string> &Why = coarseBlocker(A->Kernel))
+      Text += "; each block merges it after one update per thread (one "
+              "block may not run the threads of several: " +
+              *Why + ")";
+    else
+      Text += "; one block runs the threads of several consecutive blocks "
+              "(dd::coarse_blocks), so it is merged once for them all";
   }
   return Text;
 }
@@ -1503,8 +1743,34 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
                 .value_or("  ")
                 .str();
   std::vector<const ReturnStmt *> Returns = returnsOf(Body);
+  // One block runs the threads of several, so that each copy is cleared and
+  // merged once for them all (a kernel that may has no loop: its atomics
+  // run once per thread).
+  const bool Coarse = !coarseBlocker(Kernel);
+  // Only for copies: with the cache of hot indices (a launch-time range
+  // beyond the copy's capacity) one block for several measured slower.
+  std::string CopyFits;
+  for (const Array *A : InKernel)
+    if (A->RangeParam)
+      CopyFits += (CopyFits.empty() ? "" : " && ") +
+                  ("dd::private_copy_fits(" + A->RangeParam->getNameAsString() +
+                   ", " + std::to_string(A->Capacity) + ")");
 
   std::string Prologue, Epilogue;
+  if (Coarse) {
+    std::string Names;
+    for (const Array *A : InKernel)
+      Names += (Names.empty() ? "'" : ", '") + A->Base->getNameAsString() + "'";
+    Prologue += "\n" + Indent +
+                "// decoupler: one block runs the threads of several "
+                "consecutive blocks, so that " +
+                Names +
+                " is merged once for them all (dd/coarse_blocks.cuh)\n" +
+                Indent + "const dd::coarse_blocks dd_blocks" +
+                (CopyFits.empty() ? "" : "(" + CopyFits + ")") + ";\n" +
+                Indent + "if (dd_blocks.empty())\n" + Indent +
+                "  return; // another block runs this block's threads";
+  }
   bool Pipelined = false, Vectorized = false;
   for (const Array *A : InKernel) {
     std::string Base = A->Base->getNameAsString();
@@ -1525,7 +1791,7 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
     Prologue += Indent + "dd::block_private<dd::ops::" + opTag(A->Op) + ", " +
                 A->Type + "> " + Object + "(" + Storage + ", " + Capacity +
                 ", " + Base + ", " + Range + ", " + std::to_string(PerThread) +
-                ");";
+                (Coarse ? " * dd_blocks.count()" : "") + ");";
     Epilogue += Indent + Object + ".flush();\n";
 
     for (const Member &M : A->Members) {
@@ -1548,7 +1814,17 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
           Text);
     }
   }
-  if (!Returns.empty()) {
+  if (Coarse) {
+    // The body runs once per block this one stands for; an early return
+    // goes on to the next. The loop variable shadows the builtin blockIdx.
+    Prologue += "\n" + Indent + "for (const uint3 blockIdx : dd_blocks) {";
+    for (const ReturnStmt *R : Returns)
+      P.R.ReplaceText(CharSourceRange::getTokenRange(R->getSourceRange()),
+                      "continue");
+    Epilogue = Indent + "}\n" + Epilogue;
+    indentLines(P.R, SM, LO, Body, "  ");
+    P.Includes.ensure("dd/coarse_blocks.cuh");
+  } else if (!Returns.empty()) {
     // Early returns jump to the merge, out of the original body's scope.
     Prologue += "\n" + Indent + "{";
     for (const ReturnStmt *R : Returns)

@@ -41,7 +41,9 @@
 // privatized update (and pure declarations before it) is handed to
 // dd::pipelined_updates, which loads several iterations ahead; a grid-stride
 // walk over one array of narrow elements, to dd::grid_stride_updates first,
-// which loads 16-byte vectors.
+// which loads 16-byte vectors. A kernel of one update per thread whose
+// threads never wait for one another has one block run the threads of
+// several (dd::coarse_blocks), so that each copy is merged once for them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_ATOMICS_PRIVATIZE_H
@@ -111,6 +113,12 @@ private:
   PassContext &P;
   std::vector<std::unique_ptr<Array>> Arrays;
   std::map<const clang::CallExpr *, std::string> Declined;
+  /// Per kernel, why one block may not run the threads of several
+  /// (dd::coarse_blocks); none where it may.
+  mutable std::map<const clang::FunctionDecl *, std::optional<std::string>>
+      CoarseBlockers;
+  const std::optional<std::string> &
+  coarseBlocker(const clang::FunctionDecl *Kernel) const;
 
   std::optional<std::string> consider(const clang::CallExpr *Call,
                                       const AtomicCall &Atomic,

@@ -54,9 +54,10 @@ __global__ void mod_hist(const unsigned *keys, size_t n, unsigned *bins,
     atomicAdd(bins + keys[i] % nbins, 1u);
 }
 
-// No loop (one key per thread): the same budget of 16 words per thread to
-// clear and merge (the last argument); the early return jumps to the merge,
-// out of the body's scope.
+// The atomic in no loop (one key per thread): the same budget of 16 words
+// per thread to clear and merge (the last argument); the early return jumps
+// to the merge, out of the body's scope. (Without the loop before it, one
+// block would run the threads of several: privatize-coarse.cu.)
 // CHECK-LABEL: void early_return(
 // CHECK: {{^}}  dd::block_private<dd::ops::sub, int> dd_private_bins(dd_private_storage_bins, 64, bins, 64, 16);
 // CHECK-NEXT: {{^}}  {
@@ -70,8 +71,11 @@ __global__ void early_return(const unsigned *keys, unsigned n, int *bins) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
-  const int k = keys[i] & 63;
-  // REMARK: privatize.cu:[[@LINE+1]]:3: remark: atomicSub -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 64) (from '& 63') [-Rdecoupler]
+  unsigned mix = 0;
+  for (unsigned shift = 0; shift < 12; shift += 6)
+    mix += keys[i] >> shift;
+  const int k = mix & 63;
+  // REMARK: privatize.cu:[[@LINE+1]]:3: remark: atomicSub -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, 64) (from '& 63'); each block merges it after one update per thread (one block may not run the threads of several: it has a loop, whose threads could wait for one another (line [[@LINE-3]])) [-Rdecoupler]
   atomicSub(&bins[k], 2);
 }
 

@@ -254,6 +254,12 @@ done
 run privatize --bins 256 --block 256 --keys 16777216 --grid 528 --seed 5
 run privatize --bins 4096 --dist zipf --block 512 --keys 4194304 --seed 6
 run privatize --bins 17 --block 64 --keys 1000 --grid 1 --seed 7
+# One block for several (dd::coarse_blocks): one-key-per-thread grids of many
+# waves, so that each working block runs the threads of several blocks
+# (blocks of 32 to 1024 threads, a key count no block size divides).
+for block in 32 96 256 1024; do
+  run privatize --bins 300 --dist zipf --block $block --keys 16777259 --seed $((block + 11))
+done
 # Ranges too large for a copy (and the unbounded kernel at every size):
 # the cache of hot indices, uniform and Zipf, blocks of 32 to 1024 threads.
 for bins in 65536 1000000; do

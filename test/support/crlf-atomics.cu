@@ -11,10 +11,13 @@
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.out.cu -o %t.o
 // CHECK: {{^}}#include <dd/atomics.cuh>
-// The privatized array adds lines before, inside and after the body.
-// CHECK: dd::block_private<dd::ops::add, int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16);
-// CHECK: goto dd_private_merge;
-// CHECK: dd::atomic_add_uniform(total, 1);
-// CHECK: dd_private_bins.update(keys[i] & 255, 1); // BARE-LF
-// CHECK: {{^}}dd_private_merge:
+// The privatized array adds lines before, inside and after the body, and
+// one block for several indents the body's lines, the bare-LF one too.
+// CHECK: dd::block_private<dd::ops::add, int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16 * dd_blocks.count());
+// CHECK-NEXT: {{^}}  for (const uint3 blockIdx : dd_blocks) {
+// CHECK-NEXT: {{^}}    int i = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK: {{^}}      continue;
+// CHECK-NEXT: {{^}}    dd::atomic_add_uniform(total, 1);
+// CHECK-NEXT: {{^}}    dd_private_bins.update(keys[i] & 255, 1); // BARE-LF
+// CHECK-NEXT: {{^}}  }
 // CHECK-NEXT: {{^}}  dd_private_bins.flush();

@@ -116,6 +116,15 @@ namespace dd {
 /// every block uses the hot-index cache.
 inline constexpr unsigned long long unknown_range = ~0ull;
 
+/// Whether a block_private of `capacity` words keeps a copy of `range`
+/// (not the cache of hot indices), as far as the range decides: what
+/// dd::coarse_blocks is asked before one block runs the threads of several
+/// (with the cache it measured slower; docs/PERF.md).
+__host__ __device__ __forceinline__ constexpr bool private_copy_fits(unsigned long long range,
+                                                                     unsigned capacity) {
+  return range <= capacity;
+}
+
 /// Words of T in DD_PRIVATE_BYTES: the capacity the atomics pass declares
 /// for a range known only at launch.
 template <class T> inline constexpr unsigned private_capacity = DD_PRIVATE_BYTES / sizeof(T);
