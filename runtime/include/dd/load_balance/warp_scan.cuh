@@ -48,6 +48,10 @@ public:
     const std::uint32_t size = end > begin ? end - begin : 0;
     const std::uint32_t inclusive = warp_inclusive_sum(size);
     const std::uint32_t total = __shfl_sync(full_warp_mask, inclusive, warp_size - 1);
+    // Edge k of the concatenation is edge `offset + k` of its owner's range
+    // (modulo 2^32: the subtraction may wrap, adding k undoes it), so one
+    // shuffle per round carries what begin, size and the sum would.
+    const std::uint32_t offset = begin - (inclusive - size);
     for (std::uint32_t round = 0; round < total; round += warp_size) {
       const std::uint32_t k = round + lane;
       // The owner of edge k: the first lane whose inclusive sum exceeds k.
@@ -58,12 +62,10 @@ public:
         if (probe <= k)
           owner += step;
       }
-      const std::uint32_t owner_end = __shfl_sync(full_warp_mask, inclusive, owner);
-      const std::uint32_t owner_size = __shfl_sync(full_warp_mask, size, owner);
-      const std::uint32_t owner_begin = __shfl_sync(full_warp_mask, begin, owner);
+      const std::uint32_t owner_offset = __shfl_sync(full_warp_mask, offset, owner);
       const Item owned = __shfl_sync(full_warp_mask, item, owner);
       if (k < total)
-        op(owned, owner_begin + (k - (owner_end - owner_size)));
+        op(owned, owner_offset + k);
     }
   }
 };
