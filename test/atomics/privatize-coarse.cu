@@ -148,3 +148,27 @@ __global__ void with_lambda(const unsigned *keys, unsigned *bins) {
   auto key = [&] { return keys[blockIdx.x * blockDim.x + threadIdx.x]; };
   atomicAdd(&bins[key() & 255], 1u);
 }
+
+// A raw string that spans lines: the body is not indented (blanks added at
+// a line's start would change the string), and it still compiles.
+// CHECK-LABEL: void raw_string(
+// CHECK: {{^}}  for (const uint3 blockIdx : dd_blocks) {
+// CHECK-NEXT: {{^}}  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT: {{^}}  if (i == 7)
+// CHECK-NEXT: {{^}}    printf(R"(raw
+// CHECK-NEXT: {{^}}string %u)", i);
+__global__ void raw_string(const unsigned *keys, unsigned n, unsigned *bins) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 7)
+    printf(R"(raw
+string %u)", i);
+  if (i < n)
+    atomicAdd(&bins[keys[i] & 7], 1u);
+}
+
+// A kernel on one line: the body stays on the loop's line.
+// CHECK-LABEL: void one_line(
+// CHECK: {{^}}  for (const uint3 blockIdx : dd_blocks) { const unsigned i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) dd_private_bins.update(keys[i] & 63, 1u);{{ ?$}}
+// CHECK-NEXT: {{^}}  }
+// CHECK-NEXT: {{^}}  dd_private_bins.flush();
+__global__ void one_line(const unsigned *keys, unsigned n, unsigned *bins) { const unsigned i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) atomicAdd(&bins[keys[i] & 63], 1u); }
