@@ -1695,7 +1695,7 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
     else
       Text += "; its loop loads " + Ahead;
   }
-  if (!enclosingLoop(P.Ctx, Call)) {
+  if (!A->Unbounded && !enclosingLoop(P.Ctx, Call)) {
     if (const std::optional<std::string> &Why = coarseBlocker(A->Kernel))
       Text += "; each block merges it after one update per thread (one "
               "block may not run the threads of several: " +
@@ -1745,8 +1745,10 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
   std::vector<const ReturnStmt *> Returns = returnsOf(Body);
   // One block runs the threads of several, so that each copy is cleared and
   // merged once for them all (a kernel that may has no loop: its atomics
-  // run once per thread).
-  const bool Coarse = !coarseBlocker(Kernel);
+  // run once per thread, and none keeps a cache, which needs a loop).
+  const bool Coarse =
+      !coarseBlocker(Kernel) &&
+      none_of(InKernel, [](const Array *A) { return A->Unbounded; });
   // Only for copies: with the cache of hot indices (a launch-time range
   // beyond the copy's capacity) one block for several measured slower.
   std::string CopyFits;
