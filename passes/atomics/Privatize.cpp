@@ -61,30 +61,53 @@ std::optional<Interval> typeRange(ASTContext &Ctx, QualType T) {
   return Interval{0, (int64_t(1) << W) - 1, How};
 }
 
-/// Whether every mention of local \p V in \p Body reads it (an
-/// lvalue-to-rvalue conversion) or, with \p Assigns, also assigns it (`=`,
-/// a compound assignment, ++, --): no address taken, no reference bound to
-/// it, so nothing reads or writes it under another name.
+/// The first mention of \p V in \p S (in source order) that neither reads
+/// it (an lvalue-to-rvalue conversion; with \p ThroughFields, also of a
+/// field reached from it by `.`) nor, with \p Assigns, assigns it (`=`, a
+/// compound assignment, ++, --); null when there is none. An address taken
+/// or a reference bound is such a mention: through it, the variable could
+/// be read or written under another name.
+const DeclRefExpr *otherMention(ASTContext &Ctx, const Stmt *S,
+                                const VarDecl *V, bool Assigns,
+                                bool ThroughFields = false) {
+  if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == V) {
+    auto ParentOf = [&](const Stmt *E) -> const Stmt * {
+      DynTypedNodeList Parents = Ctx.getParents(*E);
+      return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+    };
+    const Stmt *At = R;
+    const Stmt *Up = ParentOf(At);
+    while (
+        ThroughFields &&
+        (isa_and_nonnull<ParenExpr>(Up) ||
+         (isa_and_nonnull<MemberExpr>(Up) && !cast<MemberExpr>(Up)->isArrow() &&
+          isa<FieldDecl>(cast<MemberExpr>(Up)->getMemberDecl())))) {
+      At = Up;
+      Up = ParentOf(At);
+    }
+    bool Fine = false;
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up))
+      Fine = C->getCastKind() == CK_LValueToRValue;
+    else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up))
+      Fine = Assigns && U->isIncrementDecrementOp();
+    else if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up))
+      Fine = Assigns && B->isAssignmentOp() && B->getLHS() == At;
+    return Fine ? nullptr : R;
+  }
+  for (const Stmt *C : S->children())
+    if (C)
+      if (const DeclRefExpr *M =
+              otherMention(Ctx, C, V, Assigns, ThroughFields))
+        return M;
+  return nullptr;
+}
+
+/// Whether every mention of local \p V in \p Body reads it or, with
+/// \p Assigns, also assigns it (otherMention()), so that nothing reads or
+/// writes it under another name.
 bool onlyReadOrAssigned(ASTContext &Ctx, const Stmt *Body, const VarDecl *V,
                         bool Assigns = false) {
-  if (!Body)
-    return false;
-  if (const auto *R = dyn_cast<DeclRefExpr>(Body); R && R->getDecl() == V) {
-    DynTypedNodeList Parents = Ctx.getParents(*R);
-    const Stmt *Up = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
-    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(Up))
-      return C->getCastKind() == CK_LValueToRValue;
-    if (!Assigns)
-      return false;
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Up))
-      return U->isIncrementDecrementOp();
-    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Up))
-      return B->isAssignmentOp() && B->getLHS() == R;
-    return false;
-  }
-  return all_of(Body->children(), [&](const Stmt *C) {
-    return !C || onlyReadOrAssigned(Ctx, C, V, Assigns);
-  });
+  return Body && !otherMention(Ctx, Body, V, Assigns);
 }
 
 /// The initializer of \p V when it is a local variable of \p Kernel (not a
@@ -1265,41 +1288,13 @@ std::optional<std::string> coarsenBlocker(ASTContext &Ctx,
     return F.Why;
   // Each parameter only read, so that every coarse iteration finds it as
   // the launch passed it: directly or through `.` to a field.
-  for (const ParmVarDecl *Param : Kernel->parameters()) {
-    struct Mentions : RecursiveASTVisitor<Mentions> {
-      const ParmVarDecl *Param;
-      SmallVector<const DeclRefExpr *, 8> Found;
-      bool VisitDeclRefExpr(DeclRefExpr *E) {
-        if (E->getDecl() == Param)
-          Found.push_back(E);
-        return true;
-      }
-    } M;
-    M.Param = Param;
-    M.TraverseStmt(Kernel->getBody());
-    for (const DeclRefExpr *R : M.Found) {
-      const Stmt *At = R;
-      while (true) {
-        DynTypedNodeList Up = Ctx.getParents(*At);
-        const Stmt *Parent = Up.size() == 1 ? Up[0].get<Stmt>() : nullptr;
-        if (const auto *ME = dyn_cast_or_null<MemberExpr>(Parent);
-            ME && !ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl())) {
-          At = Parent;
-          continue;
-        }
-        if (isa_and_nonnull<ParenExpr>(Parent)) {
-          At = Parent;
-          continue;
-        }
-        const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
-        if (Cast && Cast->getCastKind() == CK_LValueToRValue)
-          break;
-        return "it changes, or takes the address of, parameter '" +
-               Param->getNameAsString() + "' (" + lineOf(SM, R->getBeginLoc()) +
-               ")";
-      }
-    }
-  }
+  for (const ParmVarDecl *Param : Kernel->parameters())
+    if (const DeclRefExpr *R =
+            otherMention(Ctx, Kernel->getBody(), Param, /*Assigns=*/false,
+                         /*ThroughFields=*/true))
+      return "it changes, or takes the address of, parameter '" +
+             Param->getNameAsString() + "' (" + lineOf(SM, R->getBeginLoc()) +
+             ")";
   return std::nullopt;
 }
 
@@ -1564,10 +1559,8 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
   } U(A.Base, Ours);
   U.TraverseStmt(A.Kernel->getBody());
   if (U.Other) {
-    PresumedLoc PL =
-        SM.getPresumedLoc(SM.getExpansionLoc(U.Other->getBeginLoc()));
     return "kernel '" + A.Kernel->getNameAsString() + "' also uses " + Name +
-           " otherwise (line " + std::to_string(PL.getLine()) +
+           " otherwise (" + lineOf(SM, U.Other->getBeginLoc()) +
            "), which would not see the block's updates until its end";
   }
   SmallPtrSet<const FunctionDecl *, 8> Called;

@@ -155,7 +155,7 @@ public:
                                            unsigned long long range, unsigned per_thread)
       : storage_(storage), global_(global) {
     const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-    size_ = range > 0 && range <= capacity &&
+    size_ = range > 0 && private_copy_fits(range, capacity) &&
                     range <= static_cast<unsigned long long>(per_thread) * threads
                 ? static_cast<unsigned>(range)
                 : 0;
