@@ -92,8 +92,9 @@ public:
   /// Blocks of the x dimension a working block runs: the power of two
   /// nearest the grid's threads over DD_COARSEN_WAVES times the threads the
   /// GPU holds (2048 an SM), 1 below 1.5, at most gridDim.x. In floats and
-  /// powers of two: an integer division takes microseconds of latency, most
-  /// of the life of a block that returns at once (measured: docs/PERF.md).
+  /// powers of two: the first version's integer divisions (a 64-bit one
+  /// among them) made a grid of mostly returning blocks up to 2x slower, its
+  /// cost paid by every block (docs/PERF.md, "One block for several").
   __device__ __forceinline__ static unsigned factor() {
     unsigned sms;
     asm("mov.u32 %0, %%nsmid;" : "=r"(sms));
