@@ -113,6 +113,18 @@ __global__ void masked_sub(const unsigned *keys, unsigned n, int *bins) {
   atomicSub(&bins[k], int(keys[i] % 5));
 }
 
+/// One key per thread, the range known at launch (`% nbins`), 64-bit
+/// weights, an early return: a copy where nbins fits the block's shared
+/// memory, else a cache of hot indices (--bins 65536 and more); one block
+/// for several either way once the grid is many waves.
+__global__ void thread_mod(const unsigned *keys, unsigned n, unsigned long long *bins,
+                           unsigned nbins) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  atomicAdd(&bins[keys[i] % nbins], (keys[i] & 15) + 1ull);
+}
+
 /// One key per thread on a grid of two rows of blocks (blockIdx.y: the
 /// pass), no bound of the index (a cache of hot indices), an early return,
 /// a helper function and a store of its own per thread. One block runs the
@@ -265,6 +277,7 @@ int main(int argc, char **argv) {
   unsigned *dModBins = upload(std::vector<unsigned>(nbins, 0));
   unsigned long long *dRanged = upload(std::vector<unsigned long long>(2 * nbins, 0));
   int *dSub = upload(std::vector<int>(64, 1000));
+  unsigned long long *dThreadMod = upload(std::vector<unsigned long long>(nbins, 0));
   std::vector<unsigned> maxInit(DeviceBins);
   for (unsigned b = 0; b < DeviceBins; ++b)
     maxInit[b] = b * 1000u;
@@ -311,6 +324,7 @@ int main(int argc, char **argv) {
   ranged_hist<<<G, B>>>(dKeys, n, dRanged, nbins);
   unbounded_ops<<<G, B>>>(dKeys, unsigned(n), dPeaks, dDebits);
   masked_sub<<<one_per_thread_grid, B>>>(dKeys, unsigned(n), dSub);
+  thread_mod<<<one_per_thread_grid, B>>>(dKeys, unsigned(n), dThreadMod, nbins);
   per_thread<<<dim3(one_per_thread_grid, 2), B>>>(Span{dKeys, unsigned(n)}, dCounts, dSeen);
   device_max<<<G, B>>>(dKeys, unsigned(n));
   mixed_ops<<<G, B>>>(dKeys, unsigned(n), dMins, dXors, dOrs, dAnds);
@@ -335,6 +349,7 @@ int main(int argc, char **argv) {
   auto peaks = download(dPeaks, 2 * nbins);
   auto debits = download(dDebits, nbins);
   auto sub = download(dSub, 64);
+  auto threadMod = download(dThreadMod, nbins);
   auto counts = download(dCounts, 4 * nbins);
   auto seen = download(dSeen, 2 * n);
   std::vector<unsigned> maxes(DeviceBins);
@@ -361,6 +376,7 @@ int main(int argc, char **argv) {
   std::printf("unbounded_ops %016llx %016llx\n", (unsigned long long)digest(peaks),
               (unsigned long long)digest(debits));
   std::printf("masked_sub %016llx\n", (unsigned long long)digest(sub));
+  std::printf("thread_mod %016llx\n", (unsigned long long)digest(threadMod));
   std::printf("per_thread %016llx %016llx\n", (unsigned long long)digest(counts),
               (unsigned long long)digest(seen));
   std::printf("device_max %016llx\n", (unsigned long long)digest(maxes));
@@ -380,7 +396,7 @@ int main(int argc, char **argv) {
     std::vector<int> eTypedI(nbins, 0);
     std::vector<unsigned long long> eRanged(2 * nbins, 0), eXors(1024, 0x1234);
     std::vector<int> eSub(64, 1000), eMins(100, 1 << 30), eDebits(nbins, 0);
-    std::vector<unsigned long long> ePeaks(2 * nbins, 5);
+    std::vector<unsigned long long> ePeaks(2 * nbins, 5), eThreadMod(nbins, 0);
     std::vector<unsigned> eWhile(256, 0), eCounts(4 * nbins, 0), eSeen(2 * n);
     std::vector<int> eEnds(grid * block);
     const std::int64_t offset = std::int64_t(grid * block);
@@ -425,6 +441,7 @@ int main(int argc, char **argv) {
       eRanged[k] += k + 1ull;
       ePeaks[k] = std::max(ePeaks[k], (k ^ unsigned(i)) * 0x9e3779b97f4a7c15ull);
       eSub[k & 63] = int(unsigned(eSub[k & 63]) - k % 5);
+      eThreadMod[k % nbins] += (k & 15) + 1ull;
       for (unsigned pass = 0; pass < 2; ++pass) {
         eCounts[k * 2 + pass] += (k & 7) + pass;
         eSeen[pass * n + i] = k ^ pass;
@@ -440,7 +457,7 @@ int main(int argc, char **argv) {
       ++eTally[k % nbins];
       eWeights[k & 15] += k;
     }
-    bool ok = walksOk && eByte == byteBins && eWhile == whileBins && eEnds == ends && eMod == modBins && eRanged == ranged && eSub == sub &&
+    bool ok = walksOk && eByte == byteBins && eWhile == whileBins && eEnds == ends && eMod == modBins && eRanged == ranged && eSub == sub && eThreadMod == threadMod &&
               eCounts == counts && eSeen == seen &&
               eMax == maxes && eMins == mins && eXors == xors && eOrs == ors && eAnds == ands &&
               eWarp == warp && eTypedU == typedU && eTypedI == typedI && eTally == tallies &&
@@ -449,7 +466,7 @@ int main(int argc, char **argv) {
     status = ok ? 0 : 1;
   }
   for (void *p : {(void *)dKeys, (void *)dBytes, (void *)dByteBins, (void *)dModBins,
-                  (void *)dRanged, (void *)dSub, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights, (void *)dPeaks, (void *)dDebits, (void *)dWhile, (void *)dCounts, (void *)dSeen, (void *)dEnds, (void *)dSamples, (void *)dWalkBins[0], (void *)dWalkBins[1], (void *)dWalkBytes[0], (void *)dWalkBytes[1], (void *)dLast[0], (void *)dLast[1],
+                  (void *)dRanged, (void *)dSub, (void *)dThreadMod, (void *)dMins, (void *)dXors, (void *)dOrs, (void *)dAnds, (void *)dTypedU, (void *)dTypedI, (void *)dTally, (void *)dWeights, (void *)dPeaks, (void *)dDebits, (void *)dWhile, (void *)dCounts, (void *)dSeen, (void *)dEnds, (void *)dSamples, (void *)dWalkBins[0], (void *)dWalkBins[1], (void *)dWalkBytes[0], (void *)dWalkBytes[1], (void *)dLast[0], (void *)dLast[1],
                   (void *)dWarp})
     DD_CUDA_CHECK(cudaFree(p));
   return status;

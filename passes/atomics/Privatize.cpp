@@ -1736,21 +1736,14 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
                 .value_or("  ")
                 .str();
   std::vector<const ReturnStmt *> Returns = returnsOf(Body);
-  // One block runs the threads of several, so that each copy is cleared and
-  // merged once for them all (a kernel that may has no loop: its atomics
-  // run once per thread, and none keeps a cache, which needs a loop).
+  // One block runs the threads of several, so that each copy (or cache of a
+  // range beyond the copy's capacity) is cleared and merged once for them
+  // all; a kernel that may has no loop, so its atomics run once per thread.
+  // Not with no bound: one index per thread through a cache made SpMV's
+  // rows 1.3-4x slower than vr (docs/PERF.md, "One block for several").
   const bool Coarse =
       !coarseBlocker(Kernel) &&
       none_of(InKernel, [](const Array *A) { return A->Unbounded; });
-  // Only for copies: with the cache of hot indices (a launch-time range
-  // beyond the copy's capacity) one block for several measured slower.
-  std::string CopyFits;
-  for (const Array *A : InKernel)
-    if (A->RangeParam)
-      CopyFits += (CopyFits.empty() ? "" : " && ") +
-                  ("dd::private_copy_fits(" + A->RangeParam->getNameAsString() +
-                   ", " + std::to_string(A->Capacity) + ")");
-
   std::string Prologue, Epilogue;
   if (Coarse) {
     std::string Names;
@@ -1761,9 +1754,8 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
                 "consecutive blocks, so that " +
                 Names +
                 " is merged once for them all (dd/coarse_blocks.cuh)\n" +
-                Indent + "const dd::coarse_blocks dd_blocks" +
-                (CopyFits.empty() ? "" : "(" + CopyFits + ")") + ";\n" +
-                Indent + "if (dd_blocks.empty())\n" + Indent +
+                Indent + "const dd::coarse_blocks dd_blocks;\n" + Indent +
+                "if (dd_blocks.empty())\n" + Indent +
                 "  return; // another block runs this block's threads";
   }
   bool Pipelined = false, Vectorized = false;
@@ -1786,7 +1778,7 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
     Prologue += Indent + "dd::block_private<dd::ops::" + opTag(A->Op) + ", " +
                 A->Type + "> " + Object + "(" + Storage + ", " + Capacity +
                 ", " + Base + ", " + Range + ", " + std::to_string(PerThread) +
-                (Coarse ? " * dd_blocks.count()" : "") + ");";
+                (Coarse ? ", dd_blocks.count()" : "") + ");";
     Epilogue += Indent + Object + ".flush();\n";
 
     for (const Member &M : A->Members) {

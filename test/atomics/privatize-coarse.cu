@@ -22,7 +22,7 @@
 // CHECK-NEXT: {{^}}    return; // another block runs this block's threads
 // CHECK-NEXT: {{^}}  // decoupler: 'bins' is updated through a block-private copy
 // CHECK-NEXT: {{^}}  __shared__ unsigned int dd_private_storage_bins[256];
-// CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16 * dd_blocks.count());
+// CHECK-NEXT: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16, dd_blocks.count());
 // CHECK-NEXT: {{^}}  for (const uint3 blockIdx : dd_blocks) {
 // CHECK-NEXT: {{^}}    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
 // CHECK-NEXT: {{^}}    if (i >= n)
@@ -38,13 +38,12 @@ __global__ void ranged(const unsigned *keys, unsigned n, unsigned *bins) {
   atomicAdd(&bins[keys[i] & 255], 1u);
 }
 
-// A range known at launch: the copy may not fit (then the block keeps a
-// cache of hot indices, for which one block for several measured slower),
-// so the launch decides.
+// A range known at launch: where the copy does not fit, the block keeps a
+// cache of hot indices, also cleared and merged once for the blocks it runs.
 // REMARK: privatize-coarse.cu:[[@LINE+5]]:3: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from '% nbins'); one block runs the threads of several consecutive blocks (dd::coarse_blocks), so it is merged once for them all
 // CHECK-LABEL: void launch_range(
-// CHECK: {{^}}  const dd::coarse_blocks dd_blocks(dd::private_copy_fits(nbins, 4096));
-// CHECK: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 4096, bins, nbins, 16 * dd_blocks.count());
+// CHECK: {{^}}  const dd::coarse_blocks dd_blocks;
+// CHECK: {{^}}  dd::block_private<dd::ops::add, unsigned int> dd_private_bins(dd_private_storage_bins, 4096, bins, nbins, 16, dd_blocks.count());
 __global__ void launch_range(const unsigned *keys, unsigned nbins, unsigned *bins) {
   atomicAdd(&bins[keys[blockIdx.x * blockDim.x + threadIdx.x] % nbins], 1u);
 }

@@ -260,6 +260,15 @@ run privatize --bins 17 --block 64 --keys 1000 --grid 1 --seed 7
 for block in 32 96 256 1024; do
   run privatize --bins 300 --dist zipf --block $block --keys 16777259 --seed $((block + 11))
 done
+# ... and with ranges beyond a copy (thread_mod: a cache of hot indices,
+# cleared and merged once for the blocks a block runs).
+for bins in 65536 1000000; do
+  for dist in uniform zipf; do
+    for block in 64 256; do
+      run privatize --bins $bins --dist $dist --block $block --keys 16777259 --seed $((bins % 977 + block))
+    done
+  done
+done
 # Ranges too large for a copy (and the unbounded kernel at every size):
 # the cache of hot indices, uniform and Zipf, blocks of 32 to 1024 threads.
 for bins in 65536 1000000; do

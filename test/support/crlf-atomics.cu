@@ -13,7 +13,7 @@
 // CHECK: {{^}}#include <dd/atomics.cuh>
 // The privatized array adds lines before, inside and after the body, and
 // one block for several indents the body's lines, the bare-LF one too.
-// CHECK: dd::block_private<dd::ops::add, int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16 * dd_blocks.count());
+// CHECK: dd::block_private<dd::ops::add, int> dd_private_bins(dd_private_storage_bins, 256, bins, 256, 16, dd_blocks.count());
 // CHECK-NEXT: {{^}}  for (const uint3 blockIdx : dd_blocks) {
 // CHECK-NEXT: {{^}}    int i = blockIdx.x * blockDim.x + threadIdx.x;
 // CHECK: {{^}}      continue;

@@ -28,10 +28,7 @@
 // the GPU holds at once (1 below 1.5), so the working blocks still fill the
 // GPU several times over. The threads the GPU holds are an upper bound
 // (%nsmid SM ids, 2048 threads an SM), so `factor` errs towards running as
-// launched. A grid of fewer than six waves runs exactly as launched, and
-// so does any grid when the constructor is given `false` (the pass passes
-// whether each privatized array keeps a copy: with the cache of hot
-// indices, one block for several measured slower).
+// launched. A grid of fewer than six waves runs exactly as launched.
 //
 // What the caller must guarantee (the atomics pass proves it; docs/atomics.md,
 // "One block for several"): the body's threads do not wait for one another
@@ -74,9 +71,8 @@ public:
     unsigned x_;
   };
 
-  /// @param coarsen  false: every block runs its own threads (factor 1)
-  __device__ __forceinline__ explicit coarse_blocks(bool coarsen = true) {
-    const unsigned f = coarsen ? factor() : 1u;
+  __device__ __forceinline__ coarse_blocks() {
+    const unsigned f = factor();
     // gridDim.x < 2^31 and f <= gridDim.x: the sum does not wrap.
     begin_ = (blockIdx.x & (f - 1)) == 0 ? blockIdx.x : gridDim.x;
     end_ = begin_ + f < gridDim.x ? begin_ + f : gridDim.x;

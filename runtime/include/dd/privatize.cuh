@@ -116,15 +116,6 @@ namespace dd {
 /// every block uses the hot-index cache.
 inline constexpr unsigned long long unknown_range = ~0ull;
 
-/// Whether a block_private of `capacity` words keeps a copy of `range`
-/// (not the cache of hot indices), as far as the range decides: what
-/// dd::coarse_blocks is asked before one block runs the threads of several
-/// (with the cache it measured slower; docs/PERF.md).
-__host__ __device__ __forceinline__ constexpr bool private_copy_fits(unsigned long long range,
-                                                                     unsigned capacity) {
-  return range <= capacity;
-}
-
 /// Words of T in DD_PRIVATE_BYTES: the capacity the atomics pass declares
 /// for a range known only at launch.
 template <class T> inline constexpr unsigned private_capacity = DD_PRIVATE_BYTES / sizeof(T);
@@ -151,16 +142,23 @@ public:
   /// @param range       updates use indices in [0, range) (others still
   ///                    work); dd::unknown_range when no bound is known
   /// @param per_thread  privatize only when range <= per_thread * block size
+  ///                    * blocks
+  /// @param blocks      blocks whose threads this block runs (the count of
+  ///                    dd::coarse_blocks): the updates the copy or cache
+  ///                    serves, per thread of the block, scale with it, and
+  ///                    so do what clearing and merging may cost and the
+  ///                    cache's slots (DD_PRIVATE_HOT_SLOTS * blocks a
+  ///                    thread, as the storage holds)
   __device__ __forceinline__ block_private(T *storage, unsigned capacity, T *global,
-                                           unsigned long long range, unsigned per_thread)
+                                           unsigned long long range, unsigned per_thread,
+                                           unsigned blocks = 1)
       : storage_(storage), global_(global) {
     const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-    size_ = range > 0 && private_copy_fits(range, capacity) &&
-                    range <= static_cast<unsigned long long>(per_thread) * threads
-                ? static_cast<unsigned>(range)
-                : 0;
+    const unsigned long long budget =
+        static_cast<unsigned long long>(per_thread) * threads * (blocks > 0 ? blocks : 1u);
+    size_ = range > 0 && range <= capacity && range <= budget ? static_cast<unsigned>(range) : 0;
     if (size_ == 0) {
-      start_cache(capacity, threads);
+      start_cache(capacity, threads, blocks > 0 ? blocks : 1u);
       return;
     }
     const unsigned warps = (threads + 31) / 32;
@@ -293,16 +291,17 @@ private:
 
   /// Lays the cache out in the storage, values first (aligned for T), then
   /// one 32-bit tag per slot, and clears it. The slot count is a power of
-  /// two, at most DD_PRIVATE_HOT_SLOTS per thread and what the storage
-  /// holds; fewer than 32 slots are not worth a barrier: no cache.
-  __device__ __forceinline__ void start_cache(unsigned capacity, unsigned threads) {
+  /// two, at most DD_PRIVATE_HOT_SLOTS per thread for each block run and
+  /// what the storage holds; fewer than 32 slots are not worth a barrier:
+  /// no cache.
+  __device__ __forceinline__ void start_cache(unsigned capacity, unsigned threads, unsigned blocks) {
     constexpr unsigned per_thread = DD_PRIVATE_HOT_SLOTS;
     if constexpr (per_thread == 0) {
       return;
     } else {
       const unsigned long long fit =
           static_cast<unsigned long long>(capacity) * sizeof(T) / (sizeof(T) + sizeof(unsigned));
-      const unsigned long long want = static_cast<unsigned long long>(per_thread) * threads;
+      const unsigned long long want = static_cast<unsigned long long>(per_thread) * threads * blocks;
       const unsigned long long most = fit < want ? fit : want;
       if (most < 32)
         return;
