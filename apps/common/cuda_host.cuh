@@ -1,4 +1,4 @@
-// What the GPU applications' host code shares (dd-mst, dd-maxflow): device
+// What the GPU applications' host code shares (dd-mst, dd-maxflow, dd-pta): device
 // arrays and event pairs freed when they go out of scope, and uploads of host
 // vectors. Errors stay cudaError_t here; each application turns them into its
 // own messages (graph::Status naming the algorithm and the step).
@@ -15,15 +15,54 @@ namespace dd::apps {
 /// A device array of T, freed when it goes out of scope.
 template <class T> struct DeviceArray {
   T *ptr = nullptr;
+  std::size_t size = 0; ///< elements asked for (allocate, grow)
   DeviceArray() = default;
   DeviceArray(const DeviceArray &) = delete;
   DeviceArray &operator=(const DeviceArray &) = delete;
   ~DeviceArray() { cudaFree(ptr); }
   /// Allocates `count` elements (one when `count` is 0, so that kernels
-  /// always get a valid pointer).
+  /// always get a valid pointer), freeing what it held.
   cudaError_t allocate(std::size_t count) {
+    cudaFree(ptr);
+    ptr = nullptr;
+    size = count;
     return cudaMalloc(&ptr, (count > 0 ? count : 1) * sizeof(T));
   }
+  /// Grows to at least `count` elements (and by half at least, so that an
+  /// array grown every round is not copied every round), keeping the first
+  /// `keep`.
+  cudaError_t grow(std::size_t count, std::size_t keep) {
+    if (count <= size && ptr)
+      return cudaSuccess;
+    count = count > size + size / 2 ? count : size + size / 2;
+    T *bigger = nullptr;
+    if (cudaError_t err = cudaMalloc(&bigger, (count > 0 ? count : 1) * sizeof(T));
+        err != cudaSuccess)
+      return err;
+    if (keep > 0)
+      if (cudaError_t err = cudaMemcpy(bigger, ptr, keep * sizeof(T), cudaMemcpyDeviceToDevice);
+          err != cudaSuccess) {
+        cudaFree(bigger);
+        return err;
+      }
+    cudaFree(ptr);
+    ptr = bigger;
+    size = count;
+    return cudaSuccess;
+  }
+  /// Copies `host` to the first host.size() elements.
+  cudaError_t put(const std::vector<T> &host) {
+    return host.empty() ? cudaSuccess
+                        : cudaMemcpy(ptr, host.data(), host.size() * sizeof(T),
+                                     cudaMemcpyHostToDevice);
+  }
+  /// Copies the first `count` elements into `host` (resized to `count`).
+  cudaError_t get(std::vector<T> &host, std::size_t count) const {
+    host.resize(count);
+    return count == 0 ? cudaSuccess
+                      : cudaMemcpy(host.data(), ptr, count * sizeof(T), cudaMemcpyDeviceToHost);
+  }
+  cudaError_t zero() { return size == 0 ? cudaSuccess : cudaMemset(ptr, 0, size * sizeof(T)); }
 };
 
 /// Two events (a start and a stop), destroyed when they go out of scope.

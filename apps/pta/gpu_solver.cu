@@ -26,6 +26,8 @@
 // wherever another thread may touch the same word in the same kernel.
 #include "pta/gpu_solver.h"
 
+#include "common/cuda_host.cuh"
+
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 #include <cub/device/device_merge.cuh>
@@ -40,6 +42,8 @@
 
 namespace dd::pta::gpu {
 
+using dd::apps::DeviceArray;
+using dd::apps::EventPair;
 using dd::graph::str_cat;
 
 namespace {
@@ -49,61 +53,6 @@ constexpr unsigned kNone = 0xffffffffu;
 
 using Word = unsigned;
 using WordRef = cuda::atomic_ref<Word, cuda::thread_scope_device>;
-
-template <class T> struct DeviceArray {
-  T *data = nullptr;
-  std::size_t size = 0;
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray &) = delete;
-  DeviceArray &operator=(const DeviceArray &) = delete;
-  ~DeviceArray() { cudaFree(data); }
-  cudaError_t allocate(std::size_t n) {
-    cudaFree(data);
-    data = nullptr;
-    size = n;
-    return n == 0 ? cudaSuccess : cudaMalloc(&data, n * sizeof(T));
-  }
-  cudaError_t zero() { return size == 0 ? cudaSuccess : cudaMemset(data, 0, size * sizeof(T)); }
-  cudaError_t put(const std::vector<T> &host) {
-    return host.empty() ? cudaSuccess
-                        : cudaMemcpy(data, host.data(), host.size() * sizeof(T),
-                                     cudaMemcpyHostToDevice);
-  }
-  cudaError_t get(std::vector<T> &host, std::size_t n) const {
-    host.resize(n);
-    return n == 0 ? cudaSuccess
-                  : cudaMemcpy(host.data(), data, n * sizeof(T), cudaMemcpyDeviceToHost);
-  }
-  /// Grows to at least n (by half its size at least, so that arrays that
-  /// grow every round are not copied every round), keeping the first `keep`
-  /// elements.
-  cudaError_t grow(std::size_t n, std::size_t keep) {
-    if (n <= size)
-      return cudaSuccess;
-    n = std::max(n, size + size / 2);
-    T *bigger = nullptr;
-    if (cudaError_t err = cudaMalloc(&bigger, n * sizeof(T)); err != cudaSuccess)
-      return err;
-    if (keep > 0)
-      if (cudaError_t err = cudaMemcpy(bigger, data, keep * sizeof(T), cudaMemcpyDeviceToDevice);
-          err != cudaSuccess) {
-        cudaFree(bigger);
-        return err;
-      }
-    cudaFree(data);
-    data = bigger;
-    size = n;
-    return cudaSuccess;
-  }
-};
-
-struct Event {
-  cudaEvent_t event = nullptr;
-  ~Event() {
-    if (event)
-      cudaEventDestroy(event);
-  }
-};
 
 /// The loads and stores, as one list: constraint i reads pts(ptr[i]) and
 /// makes, for each new location o with k < size(o), the edge other -> o+k
@@ -178,20 +127,31 @@ __device__ __forceinline__ void write_edges(const Complex &c, unsigned i, Word b
   }
 }
 
-// Step 2, kAtomic: a thread per (constraint, word) takes slots for its
-// edges from an atomicAdd on the edge count; past `capacity` it only counts
-// (the host grows the arrays and runs the step again from the same delta).
+// Step 2: the edges thread t makes, a thread per (constraint i, word w of
+// delta(ptr[i])): the locations of the word whose block reaches the offset;
+// 0 past the end or where the pointer gained nothing.
+__device__ __forceinline__ Word new_edges(const Complex &c, const Sets &s, const unsigned *loc,
+                                          const unsigned *size, std::size_t t, unsigned &i,
+                                          unsigned &w) {
+  if (t >= std::size_t(c.count) * s.words)
+    return 0;
+  i = unsigned(t / s.words);
+  w = unsigned(t % s.words);
+  const unsigned q = c.ptr[i];
+  if (!s.changed[q])
+    return 0;
+  return reachable(s.delta[std::size_t(q) * s.words + w], w, c.offset[i], loc, size);
+}
+
+// Step 2, kAtomic: slots from an atomicAdd on the edge count; past
+// `capacity` a thread only counts (the host grows the arrays and runs the
+// step again from the same delta).
 __global__ void add_edges_atomic(Complex c, Sets s, const unsigned *loc, const unsigned *size,
                                  unsigned *count, unsigned capacity, unsigned *src,
                                  unsigned *dst) {
   const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (t >= std::size_t(c.count) * s.words)
-    return;
-  const unsigned i = unsigned(t / s.words), w = unsigned(t % s.words);
-  const unsigned q = c.ptr[i];
-  if (!s.changed[q])
-    return;
-  const Word bits = reachable(s.delta[std::size_t(q) * s.words + w], w, c.offset[i], loc, size);
+  unsigned i = 0, w = 0;
+  const Word bits = new_edges(c, s, loc, size, t, i, w);
   if (bits == 0)
     return;
   const unsigned n = __popc(bits);
@@ -200,17 +160,13 @@ __global__ void add_edges_atomic(Complex c, Sets s, const unsigned *loc, const u
     write_edges(c, i, bits, w, loc, src, dst, slot);
 }
 
-// Step 2, kFree: the same counts, stored per (constraint, word) ...
+// Step 2, kFree: the counts, one per (constraint, word) ...
 __global__ void count_edges(Complex c, Sets s, const unsigned *loc, const unsigned *size,
                             unsigned *counts) {
   const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (t >= std::size_t(c.count) * s.words)
-    return;
-  const unsigned i = unsigned(t / s.words), w = unsigned(t % s.words);
-  const unsigned q = c.ptr[i];
-  counts[t] = s.changed[q] ? __popc(reachable(s.delta[std::size_t(q) * s.words + w], w,
-                                              c.offset[i], loc, size))
-                           : 0u;
+  unsigned i = 0, w = 0;
+  if (t < std::size_t(c.count) * s.words)
+    counts[t] = __popc(new_edges(c, s, loc, size, t, i, w));
 }
 
 // ... and, after an exclusive prefix sum of them, the edges at their offsets.
@@ -218,14 +174,8 @@ __global__ void place_edges(Complex c, Sets s, const unsigned *loc, const unsign
                             const unsigned *offsets, unsigned base, unsigned *src,
                             unsigned *dst) {
   const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (t >= std::size_t(c.count) * s.words)
-    return;
-  const unsigned i = unsigned(t / s.words), w = unsigned(t % s.words);
-  const unsigned q = c.ptr[i];
-  if (!s.changed[q])
-    return;
-  const Word bits = reachable(s.delta[std::size_t(q) * s.words + w], w, c.offset[i], loc, size);
-  if (bits != 0)
+  unsigned i = 0, w = 0;
+  if (const Word bits = new_edges(c, s, loc, size, t, i, w); bits != 0)
     write_edges(c, i, bits, w, loc, src, dst, base + offsets[t]);
 }
 
@@ -387,17 +337,14 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
       }
       break;
     case Kind::kLoad:
-      ptr.push_back(c.src);
-      other.push_back(c.dst);
+    case Kind::kStore: {
+      const bool store = c.kind == Kind::kStore;
+      ptr.push_back(store ? c.dst : c.src);
+      other.push_back(store ? c.src : c.dst);
       offset.push_back(c.offset);
-      is_store.push_back(0);
+      is_store.push_back(store);
       break;
-    case Kind::kStore:
-      ptr.push_back(c.dst);
-      other.push_back(c.src);
-      offset.push_back(c.offset);
-      is_store.push_back(1);
-      break;
+    }
     }
   }
   const std::vector<unsigned> sizes(set.sizes.begin(), set.sizes.end());
@@ -428,16 +375,16 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
     if (step != cudaSuccess)
       return cuda_status(step, "copying the constraints");
   if (!src.empty()) {
-    if (cudaError_t err = cudaMemcpy(d_src.data, src.data(), src.size() * sizeof(unsigned),
+    if (cudaError_t err = cudaMemcpy(d_src.ptr, src.data(), src.size() * sizeof(unsigned),
                                      cudaMemcpyHostToDevice);
         err != cudaSuccess)
       return cuda_status(err, "copying the copy edges");
-    if (cudaError_t err = cudaMemcpy(d_dst.data, dst.data(), dst.size() * sizeof(unsigned),
+    if (cudaError_t err = cudaMemcpy(d_dst.ptr, dst.data(), dst.size() * sizeof(unsigned),
                                      cudaMemcpyHostToDevice);
         err != cudaSuccess)
       return cuda_status(err, "copying the copy edges");
   }
-  const Complex complex{d_ptr.data, d_other.data, d_offset.data, d_is_store.data,
+  const Complex complex{d_ptr.ptr, d_other.ptr, d_offset.ptr, d_is_store.ptr,
                         unsigned(ptr.size())};
   const std::size_t complex_cells = std::size_t(complex.count) * words;
   if (variant == Variant::kFree)
@@ -453,28 +400,37 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
       return err;
     if (cudaError_t err = d_temp.grow(std::max<std::size_t>(bytes, 1), 0); err != cudaSuccess)
       return err;
-    return run(static_cast<void *>(d_temp.data), bytes);
+    return run(static_cast<void *>(d_temp.ptr), bytes);
   };
 
-  Event start, stop;
-  if (cudaError_t err = cudaEventCreate(&start.event); err != cudaSuccess)
+  EventPair events;
+  if (cudaError_t err = events.create(); err != cudaSuccess)
     return cuda_status(err, "creating events");
-  if (cudaError_t err = cudaEventCreate(&stop.event); err != cudaSuccess)
-    return cuda_status(err, "creating events");
-  cudaEventRecord(start.event);
+  cudaEventRecord(events.start);
 
   std::size_t edges = src.size(); // edges made so far; all but this round's are "old"
+  // Grows the edge arrays to hold at least `need`, keeping the edges made.
+  auto grow_edges = [&](std::size_t need) -> Status {
+    const std::size_t bigger = std::max<std::size_t>(need, capacity * 2);
+    if (bigger > std::numeric_limits<unsigned>::max())
+      return Status::error("GPU points-to analysis: more than 2^32 copy edges");
+    for (auto step : {d_src.grow(bigger, edges), d_dst.grow(bigger, edges)})
+      if (step != cudaSuccess)
+        return cuda_status(step, "growing the edges");
+    capacity = bigger;
+    return Status();
+  };
   std::size_t sorted = 0;         // kFree: edges in the destination-sorted arrays
   std::uint64_t rounds = 0;
-  const Sets sets{d_pts.data, d_prop.data, d_delta.data, d_changed.data, words, nodes};
+  const Sets sets{d_pts.ptr, d_prop.ptr, d_delta.ptr, d_changed.ptr, words, nodes};
   for (unsigned round = 1;; ++round) {
     ++rounds;
     // 1. The deltas.
-    cudaMemsetAsync(d_changed.data, 0, nodes * sizeof(unsigned));
-    cudaMemsetAsync(d_any.data, 0, sizeof(unsigned));
-    take_delta<<<blocks_for(cells), kBlock>>>(sets, d_any.data);
+    cudaMemsetAsync(d_changed.ptr, 0, nodes * sizeof(unsigned));
+    cudaMemsetAsync(d_any.ptr, 0, sizeof(unsigned));
+    take_delta<<<blocks_for(cells), kBlock>>>(sets, d_any.ptr);
     unsigned any = 0;
-    if (cudaError_t err = cudaMemcpy(&any, d_any.data, sizeof any, cudaMemcpyDeviceToHost);
+    if (cudaError_t err = cudaMemcpy(&any, d_any.ptr, sizeof any, cudaMemcpyDeviceToHost);
         err != cudaSuccess)
       return cuda_status(err, "round");
     if (!any)
@@ -485,13 +441,13 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
       if (variant == Variant::kAtomic) {
         for (;;) {
           const unsigned start_count = unsigned(edges);
-          cudaMemcpy(d_count.data, &start_count, sizeof start_count, cudaMemcpyHostToDevice);
+          cudaMemcpy(d_count.ptr, &start_count, sizeof start_count, cudaMemcpyHostToDevice);
           add_edges_atomic<<<blocks_for(complex_cells), kBlock>>>(
-              complex, sets, d_loc.data, d_size.data, d_count.data, unsigned(capacity),
-              d_src.data, d_dst.data);
+              complex, sets, d_loc.ptr, d_size.ptr, d_count.ptr, unsigned(capacity),
+              d_src.ptr, d_dst.ptr);
           unsigned total = 0;
           if (cudaError_t err =
-                  cudaMemcpy(&total, d_count.data, sizeof total, cudaMemcpyDeviceToHost);
+                  cudaMemcpy(&total, d_count.ptr, sizeof total, cudaMemcpyDeviceToHost);
               err != cudaSuccess)
             return cuda_status(err, "adding edges");
           if (total <= capacity) {
@@ -500,48 +456,37 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
           }
           // Too many for the arrays: grow them and make this round's edges
           // again (the delta is unchanged).
-          const std::size_t bigger = std::max<std::size_t>(total, capacity * 2);
-          if (bigger > std::numeric_limits<unsigned>::max())
-            return Status::error("GPU points-to analysis: more than 2^32 copy edges");
-          for (auto step : {d_src.grow(bigger, edges), d_dst.grow(bigger, edges)})
-            if (step != cudaSuccess)
-              return cuda_status(step, "growing the edges");
-          capacity = bigger;
+          if (Status grown = grow_edges(total); !grown.ok())
+            return grown;
         }
       } else {
-        count_edges<<<blocks_for(complex_cells), kBlock>>>(complex, sets, d_loc.data,
-                                                            d_size.data, d_counts.data);
+        count_edges<<<blocks_for(complex_cells), kBlock>>>(complex, sets, d_loc.ptr,
+                                                            d_size.ptr, d_counts.ptr);
         if (cudaError_t err = with_scratch([&](void *temp, std::size_t &bytes) {
-              return cub::DeviceScan::ExclusiveSum(temp, bytes, d_counts.data, d_offsets.data,
+              return cub::DeviceScan::ExclusiveSum(temp, bytes, d_counts.ptr, d_offsets.ptr,
                                                    complex_cells + 1);
             });
             err != cudaSuccess)
           return cuda_status(err, "counting edges");
         unsigned added = 0;
-        if (cudaError_t err = cudaMemcpy(&added, d_offsets.data + complex_cells, sizeof added,
+        if (cudaError_t err = cudaMemcpy(&added, d_offsets.ptr + complex_cells, sizeof added,
                                          cudaMemcpyDeviceToHost);
             err != cudaSuccess)
           return cuda_status(err, "counting edges");
-        if (edges + added > capacity) {
-          const std::size_t bigger = std::max<std::size_t>(edges + added, capacity * 2);
-          if (bigger > std::numeric_limits<unsigned>::max())
-            return Status::error("GPU points-to analysis: more than 2^32 copy edges");
-          for (auto step : {d_src.grow(bigger, edges), d_dst.grow(bigger, edges)})
-            if (step != cudaSuccess)
-              return cuda_status(step, "growing the edges");
-          capacity = bigger;
-        }
-        place_edges<<<blocks_for(complex_cells), kBlock>>>(complex, sets, d_loc.data,
-                                                            d_size.data, d_offsets.data,
-                                                            unsigned(edges), d_src.data,
-                                                            d_dst.data);
+        if (edges + added > capacity)
+          if (Status grown = grow_edges(edges + added); !grown.ok())
+            return grown;
+        place_edges<<<blocks_for(complex_cells), kBlock>>>(complex, sets, d_loc.ptr,
+                                                            d_size.ptr, d_offsets.ptr,
+                                                            unsigned(edges), d_src.ptr,
+                                                            d_dst.ptr);
         edges += added;
       }
     }
     // 3. Along the edges.
     if (variant == Variant::kAtomic) {
       if (edges > 0)
-        push<<<blocks_for((edges + 31) / 32 * 32), kBlock>>>(sets, d_src.data, d_dst.data, unsigned(edges),
+        push<<<blocks_for((edges + 31) / 32 * 32), kBlock>>>(sets, d_src.ptr, d_dst.ptr, unsigned(edges),
                                                  unsigned(before));
     } else {
       if (edges > sorted) {
@@ -553,47 +498,47 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
                           d_spare_dst.grow(edges, 0), d_spare_edge.grow(edges, 0)})
           if (step != cudaSuccess)
             return cuda_status(step, "sorting the edges");
-        pack_new_edges<<<blocks_for(added), kBlock>>>(d_src.data, d_dst.data, unsigned(sorted),
-                                                      unsigned(added), round, d_new_dst.data,
-                                                      d_new_edge.data);
+        pack_new_edges<<<blocks_for(added), kBlock>>>(d_src.ptr, d_dst.ptr, unsigned(sorted),
+                                                      unsigned(added), round, d_new_dst.ptr,
+                                                      d_new_edge.ptr);
         int key_bits = 1;
         while (key_bits < 32 && (1ull << key_bits) < nodes)
           ++key_bits;
         if (cudaError_t err = with_scratch([&](void *temp, std::size_t &bytes) {
               return cub::DeviceRadixSort::SortPairs(
-                  temp, bytes, d_new_dst.data, d_new_dst_sorted.data, d_new_edge.data,
-                  d_new_edge_sorted.data, added, 0, key_bits);
+                  temp, bytes, d_new_dst.ptr, d_new_dst_sorted.ptr, d_new_edge.ptr,
+                  d_new_edge_sorted.ptr, added, 0, key_bits);
             });
             err != cudaSuccess)
           return cuda_status(err, "sorting the edges");
         if (cudaError_t err = with_scratch([&](void *temp, std::size_t &bytes) {
               return cub::DeviceMerge::MergePairs(
-                  temp, bytes, d_in_dst.data, d_in_edge.data, std::int64_t(sorted),
-                  d_new_dst_sorted.data, d_new_edge_sorted.data, std::int64_t(added),
-                  d_spare_dst.data, d_spare_edge.data);
+                  temp, bytes, d_in_dst.ptr, d_in_edge.ptr, std::int64_t(sorted),
+                  d_new_dst_sorted.ptr, d_new_edge_sorted.ptr, std::int64_t(added),
+                  d_spare_dst.ptr, d_spare_edge.ptr);
             });
             err != cudaSuccess)
           return cuda_status(err, "merging the edges");
-        std::swap(d_in_dst.data, d_spare_dst.data);
+        std::swap(d_in_dst.ptr, d_spare_dst.ptr);
         std::swap(d_in_dst.size, d_spare_dst.size);
-        std::swap(d_in_edge.data, d_spare_edge.data);
+        std::swap(d_in_edge.ptr, d_spare_edge.ptr);
         std::swap(d_in_edge.size, d_spare_edge.size);
         sorted = edges;
-        run_starts<<<blocks_for(sorted + 1), kBlock>>>(d_in_dst.data, unsigned(sorted), nodes,
-                                                       d_in_start.data);
+        run_starts<<<blocks_for(sorted + 1), kBlock>>>(d_in_dst.ptr, unsigned(sorted), nodes,
+                                                       d_in_start.ptr);
       }
       if (sorted > 0)
-        pull<<<blocks_for(std::size_t(nodes) * 32), kBlock>>>(sets, d_in_start.data,
-                                                             d_in_edge.data, round);
+        pull<<<blocks_for(std::size_t(nodes) * 32), kBlock>>>(sets, d_in_start.ptr,
+                                                             d_in_edge.ptr, round);
     }
     if (cudaError_t err = cudaGetLastError(); err != cudaSuccess)
       return cuda_status(err, "round");
   }
-  cudaEventRecord(stop.event);
-  if (cudaError_t err = cudaEventSynchronize(stop.event); err != cudaSuccess)
+  cudaEventRecord(events.stop);
+  if (cudaError_t err = cudaEventSynchronize(events.stop); err != cudaSuccess)
     return cuda_status(err, "the rounds");
   float solve_ms = 0;
-  cudaEventElapsedTime(&solve_ms, start.event, stop.event);
+  cudaEventElapsedTime(&solve_ms, events.start, events.stop);
 
   if (cudaError_t err = d_pts.get(pts, cells); err != cudaSuccess)
     return cuda_status(err, "copying the sets back");
