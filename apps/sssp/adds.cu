@@ -30,6 +30,10 @@ namespace {
 /// Threads per block of the ADDS grid: 16 warps, enough for the manager's
 /// roles (8 probe warps, assign, memory), and 512 items per assignment.
 constexpr unsigned kAddsThreads = 512;
+/// How much wider than near-far's the first bucket is on road-like graphs
+/// of up to kRoadDeltaMaxVertices vertices (run()).
+constexpr std::uint64_t kRoadDeltaScale = 4;
+constexpr std::uint32_t kRoadDeltaMaxVertices = 1u << 22;
 
 /// Blocks per SM the kernel is compiled for (64 registers a thread). 3 or
 /// 4 (40 or 32 registers, with spills) were 5-25% slower on the H200 on
@@ -422,8 +426,15 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   // Delta starts at near-far's c * w / d rounded to a power of 2 (section
   // 5.7) unless fixed; the manager moves it from there.
   buckets::Params params;
-  const std::uint64_t delta =
+  // Road-like graphs of up to kRoadDeltaMaxVertices start from a bucket
+  // kRoadDeltaScale times wider. Measured on an H100 (docs/PERF.md, "ADDS: a
+  // wider first bucket on road-like graphs"): luxembourg 1.22x faster, the
+  // 1024 grid 1.07-1.10x, bfs-adds 1.1-1.4x on both and on the 2048 grid;
+  // adds on the 2048 grid the same, on the 4096 grid 4-11% slower.
+  std::uint64_t delta =
       options.delta > 0 ? options.delta : std::max<std::uint64_t>(nearfar_delta(graph), 1);
+  if (options.delta == 0 && road_like(graph) && n <= kRoadDeltaMaxVertices)
+    delta *= kRoadDeltaScale;
   params.initial_shift = std::min(log2_floor(delta) + (delta & (delta - 1) ? 1 : 0), 62u);
   params.dynamic_delta = options.delta == 0;
   const double mean_degree = n > 0 ? double(graph.num_edges()) / n : 1;
