@@ -371,19 +371,9 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
       return cuda_status(step, "allocating the sets and constraints");
   for (auto step : {d_pts.put(pts), d_prop.zero(), d_loc.put(loc), d_size.put(sizes),
                     d_ptr.put(ptr), d_other.put(other), d_offset.put(offset),
-                    d_is_store.put(is_store)})
+                    d_is_store.put(is_store), d_src.put(src), d_dst.put(dst)})
     if (step != cudaSuccess)
       return cuda_status(step, "copying the constraints");
-  if (!src.empty()) {
-    if (cudaError_t err = cudaMemcpy(d_src.ptr, src.data(), src.size() * sizeof(unsigned),
-                                     cudaMemcpyHostToDevice);
-        err != cudaSuccess)
-      return cuda_status(err, "copying the copy edges");
-    if (cudaError_t err = cudaMemcpy(d_dst.ptr, dst.data(), dst.size() * sizeof(unsigned),
-                                     cudaMemcpyHostToDevice);
-        err != cudaSuccess)
-      return cuda_status(err, "copying the copy edges");
-  }
   const Complex complex{d_ptr.ptr, d_other.ptr, d_offset.ptr, d_is_store.ptr,
                         unsigned(ptr.size())};
   const std::size_t complex_cells = std::size_t(complex.count) * words;
@@ -421,10 +411,13 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
     return Status();
   };
   std::size_t sorted = 0;         // kFree: edges in the destination-sorted arrays
-  std::uint64_t rounds = 0;
+  // kFree: the bits of a node id, all the radix sort of the edges looks at.
+  int key_bits = 1;
+  while (key_bits < 32 && (1ull << key_bits) < nodes)
+    ++key_bits;
   const Sets sets{d_pts.ptr, d_prop.ptr, d_delta.ptr, d_changed.ptr, words, nodes};
-  for (unsigned round = 1;; ++round) {
-    ++rounds;
+  unsigned round = 1; // the last one finds no delta: the fixed point
+  for (;; ++round) {
     // 1. The deltas.
     cudaMemsetAsync(d_changed.ptr, 0, nodes * sizeof(unsigned));
     cudaMemsetAsync(d_any.ptr, 0, sizeof(unsigned));
@@ -441,7 +434,10 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
       if (variant == Variant::kAtomic) {
         for (;;) {
           const unsigned start_count = unsigned(edges);
-          cudaMemcpy(d_count.ptr, &start_count, sizeof start_count, cudaMemcpyHostToDevice);
+          if (cudaError_t err = cudaMemcpy(d_count.ptr, &start_count, sizeof start_count,
+                                           cudaMemcpyHostToDevice);
+              err != cudaSuccess)
+            return cuda_status(err, "adding edges");
           add_edges_atomic<<<blocks_for(complex_cells), kBlock>>>(
               complex, sets, d_loc.ptr, d_size.ptr, d_count.ptr, unsigned(capacity),
               d_src.ptr, d_dst.ptr);
@@ -501,9 +497,6 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
         pack_new_edges<<<blocks_for(added), kBlock>>>(d_src.ptr, d_dst.ptr, unsigned(sorted),
                                                       unsigned(added), round, d_new_dst.ptr,
                                                       d_new_edge.ptr);
-        int key_bits = 1;
-        while (key_bits < 32 && (1ull << key_bits) < nodes)
-          ++key_bits;
         if (cudaError_t err = with_scratch([&](void *temp, std::size_t &bytes) {
               return cub::DeviceRadixSort::SortPairs(
                   temp, bytes, d_new_dst.ptr, d_new_dst_sorted.ptr, d_new_edge.ptr,
@@ -552,7 +545,7 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
   }
   solution.edges = edges;
   if (stats) {
-    stats->rounds = rounds;
+    stats->rounds = round;
     stats->locations = loc.size();
     stats->edges = edges;
     stats->solve_ms = solve_ms;

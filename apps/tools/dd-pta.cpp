@@ -105,7 +105,10 @@ const dd::tools::Choice<Algo> kAlgos[] = {
     {"cpu", Algo::kCpu}, {"gpu-atomic", Algo::kGpuAtomic}, {"gpu-free", Algo::kGpuFree}};
 
 const char *algo_name(Algo algo) {
-  return algo == Algo::kCpu ? "cpu" : algo == Algo::kGpuAtomic ? "gpu-atomic" : "gpu-free";
+  for (const auto &choice : kAlgos)
+    if (choice.value == algo)
+      return choice.name;
+  return "?";
 }
 
 /// The first node whose sets differ, as "NAME: N targets on the GPU, M on

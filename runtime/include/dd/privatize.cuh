@@ -154,11 +154,11 @@ public:
                                            unsigned blocks = 1)
       : storage_(storage), global_(global) {
     const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-    const unsigned long long budget =
-        static_cast<unsigned long long>(per_thread) * threads * (blocks > 0 ? blocks : 1u);
+    const unsigned runs = blocks > 0 ? blocks : 1u;
+    const unsigned long long budget = static_cast<unsigned long long>(per_thread) * threads * runs;
     size_ = range > 0 && range <= capacity && range <= budget ? static_cast<unsigned>(range) : 0;
     if (size_ == 0) {
-      start_cache(capacity, threads, blocks > 0 ? blocks : 1u);
+      start_cache(capacity, threads, runs);
       return;
     }
     const unsigned warps = (threads + 31) / 32;
