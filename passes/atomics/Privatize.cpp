@@ -2,6 +2,7 @@
 
 #include "atomics/Privatize.h"
 #include "support/Barriers.h"
+#include "support/LaunchRewriter.h"
 #include "support/SourceText.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -1357,6 +1358,13 @@ struct Privatizer::Array {
   bool Ok = false;
 };
 
+/// A kernel's choice at launch between its privatized self and a copy as
+/// written (<dd/privatize_launch.h>).
+struct Privatizer::Launch {
+  std::unique_ptr<LaunchRewriter> Rewriter; ///< null: no choice (WhyNot)
+  std::string WhyNot;
+};
+
 Privatizer::Privatizer(PassContext &P) : P(P) {}
 Privatizer::~Privatizer() = default;
 
@@ -1626,6 +1634,7 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
 }
 
 void Privatizer::plan() {
+  std::vector<const FunctionDecl *> Kernels;
   for (auto &A : Arrays) {
     if (std::optional<std::string> Why = checkArray(*A)) {
       for (const Member &M : A->Members)
@@ -1633,7 +1642,56 @@ void Privatizer::plan() {
       continue;
     }
     A->Ok = true;
+    if (!is_contained(Kernels, A->Kernel))
+      Kernels.push_back(A->Kernel);
   }
+  for (const FunctionDecl *K : Kernels) {
+    std::vector<Array *> InKernel;
+    for (auto &A : Arrays)
+      if (A->Ok && A->Kernel == K)
+        InKernel.push_back(A.get());
+    planLaunch(K, InKernel);
+  }
+}
+
+/// Where the privatized kernel may lose (a range known only at launch, or a
+/// cache: a block's indices may seldom repeat), plans the launcher that
+/// measures it against a copy of the kernel as written.
+void Privatizer::planLaunch(const FunctionDecl *Kernel,
+                            ArrayRef<Array *> InKernel) {
+  if (none_of(InKernel,
+              [](const Array *A) { return A->Unbounded || A->RangeParam; }))
+    return;
+  const SourceManager &SM = P.Ctx.getSourceManager();
+  const std::string Name = Kernel->getNameAsString();
+  auto L = std::make_unique<Launch>();
+  auto Why = [&]() -> std::optional<std::string> {
+    const SourceLocation Begin = SM.getExpansionLoc(Kernel->getBeginLoc());
+    if (Kernel->getLocation().isMacroID() || !SM.isInMainFile(Begin) ||
+        !SM.isBeforeInTranslationUnit(Begin, Kernel->getLocation()))
+      return std::string("its head is written through a macro");
+    if (Kernel->getStorageClass() == SC_Extern)
+      return std::string("it is declared 'extern'");
+    const DeclContext *Scope = Kernel->getDeclContext()->getRedeclContext();
+    for (const NamedDecl *D : Scope->lookup(Kernel->getDeclName()))
+      if (D->getAsFunction() &&
+          D->getAsFunction()->getCanonicalDecl() != Kernel->getCanonicalDecl())
+        return "its name '" + Name + "' is overloaded";
+    if (!Scope->lookup(&P.Ctx.Idents.get(Name + "_as_written")).empty())
+      return "the file already declares '" + Name +
+             "_as_written', the name of the copy as written";
+    auto R = std::make_unique<LaunchRewriter>(
+        P.Ctx, *Kernel, LaunchRewriter::Policy::KeepOthers);
+    if (std::optional<LaunchProblem> Problem = R->check())
+      return Problem->Message;
+    if (R->launches().empty())
+      return std::string("it is not launched in this file");
+    L->Rewriter = std::move(R);
+    return std::nullopt;
+  }();
+  if (Why)
+    L->WhyNot = *Why;
+  Launches[Kernel] = std::move(L);
 }
 
 const std::optional<std::string> &
@@ -1697,6 +1755,31 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
       Text += "; one block runs the threads of several consecutive blocks "
               "(dd::coarse_blocks), so it is merged once for them all";
   }
+  if (auto It = Launches.find(A->Kernel); It != Launches.end()) {
+    const Launch &L = *It->second;
+    const std::string K = A->Kernel->getNameAsString();
+    if (L.Rewriter) {
+      const size_t N = L.Rewriter->launches().size();
+      Text +=
+          "; where a block's indices seldom repeat that may be slower "
+          "than the atomics as written, so the " +
+          (N == 1 ? std::string("launch") : std::to_string(N) + " launches") +
+          " of '" + K + (N == 1 ? "' goes" : "' go") + " through " + K +
+          "_launch, which runs it or " + K +
+          "_as_written (the kernel as written), whichever measures faster "
+          "(dd/privatize_launch.h)";
+      // Those launches call the kernel by its name, which is now the
+      // privatized one.
+      for (StringRef Kept : L.Rewriter->kept())
+        Text += "; " + (Kept.consume_back(" and keeps the original")
+                            ? Kept.str() + " and always runs it privatized"
+                            : Kept.str());
+    } else {
+      Text += "; where a block's indices seldom repeat that may be slower "
+              "than the atomics as written, and its launches cannot choose (" +
+              L.WhyNot + ")";
+    }
+  }
   return Text;
 }
 
@@ -1716,6 +1799,9 @@ bool Privatizer::rewrite() {
       if (A->Ok && A->Kernel == K)
         InKernel.push_back(A.get());
     rewriteKernel(K, InKernel);
+    if (auto It = Launches.find(K);
+        It != Launches.end() && It->second->Rewriter)
+      emitLaunch(K, InKernel, *It->second);
   }
   if (!Kernels.empty())
     P.Includes.ensure("dd/privatize.cuh");
@@ -1830,6 +1916,100 @@ void Privatizer::rewriteKernel(const FunctionDecl *Kernel,
         Epilogue);
   else
     P.R.InsertTextBefore(Body->getRBracLoc(), "\n" + Epilogue);
+}
+
+/// \p Text without its `#pragma dd` lines (a copy as written needs no
+/// annotation, and a plain compiler would warn of it).
+static std::string withoutAnnotations(StringRef Text) {
+  std::string Out;
+  bool Continued = false; // the previous dropped line ended in a backslash
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    const bool Last = Rest.empty() && !Text.ends_with("\n");
+    StringRef Code = Line.rtrim("\r");
+    StringRef Words = Code.ltrim(" \t");
+    bool Drop = Continued;
+    if (!Drop && Words.consume_front("#")) {
+      Words = Words.ltrim(" \t");
+      if (Words.consume_front("pragma")) {
+        Words = Words.ltrim(" \t");
+        Drop = Words.consume_front("dd") &&
+               (Words.empty() || Words.front() == ' ' || Words.front() == '\t');
+      }
+    }
+    Continued = Drop && Code.ends_with("\\");
+    if (!Drop)
+      Out += Line.str() + (Last ? "" : "\n");
+    Text = Rest;
+  }
+  return Out;
+}
+
+void Privatizer::emitLaunch(const FunctionDecl *Kernel,
+                            ArrayRef<Array *> InKernel, const Launch &L) {
+  const SourceManager &SM = P.Ctx.getSourceManager();
+  const LangOptions &LO = P.Ctx.getLangOpts();
+  const LaunchRewriter &R = *L.Rewriter;
+  const auto *Body = cast<CompoundStmt>(Kernel->getBody());
+  const std::string Name = Kernel->getNameAsString();
+  const std::string Copy = Name + "_as_written";
+  StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  const unsigned Begin =
+      SM.getFileOffset(SM.getExpansionLoc(Kernel->getBeginLoc()));
+  const unsigned NameAt = SM.getFileOffset(Kernel->getLocation());
+  const unsigned NameEnd =
+      NameAt + Lexer::MeasureTokenLength(Kernel->getLocation(), SM, LO);
+  const unsigned End = SM.getFileOffset(Body->getRBracLoc()) + 1;
+
+  std::string Args;
+  for (unsigned I = 0; I < Kernel->getNumParams(); ++I)
+    Args += (I ? ", " : "") + R.paramName(I);
+  // The choice is measured per range too: a copy of 256 bins wins where
+  // one of a million may not, at the same grid.
+  std::string Key;
+  std::vector<const ParmVarDecl *> Ranges;
+  for (const Array *A : InKernel)
+    if (A->RangeParam && !is_contained(Ranges, A->RangeParam))
+      Ranges.push_back(A->RangeParam);
+  for (const ParmVarDecl *Range : Ranges) {
+    std::string Value = "(unsigned long long)(" +
+                        R.paramName(Range->getFunctionScopeIndex()) + ")";
+    Key = Key.empty() ? Value : "(" + Key + ") * 1000003ull ^ " + Value;
+  }
+  if (Key.empty())
+    Key = "0ull";
+
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << "\n\n// decoupler: '" << Name
+     << "' as written, for the launches where it measures faster than "
+        "the privatized one ("
+     << R.name() << ").\n";
+  if (Kernel->getStorageClass() != SC_Static)
+    OS << "static ";
+  OS << Buf.slice(Begin, NameAt) << Copy
+     << withoutAnnotations(Buf.slice(NameEnd, End)) << "\n\n";
+  OS << "/// decoupler: in place of " << Name
+     << "<<<grid, block, shmem, stream>>>(...): runs " << Name
+     << " (privatized) or " << Copy << ",\n"
+     << "/// whichever measured faster for the launch's shape and range "
+        "(<dd/privatize_launch.h>).\n";
+  OS << R.definitionHead() << " {\n"
+     << "  static dd::PrivatizeLaunchState dd_state;\n"
+     << "  dd::privatize_launch(\n"
+     << "      dd_state, \"" << Name << "\", (const void *)" << Name
+     << ", (const void *)" << Copy << ",\n"
+     << "      dd_grid, dd_block, dd_shmem, dd_stream, " << Key << ",\n"
+     << "      [&](dim3 dd_g, dim3 dd_b, size_t dd_s, cudaStream_t dd_st) {\n"
+     << "        " << Name << "<<<dd_g, dd_b, dd_s, dd_st>>>(" << Args << ");\n"
+     << "      },\n"
+     << "      [&](dim3 dd_g, dim3 dd_b, size_t dd_s, cudaStream_t dd_st) {\n"
+     << "        " << Copy << "<<<dd_g, dd_b, dd_s, dd_st>>>(" << Args << ");\n"
+     << "      });\n"
+     << "}";
+  P.R.InsertTextAfterToken(Body->getRBracLoc(), Out);
+  R.rewrite(P.R);
+  P.Includes.ensure("dd/privatize_launch.h");
 }
 
 } // namespace decoupler

@@ -45,6 +45,13 @@
 // threads never wait for one another has one block run the threads of
 // several (dd::coarse_blocks), so that each copy is merged once for them.
 //
+// A copy whose range is known only at launch, or a cache, may lose a few
+// percent to the atomics as written where a block's indices almost never
+// repeat (uniform keys over a million bins). Where the kernel's launches are
+// in the file, the pass keeps a copy of it as written (`k_as_written`) and
+// launches through `k_launch`, which measures both and runs the faster
+// (<dd/privatize_launch.h>).
+//
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_ATOMICS_PRIVATIZE_H
 #define DECOUPLER_ATOMICS_PRIVATIZE_H
@@ -110,8 +117,13 @@ public:
 private:
   struct Array;
   struct Member;
+  struct Launch;
   PassContext &P;
   std::vector<std::unique_ptr<Array>> Arrays;
+  /// Per kernel whose privatization may lose to the atomics as written (a
+  /// range known only at launch, or a cache): the launcher that chooses
+  /// between them, or why there is none.
+  std::map<const clang::FunctionDecl *, std::unique_ptr<Launch>> Launches;
   std::map<const clang::CallExpr *, std::string> Declined;
   /// Per kernel, why one block may not run the threads of several
   /// (dd::coarse_blocks); none where it may.
@@ -128,6 +140,10 @@ private:
   std::optional<std::string> checkArray(Array &A);
   void rewriteKernel(const clang::FunctionDecl *Kernel,
                      llvm::ArrayRef<Array *> InKernel);
+  void planLaunch(const clang::FunctionDecl *Kernel,
+                  llvm::ArrayRef<Array *> InKernel);
+  void emitLaunch(const clang::FunctionDecl *Kernel,
+                  llvm::ArrayRef<Array *> InKernel, const Launch &L);
 };
 
 } // namespace decoupler

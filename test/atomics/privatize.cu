@@ -50,7 +50,7 @@ __global__ void mod_hist(const unsigned *keys, size_t n, unsigned *bins,
                          unsigned nbins) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from '% nbins'); its grid-stride loop loads 16-byte vectors of 'keys' (dd::grid_stride_updates), or where that cannot run, 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from '% nbins'); its grid-stride loop loads 16-byte vectors of 'keys' (dd::grid_stride_updates), or where that cannot run, 4 iterations ahead of their updates (dd::pipelined_updates); where a block's indices seldom repeat that may be slower than the atomics as written, and its launches cannot choose (it is not launched in this file) [-Rdecoupler]
     atomicAdd(bins + keys[i] % nbins, 1u);
 }
 
@@ -91,7 +91,7 @@ __global__ void annotated(const unsigned *keys, size_t n,
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x) {
 #pragma dd atomic(privatize) range(nbins)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from 'range(nbins)'); its grid-stride loop loads 16-byte vectors of 'keys' (dd::grid_stride_updates), or where that cannot run, 4 iterations ahead of their updates (dd::pipelined_updates) [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a block-private copy of 'bins' in shared memory, indices [0, nbins) (from 'range(nbins)'); its grid-stride loop loads 16-byte vectors of 'keys' (dd::grid_stride_updates), or where that cannot run, 4 iterations ahead of their updates (dd::pipelined_updates); where a block's indices seldom repeat that may be slower than the atomics as written, and its launches cannot choose (it is not launched in this file) [-Rdecoupler]
     atomicAdd(&bins[keys[i]], 1ull);
   }
 }
@@ -154,7 +154,7 @@ __global__ void two_arrays(const unsigned *keys, unsigned n, int *lo, int *hi) {
 __global__ void unbounded(const unsigned *keys, size_t n, unsigned *bins) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a cache of the hot indices of 'bins' in shared memory (no bound of the index is known but the type 'unsigned int') [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_bins.update: a cache of the hot indices of 'bins' in shared memory (no bound of the index is known but the type 'unsigned int'); where a block's indices seldom repeat that may be slower than the atomics as written, and its launches cannot choose (it is not launched in this file) [-Rdecoupler]
     atomicAdd(&bins[keys[i]], 1u);
 }
 
@@ -169,9 +169,9 @@ __global__ void unbounded(const unsigned *keys, size_t n, unsigned *bins) {
 __global__ void too_large(const unsigned *keys, unsigned n, unsigned long long *bins) {
   unsigned i = threadIdx.x;
   while (i < n) {
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMax -> dd_private_bins.update: a cache of the hot indices of 'bins' in shared memory (its range (8192 words, from '& 8191') does not fit the 16 KiB of shared memory a private copy may take) [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMax -> dd_private_bins.update: a cache of the hot indices of 'bins' in shared memory (its range (8192 words, from '& 8191') does not fit the 16 KiB of shared memory a private copy may take); where a block's indices seldom repeat that may be slower than the atomics as written, and its launches cannot choose (it is not launched in this file) [-Rdecoupler]
     atomicMax(&bins[keys[i] & 8191], (unsigned long long)i);
-    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMax -> dd_private_bins.update: a cache of the hot indices of 'bins' in shared memory (another atomic on it has no usable bound) [-Rdecoupler]
+    // REMARK: privatize.cu:[[@LINE+1]]:5: remark: atomicMax -> dd_private_bins.update: a cache of the hot indices of 'bins' in shared memory (another atomic on it has no usable bound); where a block's indices seldom repeat that may be slower than the atomics as written, and its launches cannot choose (it is not launched in this file) [-Rdecoupler]
     atomicMax(&bins[keys[i] & 7], 1ull);
     i += blockDim.x;
   }

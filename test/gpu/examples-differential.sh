@@ -62,7 +62,7 @@ run() {
     failed=$((failed + 1))
     return
   fi
-  echo "PASS $label${DD_DELEGATE_SERVERS:+ (DD_DELEGATE_SERVERS=$DD_DELEGATE_SERVERS)}${DD_DELEGATE_POLICY:+ (DD_DELEGATE_POLICY=$DD_DELEGATE_POLICY)}${DD_SPLIT_POLICY:+ (DD_SPLIT_POLICY=$DD_SPLIT_POLICY)}"
+  echo "PASS $label${DD_DELEGATE_SERVERS:+ (DD_DELEGATE_SERVERS=$DD_DELEGATE_SERVERS)}${DD_DELEGATE_POLICY:+ (DD_DELEGATE_POLICY=$DD_DELEGATE_POLICY)}${DD_SPLIT_POLICY:+ (DD_SPLIT_POLICY=$DD_SPLIT_POLICY)}${DD_PRIVATIZE_POLICY:+ (DD_PRIVATIZE_POLICY=$DD_PRIVATIZE_POLICY)}"
   passed=$((passed + 1))
 }
 
@@ -229,6 +229,13 @@ done
 DD_SPLIT_POLICY=original run decouple --kernel matvec --rows 300 --n 4097 --verify 1
 unset DD_SPLIT_POLICY
 
+# Histogram and privatization. A privatized kernel whose range is known only
+# at launch, or that keeps a cache, is launched through a launcher that may
+# run its copy as written instead (DD_PRIVATIZE_POLICY, default adaptive):
+# the cases force the privatized kernel, so that they test the rewrite; the
+# ones at the end run the copies as written, and adaptively.
+export DD_PRIVATIZE_POLICY=privatize
+
 # Histogram: every contention level, both distributions, odd block sizes.
 for bins in 1 2 8 32 256 4096 65536; do
   for dist in uniform zipf; do
@@ -278,6 +285,18 @@ for bins in 65536 1000000; do
     done
   done
 done
+
+# The copies as written (`k_as_written`) compute what the kernels as written
+# do; adaptive: the first launch of each kernel is the privatized one, timed.
+for bins in 3 4096 1000000; do
+  for dist in uniform zipf; do
+    DD_PRIVATIZE_POLICY=original run privatize --bins $bins --dist $dist --block 256 --keys 3000017 --seed $((bins % 1000 + 3))
+  done
+done
+DD_PRIVATIZE_POLICY=original run histogram --bins 65536 --dist zipf --block 256 --keys 1048576 --seed 4
+DD_PRIVATIZE_POLICY=adaptive DD_PRIVATIZE_VERBOSE=1 EXPECT_DD_STDERR="probe: privatized took" \
+  run privatize --bins 1000000 --dist uniform --block 256 --keys 3000017 --seed 8
+unset DD_PRIVATIZE_POLICY
 
 # SpMV COO and SSSP on the real graphs and the generated ones.
 graph_args=(

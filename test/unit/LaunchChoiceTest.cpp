@@ -129,13 +129,14 @@ TEST(LaunchChoice, Policy) {
   EXPECT_EQ(dd::parse_launch_policy("delegate", Ok), dd::LaunchPolicy::Rewrite);
   EXPECT_EQ(dd::parse_launch_policy("rewrite", Ok), dd::LaunchPolicy::Rewrite);
   EXPECT_EQ(dd::parse_launch_policy("split", Ok), dd::LaunchPolicy::Rewrite);
+  EXPECT_EQ(dd::parse_launch_policy("privatize", Ok), dd::LaunchPolicy::Rewrite);
   EXPECT_EQ(dd::parse_launch_policy("original", Ok), dd::LaunchPolicy::Original);
   EXPECT_TRUE(Ok);
   dd::parse_launch_policy("orignal", Ok);
   EXPECT_FALSE(Ok);
 }
 
-// LaunchChooser: what the delegate and split launchers share.
+// LaunchChooser: what the delegate, split and privatize launchers share.
 TEST(LaunchChooser, PolicyAndShapes) {
   dd::LaunchChooser C("split");
   dd::LaunchShape A, B;
@@ -156,6 +157,27 @@ TEST(LaunchChooser, PolicyAndShapes) {
   EXPECT_TRUE(C.configure(B)); // a new shape forgets
   EXPECT_TRUE(C.timed(dd::LaunchPolicy::Adaptive));
   EXPECT_EQ(C.which(dd::LaunchPolicy::Adaptive), AdaptiveChoice::Rewrite);
+}
+
+// The privatize launcher keys the shape by the array's range: the same grid
+// over 256 bins and over a million is measured apart.
+TEST(LaunchChooser, KeyIsPartOfTheShape) {
+  dd::LaunchChooser C("privatized");
+  dd::LaunchShape A;
+  A.device = 0;
+  A.grid[0] = 80;
+  A.block[0] = 256;
+  A.key = 256;
+  dd::LaunchShape B = A;
+  B.key = 1 << 20;
+  EXPECT_TRUE(C.configure(A));
+  C.record("k", AdaptiveChoice::Rewrite, 1.0, /*verbose=*/false);
+  C.record("k", AdaptiveChoice::Original, 50.0, /*verbose=*/false);
+  EXPECT_FALSE(C.configure(A));
+  EXPECT_EQ(C.which(dd::LaunchPolicy::Adaptive), AdaptiveChoice::Rewrite);
+  EXPECT_FALSE(C.timed(dd::LaunchPolicy::Adaptive));
+  EXPECT_TRUE(C.configure(B)); // another range: probed afresh
+  EXPECT_TRUE(C.timed(dd::LaunchPolicy::Adaptive));
 }
 
 TEST(LaunchChooser, RunTimed) {

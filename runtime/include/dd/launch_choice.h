@@ -12,7 +12,7 @@
 //   AdaptiveChoice        the measurements and the decision, per launcher
 //   LaunchChooser         AdaptiveChoice per launch configuration, with the
 //                         policy applied and the probes timed and reported:
-//                         what the delegate and split launchers share
+//                         what the delegate, split and privatize launchers share
 //
 // The cost is bounded both ways. Probes: the first launch runs the rewrite,
 // the second the original, each timed, and that is all the program pays
@@ -50,14 +50,14 @@ enum class LaunchPolicy {
 };
 
 /// The policy named by `value` ("adaptive", "rewrite" or "original"; the
-/// rewrite also by its own name, "delegate" or "split"), Adaptive when
+/// rewrite also by its own name, "delegate", "split" or "privatize"), Adaptive when
 /// `value` is null or empty; `ok` is false when the name is none of these.
 inline LaunchPolicy parse_launch_policy(const char *value, bool &ok) {
   ok = true;
   if (!value || !*value || std::strcmp(value, "adaptive") == 0)
     return LaunchPolicy::Adaptive;
   if (std::strcmp(value, "rewrite") == 0 || std::strcmp(value, "delegate") == 0 ||
-      std::strcmp(value, "split") == 0)
+      std::strcmp(value, "split") == 0 || std::strcmp(value, "privatize") == 0)
     return LaunchPolicy::Rewrite;
   if (std::strcmp(value, "original") == 0)
     return LaunchPolicy::Original;
@@ -66,7 +66,7 @@ inline LaunchPolicy parse_launch_policy(const char *value, bool &ok) {
 }
 
 /// The policy in environment variable `var` (DD_DELEGATE_POLICY,
-/// DD_SPLIT_POLICY). A name that is none of the policies ends the program
+/// DD_SPLIT_POLICY, DD_PRIVATIZE_POLICY). A name that is none of the policies ends the program
 /// with a message naming `rewrite_name`, the rewrite's own name: a typo must
 /// not silently measure something else.
 inline LaunchPolicy launch_policy_from_env(const char *var, const char *rewrite_name) {
@@ -82,7 +82,7 @@ inline LaunchPolicy launch_policy_from_env(const char *var, const char *rewrite_
 }
 
 /// Whether environment variable `var` is set to something other than "" or
-/// "0" (DD_DELEGATE_VERBOSE, DD_SPLIT_VERBOSE).
+/// "0" (DD_DELEGATE_VERBOSE, DD_SPLIT_VERBOSE, DD_PRIVATIZE_VERBOSE).
 inline bool env_flag(const char *var) {
   const char *value = std::getenv(var);
   return value && *value && *value != '0';
@@ -225,30 +225,35 @@ private:
 };
 
 /// A launch configuration: the choice is measured per device, grid, block
-/// and dynamic shared memory (contention, hence the winner, may differ).
+/// and dynamic shared memory (contention, hence the winner, may differ),
+/// and per `key`, an argument the winner depends on that the shape does
+/// not show (a privatized array's range: a copy of 256 bins wins, a cache
+/// over a million may not); 0 where there is none.
 struct LaunchShape {
   int device = -1;
   unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
   std::size_t shmem = 0;
+  unsigned long long key = 0;
 
   friend bool operator==(const LaunchShape &a, const LaunchShape &b) {
     for (int i = 0; i < 3; ++i)
       if (a.grid[i] != b.grid[i] || a.block[i] != b.block[i])
         return false;
-    return a.device == b.device && a.shmem == b.shmem;
+    return a.device == b.device && a.shmem == b.shmem && a.key == b.key;
   }
   friend bool operator!=(const LaunchShape &a, const LaunchShape &b) { return !(a == b); }
 };
 
 /// The part of a launcher that decides and measures, shared by the
-/// delegate launcher (<dd/delegate.cuh>) and the split launcher
-/// (<dd/split_launch.h>): an AdaptiveChoice per launch shape, the policy
+/// delegate launcher (<dd/delegate.cuh>), the split launcher
+/// (<dd/split_launch.h>) and the privatize launcher
+/// (<dd/privatize_launch.h>): an AdaptiveChoice per launch shape, the policy
 /// applied, timed probes recorded and, when verbose, reported as
 ///   dd: k: probe: split took 0.0123 ms (split 0.0123 ms, original 0.0456 ms):
 ///   runs the split; next probe in 187 launches
 class LaunchChooser {
 public:
-  /// @param rewrite_name  "delegated", "split": how messages name the rewrite
+  /// @param rewrite_name  "delegated", "split", "privatized": how messages name the rewrite
   explicit LaunchChooser(const char *rewrite_name) : rewrite_name_(rewrite_name) {}
 
   /// The next launch has `shape`: a new shape forgets the measurements.
