@@ -187,8 +187,11 @@ public:
   /// Whether the next untimed launch should be timed for observe(): events
   /// cost the host a few microseconds per launch, which a loop of 20 us
   /// kernels (push-relabel's rounds) feels. Every launch while the winner
-  /// takes 0.25 ms or more (then under 2 %), else one in 16.
-  bool watch() const { return ms_[winner()] >= 0.25 || since_probe_ % 16 == 0; }
+  /// takes 0.25 ms or more (then under 2 %), else one in 16, the first of
+  /// them 15 launches after the probes: a program that launches a short
+  /// kernel a few times pays for the probes only, not for creating events
+  /// as well (ATM at 128K accounts: 0.17 ms a launch, docs/PERF.md).
+  bool watch() const { return ms_[winner()] >= 0.25 || (since_probe_ + 1) % 16 == 0; }
 
   /// The way that ran before the next launch: the winner, or the way whose
   /// time called the next launch's re-probe.
