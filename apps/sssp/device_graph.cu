@@ -14,7 +14,9 @@ void DeviceGraph::release() {
   cudaFree(col_indices_);
   cudaFree(weights_);
   cudaFree(edge_sources_);
-  row_offsets_ = col_indices_ = weights_ = edge_sources_ = nullptr;
+  cudaFree(in_offsets_);
+  cudaFree(in_sources_);
+  row_offsets_ = col_indices_ = weights_ = edge_sources_ = in_offsets_ = in_sources_ = nullptr;
   num_vertices_ = num_edges_ = max_degree_ = max_weight_ = 0;
   mean_weight_ = 0;
 }
@@ -88,6 +90,22 @@ Status DeviceGraph::upload(const graph::Csr &csr, Parts parts) {
       for (std::uint32_t e = (*offsets)[v]; e < (*offsets)[v + 1]; ++e)
         sources[e] = VertexId(v);
     DD_SSSP_CUDA(upload_array(edge_sources_, sources.data(), m));
+  }
+  if (parts.in_edges) {
+    // The transpose by counting: in-degrees, their prefix sum, then each
+    // edge u -> v placed among v's in-edges (sources in increasing order).
+    std::vector<std::uint32_t> in_offsets(n + 1, 0);
+    for (const VertexId v : csr.col_indices)
+      ++in_offsets[v + 1];
+    for (std::size_t v = 0; v < n; ++v)
+      in_offsets[v + 1] += in_offsets[v];
+    std::vector<std::uint32_t> next(in_offsets.begin(), in_offsets.end() - 1);
+    std::vector<VertexId> in_sources(m);
+    for (std::size_t u = 0; u < n; ++u)
+      for (std::uint32_t e = (*offsets)[u]; e < (*offsets)[u + 1]; ++e)
+        in_sources[next[csr.col_indices[e]]++] = VertexId(u);
+    DD_SSSP_CUDA(upload_array(in_offsets_, in_offsets.data(), n + 1));
+    DD_SSSP_CUDA(upload_array(in_sources_, in_sources.data(), m));
   }
   for (std::size_t v = 0; v < n; ++v)
     max_degree_ = std::max(max_degree_, (*offsets)[v + 1] - (*offsets)[v]);

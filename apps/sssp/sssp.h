@@ -53,6 +53,8 @@ struct Result {
   /// The load-balancing strategy that ran (load_balance_name; empty for
   /// the algorithms without one).
   std::string lb;
+  /// bfs: levels stepped bottom-up (the others top-down).
+  std::uint64_t bottom_up_steps = 0;
   /// What ADDS's manager reports (zero for the other algorithms).
   struct Adds {
     std::uint32_t workers = 0;      ///< worker blocks (the grid less the manager)
@@ -100,6 +102,9 @@ public:
     /// Weight 1 on every edge, whatever the graph's (BFS as shortest paths:
     /// bfs-adds). Excludes `weights`.
     bool unit_weights = false;
+    /// The in-edges too, as a second CSR (the transpose: bfs's bottom-up
+    /// steps look for a parent among a vertex's in-neighbours).
+    bool in_edges = false;
   };
 
   DeviceGraph() = default;
@@ -128,6 +133,11 @@ public:
   const std::uint32_t *col_indices() const { return col_indices_; }
   const std::uint32_t *weights() const { return weights_; }
   const std::uint32_t *edge_sources() const { return edge_sources_; }
+  /// The transpose (null when uploaded without in_edges): num_vertices + 1
+  /// offsets and num_edges sources, the in-edges of v at
+  /// in_offsets()[v] .. in_offsets()[v + 1].
+  const std::uint32_t *in_offsets() const { return in_offsets_; }
+  const std::uint32_t *in_sources() const { return in_sources_; }
 
 private:
   void release();
@@ -141,6 +151,8 @@ private:
   std::uint32_t *col_indices_ = nullptr;
   std::uint32_t *weights_ = nullptr;
   std::uint32_t *edge_sources_ = nullptr;
+  std::uint32_t *in_offsets_ = nullptr;
+  std::uint32_t *in_sources_ = nullptr;
 };
 
 /// Whether `graph` is road-like: a mean out-degree below 8 (road networks,
@@ -225,11 +237,26 @@ Expected<Result> nearfar(const DeviceGraph &graph, VertexId source,
 Expected<Result> adds(const DeviceGraph &graph, VertexId source,
                       const AddsOptions &options = AddsOptions());
 
-/// Level-synchronous, topology-driven, atomic-free BFS (Nasre et al.): each
+/// How bfs steps from one level to the next.
+struct BfsOptions {
+  enum class Direction {
+    /// Beamer's direction-optimizing switch: top-down while the frontier's
+    /// edges are few, bottom-up while they are many; needs the graph
+    /// uploaded with in_edges (without them, and on road-like graphs,
+    /// every level is top-down).
+    kAuto,
+    kTopDown, ///< every level top-down
+  } direction = Direction::kAuto;
+};
+
+/// Level-synchronous, topology-driven BFS. Top-down (Nasre et al.): each
 /// level, every vertex of the current level writes level + 1 to its
 /// unvisited neighbours with plain stores (a benign race: every writer
-/// writes the same value). Weights are not needed.
-Expected<Result> bfs(const DeviceGraph &graph, VertexId source);
+/// writes the same value). Bottom-up (Beamer et al.): every unvisited vertex
+/// looks among its in-neighbours for one of the current level and stops at
+/// the first. Weights are not needed.
+Expected<Result> bfs(const DeviceGraph &graph, VertexId source,
+                     BfsOptions options = BfsOptions());
 
 } // namespace dd::sssp
 

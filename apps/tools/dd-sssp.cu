@@ -112,6 +112,13 @@ Options:
                        search  the whole grid in equal shares, a binary
                                search per edge (host steps only)
                        auto    (default) chosen from the degrees
+  --bfs-direction=D  bfs: auto (default) or top-down. auto: Beamer's
+                     direction-optimizing switch on graphs of mean
+                     out-degree 8 or more (bottom-up steps, each unvisited
+                     vertex looking for a parent among its in-neighbours,
+                     while the frontier's edges exceed the unexplored ones
+                     / 14; the in-edges are uploaded too); every level
+                     top-down on the others
   --help             this text
 
 Weights must be integers: a graph with float weights is an error (except for
@@ -133,6 +140,7 @@ Standard error gets one line of key=value results:
               (|V| per launch for bf-topo and bfs; reached for dijkstra)
   delta       near-far's bucket width; adds: the width at the end (0 for
               the others)
+  bottom_up   bfs: levels stepped bottom-up
 --algo=adds and bfs-adds add a second line, "dd-sssp: adds: ...": workers (worker
 blocks), pool (data blocks), items (worklist entries handed out; processed
 counts the expanded ones), switches (head bucket moves), delta_changes,
@@ -150,7 +158,8 @@ int fail(const std::string &message) {
 const std::set<std::string> kValueOptions = {
     "algo", "src", "out", "runs", "format", "base", "weight-seed", "max-input-bytes",
     "adds-delta", "adds-pool", "adds-workers",
-                                 "adds-precheck", "nearfar-steps", "nearfar-delta", "lb"};
+                                 "adds-precheck", "nearfar-steps", "nearfar-delta", "lb",
+                                 "bfs-direction"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
 
 
@@ -172,7 +181,8 @@ const dd::tools::Choice<Algo> kAlgos[] = {
 // One run of `algo` (the graph is on the device unless algo is dijkstra).
 Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGraph &device,
                                 VertexId source, const sssp::AddsOptions &adds,
-                                const sssp::NearFarOptions &nearfar) {
+                                const sssp::NearFarOptions &nearfar,
+                                const sssp::BfsOptions &bfs_options) {
   // bf-worklist spreads its frontiers' edges as near-far does (--lb).
   switch (algo) {
   case Algo::kAdds:
@@ -185,7 +195,7 @@ Expected<sssp::Result> run_once(Algo algo, const Csr &csr, const sssp::DeviceGra
   case Algo::kBfTopo:
     return sssp::bf_topo(device, source);
   case Algo::kBfs:
-    return sssp::bfs(device, source);
+    return sssp::bfs(device, source, bfs_options);
   case Algo::kDijkstra:
     break;
   }
@@ -325,6 +335,16 @@ int main_impl(int argc, char **argv) {
       return fail("--lb=search needs host steps (its prefix sum is a launch of its own), not "
                   "--nearfar-steps=device");
   }
+  sssp::BfsOptions bfs_options;
+  constexpr dd::tools::Choice<sssp::BfsOptions::Direction> kDirections[] = {
+      {"auto", sssp::BfsOptions::Direction::kAuto},
+      {"top-down", sssp::BfsOptions::Direction::kTopDown}};
+  if (args.values.count("bfs-direction")) {
+    if (algo != Algo::kBfs)
+      return fail("--bfs-direction applies to --algo=bfs only");
+    if (auto problem = dd::tools::choose(args, "bfs-direction", kDirections, bfs_options.direction))
+      return fail(*problem);
+  }
   for (const char *option : {"adds-delta", "adds-pool", "adds-workers", "adds-precheck"})
     if (!is_adds(algo) && args.values.count(option))
       return fail(str_cat("--", option, " applies to --algo=adds and bfs-adds only"));
@@ -358,6 +378,10 @@ int main_impl(int argc, char **argv) {
     parts.weights = weighted;
     parts.edge_sources = algo == Algo::kBfTopo;
     parts.unit_weights = algo == Algo::kBfsAdds;
+    // Bottom-up steps need the in-edges; road-like graphs never take them.
+    parts.in_edges = algo == Algo::kBfs &&
+                     bfs_options.direction == sssp::BfsOptions::Direction::kAuto &&
+                     csr.num_edges() >= 8 * csr.num_vertices();
     if (Status s = device.upload(csr, parts); !s.ok())
       return fail(path + ": " + s.message());
   }
@@ -370,7 +394,7 @@ int main_impl(int argc, char **argv) {
   std::vector<double> times;
   Expected<sssp::Result> result = Status::error("no run");
   for (std::uint64_t i = (algo == Algo::kDijkstra ? 1 : 0); i <= runs; ++i) {
-    result = run_once(algo, csr, device, VertexId(source), adds, nearfar);
+    result = run_once(algo, csr, device, VertexId(source), adds, nearfar, bfs_options);
     if (!result.ok())
       return fail(result.status().message());
     if (i > 0)
@@ -392,14 +416,15 @@ int main_impl(int argc, char **argv) {
   std::fprintf(stderr,
                "dd-sssp: algo=%s src=%llu ms=%.3f runs=%llu mteps=%s vertices=%llu edges=%llu "
                "reached=%llu traversed=%llu launches=%llu processed=%llu delta=%llu "
-               "distances=%s%s%s\n",
+               "distances=%s%s%s%s\n",
                algo_name.c_str(), (unsigned long long)source, ms,
                (unsigned long long)runs, mteps, (unsigned long long)csr.num_vertices(),
                (unsigned long long)csr.num_edges(), (unsigned long long)reached,
                (unsigned long long)traversed,
                (unsigned long long)result->launches, (unsigned long long)result->processed,
                (unsigned long long)result->delta, result->wide_distances ? "uint64" : "uint32",
-               result->lb.empty() ? "" : " lb=", result->lb.c_str());
+               result->lb.empty() ? "" : " lb=", result->lb.c_str(),
+               algo == Algo::kBfs ? str_cat(" bottom_up=", result->bottom_up_steps).c_str() : "");
   if (is_adds(algo))
     std::fprintf(stderr, "dd-sssp: adds: workers=%u pool=%u items=%llu assignments=%llu "
                          "wait=%.1f%% switches=%llu delta_changes=%llu dequeue=%u setup_ms=%.3f "

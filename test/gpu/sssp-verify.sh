@@ -20,8 +20,10 @@ graphs=${2:?usage: sssp-verify.sh BIN_DIR GRAPH_DIR}
 timeout_s=${DD_GPU_TEST_TIMEOUT:-120}
 # nearfar runs its steps in one launch where the graph has no hubs (auto);
 # nearfar:host forces a launch per step (--nearfar-steps=host) everywhere;
-# ALGO+S runs the load-balancing strategy S (--lb=S).
-algos=${SSSP_VERIFY_ALGOS:-"adds nearfar nearfar:host bf-worklist bf-topo bfs bfs-adds dijkstra
+# ALGO+S runs the load-balancing strategy S (--lb=S); bfs runs the
+# direction-optimizing switch, bfs/top-down every level top-down
+# (--bfs-direction=top-down).
+algos=${SSSP_VERIFY_ALGOS:-"adds nearfar nearfar:host bf-worklist bf-topo bfs bfs/top-down bfs-adds dijkstra
   nearfar+warp nearfar+scan nearfar+search nearfar:host+warp4 bf-worklist+warp32
   bf-worklist+scan bf-worklist+search"}
 work=$(mktemp -d)
@@ -54,8 +56,10 @@ for graph in "$graphs"/*.gr "$graphs"/*.mtx "$graphs"/*.txt "$graphs"/*.el \
   sources=$(printf '%s\n' 0 $((n / 2)) $((n - 1)) "$best" | sort -un)
   for entry in $algos; do
     base=${entry%%+*}
-    algo=${base%%:*}
     extra=()
+    [[ $base == */* ]] && extra+=(--bfs-direction="${base#*/}")
+    base=${base%%/*}
+    algo=${base%%:*}
     [[ $base == *:* ]] && extra+=(--nearfar-steps="${base#*:}")
     [[ $entry == *+* ]] && extra+=(--lb="${entry#*+}")
     for s in $sources; do
