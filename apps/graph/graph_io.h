@@ -1,4 +1,5 @@
-// Reading graph files into a Csr and writing Galois binary .gr files.
+// Reading graph files into a Csr and writing Galois binary .gr and Matrix
+// Market files.
 //
 //   dd::graph::ReadOptions options;             // format detected by default
 //   auto graph = dd::graph::read_graph("road.gr", options);
@@ -93,6 +94,17 @@ Expected<std::string> gr_bytes(const Csr& graph);
 /// atomically (temporary file + rename), a device or FIFO through.
 /// Errors on an invalid graph (validate()) or an I/O failure.
 Status write_gr(const Csr& graph, const std::string& path);
+
+/// The graph as Matrix Market text: `coordinate` and `general` (every arc one
+/// 1-based line "row col [weight]", in CSR order), `pattern` without
+/// weights, `integer` with int32 ones and `real` with float ones (printed
+/// with 9 significant digits: they read back to the same float). Reading
+/// it back gives the same Csr. Errors on an invalid graph (validate()).
+Expected<std::string> mtx_text(const Csr& graph);
+
+/// Writes mtx_text(graph) to `path` as an OutputFile (file.h): a regular
+/// file atomically, a device or FIFO through.
+Status write_mtx(const Csr& graph, const std::string& path);
 
 } // namespace dd::graph
 

@@ -6,6 +6,9 @@
 // "symmetric" files store one triangle; both directions are produced (a
 // diagonal entry once). Dense "array" files, complex values and the
 // skew-symmetric / hermitian kinds are not graphs we read: errors.
+// mtx_text/write_mtx write a Csr back as a `general` file (every arc).
+#include <cstdio>
+
 #include "graph/reader_util.h"
 
 namespace dd::graph::detail {
@@ -96,3 +99,45 @@ Expected<Csr> read_matrix_market(std::string_view data, std::string_view name,
 }
 
 } // namespace dd::graph::detail
+
+namespace dd::graph {
+
+Expected<std::string> mtx_text(const Csr& g) {
+  if (Status s = validate(g); !s.ok())
+    return Status::error(str_cat("refusing to write an invalid graph: ", s.message()));
+  const char* field = g.weight_type == WeightType::kInt32     ? "integer"
+                      : g.weight_type == WeightType::kFloat32 ? "real"
+                                                              : "pattern";
+  std::string text = str_cat("%%MatrixMarket matrix coordinate ", field, " general\n",
+                             "% written by dd-graph: every arc, 1-based, in CSR order\n",
+                             g.num_vertices(), ' ', g.num_vertices(), ' ', g.num_edges(), '\n');
+  text.reserve(text.size() + g.num_edges() * 24);
+  char line[96];
+  for (std::uint64_t u = 0; u < g.num_vertices(); ++u)
+    for (EdgeIndex e = g.row_offsets[u]; e < g.row_offsets[u + 1]; ++e) {
+      const unsigned long long row = u + 1, col = std::uint64_t(g.col_indices[e]) + 1;
+      int n = 0;
+      if (g.weight_type == WeightType::kInt32)
+        n = std::snprintf(line, sizeof line, "%llu %llu %d\n", row, col, int(g.int_weights[e]));
+      else if (g.weight_type == WeightType::kFloat32) // 9 digits: the same float back
+        n = std::snprintf(line, sizeof line, "%llu %llu %.9g\n", row, col,
+                          double(g.float_weights[e]));
+      else
+        n = std::snprintf(line, sizeof line, "%llu %llu\n", row, col);
+      text.append(line, std::size_t(n));
+    }
+  return text;
+}
+
+Status write_mtx(const Csr& g, const std::string& path) {
+  Expected<std::string> text = mtx_text(g);
+  if (!text.ok())
+    return file_error(path, text.status().message());
+  OutputFile out;
+  if (Status s = out.open(path); !s.ok())
+    return s;
+  out.write(*text);
+  return out.commit();
+}
+
+} // namespace dd::graph

@@ -4,13 +4,14 @@
 # built separately: docs/PERF.md says which commit and how), on the same
 # graphs from the same source. Run on the GPU machine:
 #
-#   bench/bfs/run.sh BIN_DIR WORK_DIR [GUNROCK_BFS GR2MTX]
+#   bench/bfs/run.sh BIN_DIR WORK_DIR [GUNROCK_BFS]
 #
 # BIN_DIR holds dd-sssp and dd-graph. Graphs are generated into WORK_DIR as
 # bench/sssp/run.sh makes them (kronK, urandK, gridN; luxembourg and
 # wiki-Vote from BFS_REAL, default ../shared/data/graphs). GUNROCK_BFS is
-# Gunrock's `bfs` example binary, GR2MTX a tool that writes a .gr's arcs as a
-# 1-based `general` Matrix Market file (Gunrock reads only .mtx). The
+# Gunrock's `bfs` example binary; it reads only Matrix Market, so each graph
+# is also written with `dd-graph convert --to-mtx` (every arc, 1-based,
+# `general`: the same arcs dd-sssp reads). The
 # source: of vertices 0..15, the one whose BFS reaches the most. Every dd
 # run is --verify'd against CPU BFS; Gunrock's is --validate'd (its own CPU
 # BFS). Times: dd-sssp's median of BFS_RUNS (default 9) after a warm-up;
@@ -21,10 +22,9 @@
 # Environment: BFS_GRAPHS (default "kron18 kron20 kron22 urand18 urand20
 # urand22 grid1024 luxembourg wiki-Vote"), BFS_RUNS, BFS_REAL.
 set -u
-bin=${1:?usage: run.sh BIN_DIR WORK_DIR [GUNROCK_BFS GR2MTX]}
-work=${2:?usage: run.sh BIN_DIR WORK_DIR [GUNROCK_BFS GR2MTX]}
+bin=${1:?usage: run.sh BIN_DIR WORK_DIR [GUNROCK_BFS]}
+work=${2:?usage: run.sh BIN_DIR WORK_DIR [GUNROCK_BFS]}
 gunrock=${3:-}
-gr2mtx=${4:-}
 runs=${BFS_RUNS:-9}
 real=${BFS_REAL:-$(dirname "$0")/../../../shared/data/graphs}
 graphs=${BFS_GRAPHS:-"kron18 kron20 kron22 urand18 urand20 urand22 grid1024 luxembourg wiki-Vote"}
@@ -78,9 +78,9 @@ for g in $graphs; do
   line=${lines[auto]:-${lines[top-down]:-}}
   traversed=$(field traversed <<<"$line")
   gms=-
-  if [[ -n $gunrock && -n $gr2mtx ]]; then
+  if [[ -n $gunrock ]]; then
     mtx=$work/$g.mtx
-    [[ -f $mtx ]] || "$gr2mtx" "$gr" "$mtx" >>"$log" 2>&1
+    [[ -f $mtx ]] || "$bin/dd-graph" convert "$gr" --to-mtx "$mtx" >>"$log" 2>&1
     rm -f "$work/gunrock_$g.json"
     if timeout -k 10 300 "$gunrock" -m "$mtx" -s $best -n $((runs + 1)) --validate \
         --export_metrics -d "$work" -f "gunrock_$g.json" >"$work/gunrock_$g.out" 2>&1 &&
