@@ -27,13 +27,15 @@ namespace {
 
 constexpr unsigned kUnvisited = kInf<unsigned>;
 
-/// Expands the vertices at level `depth`; sets `changed` to depth + 1 when
-/// some vertex got that level.
-__global__ void __launch_bounds__(kBlockThreads)
-    expand_level(GraphView g, unsigned *level, unsigned depth, unsigned *changed) {
-  using Expand = lb::ThreadWarpBlock<kBlockThreads, unsigned>;
-  __shared__ Expand::TempStorage temp;
-  bool visited = false;
+using Expand = lb::ThreadWarpBlock<kBlockThreads, unsigned>;
+
+/// Runs `op(depth + 1, e)` for every out-edge e of the vertices at level
+/// `depth`, spread over the block by Expand. Every thread of the block
+/// calls it.
+template <class Op>
+__device__ __forceinline__ void for_each_frontier_edge(const GraphView &g, unsigned *level,
+                                                       unsigned depth,
+                                                       Expand::TempStorage &temp, Op &&op) {
   for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < g.num_vertices;
        base += std::uint64_t(gridDim.x) * kBlockThreads) {
     const std::uint64_t v = base + threadIdx.x;
@@ -42,14 +44,23 @@ __global__ void __launch_bounds__(kBlockThreads)
       begin = __ldg(&g.row_offsets[v]);
       end = __ldg(&g.row_offsets[v + 1]);
     }
-    Expand(temp).run(begin, end, depth + 1, [&](unsigned next, std::uint32_t e) {
-      unsigned &lw = level[__ldg(&g.col_indices[e])];
-      if (load_relaxed(lw) == kUnvisited) {
-        store_relaxed(lw, next);
-        visited = true;
-      }
-    });
+    Expand(temp).run(begin, end, depth + 1, op);
   }
+}
+
+/// Expands the vertices at level `depth`; sets `changed` to depth + 1 when
+/// some vertex got that level.
+__global__ void __launch_bounds__(kBlockThreads)
+    expand_level(GraphView g, unsigned *level, unsigned depth, unsigned *changed) {
+  __shared__ Expand::TempStorage temp;
+  bool visited = false;
+  for_each_frontier_edge(g, level, depth, temp, [&](unsigned next, std::uint32_t e) {
+    unsigned &lw = level[__ldg(&g.col_indices[e])];
+    if (load_relaxed(lw) == kUnvisited) {
+      store_relaxed(lw, next);
+      visited = true;
+    }
+  });
   if (__syncthreads_or(visited) && threadIdx.x == 0)
     store_relaxed(*changed, depth + 1);
 }
@@ -94,25 +105,16 @@ __device__ __forceinline__ unsigned long long out_degree(const GraphView &g, Ver
 /// and its claimer counts it and its out-degree.
 __global__ void __launch_bounds__(kBlockThreads)
     push_level_counted(GraphView g, unsigned *level, unsigned depth, StepCounts *counts) {
-  using Expand = lb::ThreadWarpBlock<kBlockThreads, unsigned>;
   __shared__ Expand::TempStorage temp;
   unsigned long long found = 0, edges = 0;
-  for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < g.num_vertices;
-       base += std::uint64_t(gridDim.x) * kBlockThreads) {
-    const std::uint64_t v = base + threadIdx.x;
-    std::uint32_t begin = 0, end = 0;
-    if (v < g.num_vertices && load_relaxed(level[v]) == depth) {
-      begin = __ldg(&g.row_offsets[v]);
-      end = __ldg(&g.row_offsets[v + 1]);
+  for_each_frontier_edge(g, level, depth, temp, [&](unsigned next, std::uint32_t e) {
+    const VertexId w = __ldg(&g.col_indices[e]);
+    if (load_relaxed(level[w]) == kUnvisited &&
+        atomicCAS(&level[w], kUnvisited, next) == kUnvisited) {
+      ++found;
+      edges += out_degree(g, w);
     }
-    Expand(temp).run(begin, end, depth + 1, [&](unsigned next, std::uint32_t e) {
-      const VertexId w = __ldg(&g.col_indices[e]);
-      if (load_relaxed(level[w]) == kUnvisited && atomicCAS(&level[w], kUnvisited, next) == kUnvisited) {
-        ++found;
-        edges += out_degree(g, w);
-      }
-    });
-  }
+  });
   add_block_counts(counts + (depth & 1), found, edges);
   if (blockIdx.x == 0 && threadIdx.x == 0)
     counts[(depth + 1) & 1] = StepCounts{0, 0}; // the next step's, read by no one now

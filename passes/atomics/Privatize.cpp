@@ -1634,7 +1634,6 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
 }
 
 void Privatizer::plan() {
-  std::vector<const FunctionDecl *> Kernels;
   for (auto &A : Arrays) {
     if (std::optional<std::string> Why = checkArray(*A)) {
       for (const Member &M : A->Members)
@@ -1642,15 +1641,24 @@ void Privatizer::plan() {
       continue;
     }
     A->Ok = true;
-    if (!is_contained(Kernels, A->Kernel))
-      Kernels.push_back(A->Kernel);
   }
+  forEachKernel([&](const FunctionDecl *K, ArrayRef<Array *> InKernel) {
+    planLaunch(K, InKernel);
+  });
+}
+
+void Privatizer::forEachKernel(
+    function_ref<void(const FunctionDecl *, ArrayRef<Array *>)> Visit) const {
+  std::vector<const FunctionDecl *> Kernels;
+  for (const auto &A : Arrays)
+    if (A->Ok && !is_contained(Kernels, A->Kernel))
+      Kernels.push_back(A->Kernel);
   for (const FunctionDecl *K : Kernels) {
     std::vector<Array *> InKernel;
-    for (auto &A : Arrays)
+    for (const auto &A : Arrays)
       if (A->Ok && A->Kernel == K)
         InKernel.push_back(A.get());
-    planLaunch(K, InKernel);
+    Visit(K, InKernel);
   }
 }
 
@@ -1789,23 +1797,17 @@ std::string Privatizer::whyNot(const CallExpr *Call) const {
 }
 
 bool Privatizer::rewrite() {
-  std::vector<const FunctionDecl *> Kernels;
-  for (auto &A : Arrays)
-    if (A->Ok && !is_contained(Kernels, A->Kernel))
-      Kernels.push_back(A->Kernel);
-  for (const FunctionDecl *K : Kernels) {
-    std::vector<Array *> InKernel;
-    for (auto &A : Arrays)
-      if (A->Ok && A->Kernel == K)
-        InKernel.push_back(A.get());
+  bool Any = false;
+  forEachKernel([&](const FunctionDecl *K, ArrayRef<Array *> InKernel) {
     rewriteKernel(K, InKernel);
     if (auto It = Launches.find(K);
         It != Launches.end() && It->second->Rewriter)
       emitLaunch(K, InKernel, *It->second);
-  }
-  if (!Kernels.empty())
+    Any = true;
+  });
+  if (Any)
     P.Includes.ensure("dd/privatize.cuh");
-  return !Kernels.empty();
+  return Any;
 }
 
 void Privatizer::rewriteKernel(const FunctionDecl *Kernel,

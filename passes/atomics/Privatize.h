@@ -140,6 +140,11 @@ private:
   std::optional<std::string> checkArray(Array &A);
   void rewriteKernel(const clang::FunctionDecl *Kernel,
                      llvm::ArrayRef<Array *> InKernel);
+  /// Calls \p Visit once per kernel with privatized arrays, in the order
+  /// their first array was offered, with those arrays.
+  void forEachKernel(llvm::function_ref<void(const clang::FunctionDecl *,
+                                             llvm::ArrayRef<Array *>)>
+                         Visit) const;
   void planLaunch(const clang::FunctionDecl *Kernel,
                   llvm::ArrayRef<Array *> InKernel);
   void emitLaunch(const clang::FunctionDecl *Kernel,
