@@ -6,6 +6,7 @@
 
 #include <utility>
 
+#include "common/cuda_host.cuh"
 #include "sat/sp_kernels.h"
 
 namespace dd::sat::gpu {
@@ -16,27 +17,7 @@ namespace {
 
 constexpr unsigned kBlock = 256;
 
-template <class T> struct DeviceArray {
-  T *data = nullptr;
-  std::size_t size = 0;
-  ~DeviceArray() { cudaFree(data); }
-  cudaError_t allocate(std::size_t n) {
-    cudaFree(data);
-    data = nullptr;
-    size = n;
-    return n == 0 ? cudaSuccess : cudaMalloc(&data, n * sizeof(T));
-  }
-  cudaError_t put(const std::vector<T> &host) {
-    return host.empty() ? cudaSuccess
-                        : cudaMemcpy(data, host.data(), host.size() * sizeof(T),
-                                     cudaMemcpyHostToDevice);
-  }
-  cudaError_t get(std::vector<T> &host) const {
-    host.resize(size);
-    return size == 0 ? cudaSuccess
-                     : cudaMemcpy(host.data(), data, size * sizeof(T), cudaMemcpyDeviceToHost);
-  }
-};
+using apps::DeviceArray;
 
 Status cuda_status(cudaError_t err, const char *what) {
   if (err == cudaSuccess)
@@ -51,13 +32,7 @@ struct GpuEngine::Buffers {
   DeviceArray<unsigned char> edge_negative, clause_live, edge_live;
   DeviceArray<double> eta, eta_next, ratio, prod_pos, prod_neg, next_pos, next_neg;
   DeviceArray<int> moved;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  ~Buffers() {
-    if (start)
-      cudaEventDestroy(start);
-    if (stop)
-      cudaEventDestroy(stop);
-  }
+  apps::EventPair events;
 };
 
 GpuEngine::GpuEngine(Variant variant) : variant_(variant) {}
@@ -77,8 +52,7 @@ Status GpuEngine::upload(const FactorGraph &graph) {
                     b.var_edges.allocate(e), b.var_offsets.put(graph.var_offsets),
                     b.var_edges.put(graph.var_edges),
                     b.clause_offsets.put(graph.clause_offsets), b.edge_var.put(graph.edge_var),
-                    b.edge_negative.put(graph.edge_negative), cudaEventCreate(&b.start),
-                    cudaEventCreate(&b.stop)})
+                    b.edge_negative.put(graph.edge_negative), b.events.create()})
     if (err == cudaSuccess)
       err = step;
   return cuda_status(err, "uploading the factor graph");
@@ -103,57 +77,57 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
   const unsigned clause_blocks = static_cast<unsigned>((std::uint64_t{clauses} + kBlock - 1) / kBlock);
   const unsigned var_blocks = static_cast<unsigned>((std::uint64_t{vars} + kBlock - 1) / kBlock);
   Convergence result;
-  cudaEventRecord(b.start);
+  cudaEventRecord(b.events.start);
   while (result.rounds < options.max_rounds && !result.converged) {
     ++result.rounds;
     if (var_blocks > 0 && variant_ != Variant::kGather) {
-      reset_products<<<var_blocks, kBlock>>>(b.next_pos.data, b.next_neg.data, vars);
+      reset_products<<<var_blocks, kBlock>>>(b.next_pos.ptr, b.next_neg.ptr, vars);
       ++launches_;
     }
-    cudaMemsetAsync(b.moved.data, 0, sizeof(int));
+    cudaMemsetAsync(b.moved.ptr, 0, sizeof(int));
     if (clause_blocks > 0 && variant_ == Variant::kGather) {
       sp_round_surveys<<<clause_blocks, kBlock>>>(
-          clauses, b.clause_offsets.data, b.clause_live.data, b.edge_var.data,
-          b.edge_negative.data, b.edge_live.data, b.prod_pos.data, b.prod_neg.data, b.eta.data,
-          b.eta_next.data, b.ratio.data, options.epsilon, options.damping, b.moved.data);
+          clauses, b.clause_offsets.ptr, b.clause_live.ptr, b.edge_var.ptr,
+          b.edge_negative.ptr, b.edge_live.ptr, b.prod_pos.ptr, b.prod_neg.ptr, b.eta.ptr,
+          b.eta_next.ptr, b.ratio.ptr, options.epsilon, options.damping, b.moved.ptr);
       ++launches_;
     } else if (clause_blocks > 0) {
-      sp_round_atomic<<<clause_blocks, kBlock>>>(clauses, b.clause_offsets.data, b.clause_live.data,
-                                        b.edge_var.data, b.edge_negative.data,
-                                        b.edge_live.data, b.prod_pos.data, b.prod_neg.data,
-                                        b.eta.data, b.eta_next.data, b.ratio.data,
-                                        b.next_pos.data, b.next_neg.data, options.epsilon,
-                                        options.damping, b.moved.data);
+      sp_round_atomic<<<clause_blocks, kBlock>>>(clauses, b.clause_offsets.ptr, b.clause_live.ptr,
+                                        b.edge_var.ptr, b.edge_negative.ptr,
+                                        b.edge_live.ptr, b.prod_pos.ptr, b.prod_neg.ptr,
+                                        b.eta.ptr, b.eta_next.ptr, b.ratio.ptr,
+                                        b.next_pos.ptr, b.next_neg.ptr, options.epsilon,
+                                        options.damping, b.moved.ptr);
       ++launches_;
     }
     if (var_blocks > 0 && variant_ == Variant::kGather) {
-      gather_products<<<var_blocks, kBlock>>>(vars, b.var_offsets.data, b.var_edges.data,
-                                              b.edge_negative.data, b.edge_live.data,
-                                              b.eta_next.data, b.next_pos.data,
-                                              b.next_neg.data);
+      gather_products<<<var_blocks, kBlock>>>(vars, b.var_offsets.ptr, b.var_edges.ptr,
+                                              b.edge_negative.ptr, b.edge_live.ptr,
+                                              b.eta_next.ptr, b.next_pos.ptr,
+                                              b.next_neg.ptr);
       ++launches_;
     }
     int moved = 0;
-    if ((err = cudaMemcpy(&moved, b.moved.data, sizeof(int), cudaMemcpyDeviceToHost)) !=
+    if ((err = cudaMemcpy(&moved, b.moved.ptr, sizeof(int), cudaMemcpyDeviceToHost)) !=
         cudaSuccess)
       return cuda_status(err, "survey propagation round");
     // The new surveys and products become the current ones (Jacobi).
-    std::swap(b.eta.data, b.eta_next.data);
-    std::swap(b.prod_pos.data, b.next_pos.data);
-    std::swap(b.prod_neg.data, b.next_neg.data);
+    std::swap(b.eta.ptr, b.eta_next.ptr);
+    std::swap(b.prod_pos.ptr, b.next_pos.ptr);
+    std::swap(b.prod_neg.ptr, b.next_neg.ptr);
     result.converged = moved == 0;
   }
-  cudaEventRecord(b.stop);
-  if ((err = cudaEventSynchronize(b.stop)) != cudaSuccess)
+  cudaEventRecord(b.events.stop);
+  if ((err = cudaEventSynchronize(b.events.stop)) != cudaSuccess)
     return cuda_status(err, "survey propagation");
   float ms = 0;
-  cudaEventElapsedTime(&ms, b.start, b.stop);
+  cudaEventElapsedTime(&ms, b.events.start, b.events.stop);
   result.ms = ms;
 
   // Dead edges' surveys are not in the device's buffer (only live edges are
   // written each round): keep the host's.
   std::vector<double> eta;
-  for (auto step : {b.eta.get(eta), b.prod_pos.get(state.prod_pos), b.prod_neg.get(state.prod_neg)})
+  for (auto step : {b.eta.get(eta, b.eta.size), b.prod_pos.get(state.prod_pos, b.prod_pos.size), b.prod_neg.get(state.prod_neg, b.prod_neg.size)})
     if (err == cudaSuccess)
       err = step;
   if (err != cudaSuccess)
