@@ -1358,6 +1358,14 @@ struct Privatizer::Array {
   bool Ok = false;
 };
 
+/// LaunchRewriter's note on a launch it leaves alone ("the launch at line
+/// N is written through a macro and keeps the original") without its end:
+/// here that launch runs the privatized kernel.
+static StringRef withoutKeepsOriginal(StringRef Kept) {
+  Kept.consume_back(" and keeps the original");
+  return Kept;
+}
+
 /// A kernel's choice at launch between its privatized self and a copy as
 /// written (<dd/privatize_launch.h>).
 struct Privatizer::Launch {
@@ -1692,6 +1700,9 @@ void Privatizer::planLaunch(const FunctionDecl *Kernel,
         P.Ctx, *Kernel, LaunchRewriter::Policy::KeepOthers);
     if (std::optional<LaunchProblem> Problem = R->check())
       return Problem->Message;
+    if (R->launches().empty() && !R->kept().empty())
+      return "none of its launches can go through a launcher: " +
+             withoutKeepsOriginal(R->kept().front()).str();
     if (R->launches().empty())
       return std::string("it is not launched in this file");
     L->Rewriter = std::move(R);
@@ -1779,9 +1790,8 @@ std::optional<std::string> Privatizer::privatized(const CallExpr *Call) const {
       // Those launches call the kernel by its name, which is now the
       // privatized one.
       for (StringRef Kept : L.Rewriter->kept())
-        Text += "; " + (Kept.consume_back(" and keeps the original")
-                            ? Kept.str() + " and always runs it privatized"
-                            : Kept.str());
+        Text += "; " + withoutKeepsOriginal(Kept).str() +
+                " and always runs it privatized";
     } else {
       Text += "; where a block's indices seldom repeat that may be slower "
               "than the atomics as written, and its launches cannot choose (" +

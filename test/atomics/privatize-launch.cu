@@ -135,3 +135,14 @@ void run_viamacro(const unsigned *keys, unsigned n, unsigned *bins) {
   viamacro<<<4, 256>>>(keys, n, bins);
   LAUNCH(viamacro, 4, 256, keys, n, bins);
 }
+
+// Launched only through a macro: no launcher, and the remark says why.
+// REMARK: privatize-launch.cu:[[@LINE+4]]:5: remark: atomicAdd -> {{.*}}its launches cannot choose (none of its launches can go through a launcher: the launch at line [[@LINE+7]] is written through a macro)
+// CHECK-NOT: onlymacro_as_written
+__global__ void onlymacro(const unsigned *keys, unsigned n, unsigned *bins) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    atomicAdd(&bins[keys[i]], 1u);
+}
+void run_onlymacro(const unsigned *keys, unsigned n, unsigned *bins) {
+  LAUNCH(onlymacro, 4, 256, keys, n, bins);
+}
