@@ -146,3 +146,21 @@ __global__ void onlymacro(const unsigned *keys, unsigned n, unsigned *bins) {
 void run_onlymacro(const unsigned *keys, unsigned n, unsigned *bins) {
   LAUNCH(onlymacro, 4, 256, keys, n, bins);
 }
+
+// An annotation continued over two lines: the copy as written has neither
+// line (nvcc would warn of an unknown pragma, an error under -Werror).
+// CHECK-LABEL: {{^}}static __global__ void continued_as_written(
+// CHECK-NEXT: {{^}}  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+// CHECK-NEXT: {{^}}    atomicAdd(&bins[keys[i]], 1u);
+// CHECK-NEXT: {{^}}  }
+// CHECK-NEXT: {{^}}}
+__global__ void continued(const unsigned *keys, unsigned n, unsigned *bins, unsigned nb) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+#pragma dd atomic(privatize) \
+    range(nb)
+    atomicAdd(&bins[keys[i]], 1u);
+  }
+}
+void run_continued(const unsigned *keys, unsigned n, unsigned *bins, unsigned nb) {
+  continued<<<4, 256>>>(keys, n, bins, nb);
+}
