@@ -1973,9 +1973,7 @@ void Privatizer::emitLaunch(const FunctionDecl *Kernel,
       NameAt + Lexer::MeasureTokenLength(Kernel->getLocation(), SM, LO);
   const unsigned End = SM.getFileOffset(Body->getRBracLoc()) + 1;
 
-  std::string Args;
-  for (unsigned I = 0; I < Kernel->getNumParams(); ++I)
-    Args += (I ? ", " : "") + R.paramName(I);
+  const std::string Args = R.arguments();
   // The choice is measured per range too: a copy of 256 bins wins where
   // one of a million may not, at the same grid.
   std::string Key;

@@ -933,13 +933,12 @@ std::string KernelRewrite::serverAndLaunch() const {
         "dd_stream) {\n";
   OS << "        " << Name
      << "_client<<<dd_g, dd_b, dd_shared, dd_stream>>>(dd_channel" << BoxArgs;
-  for (unsigned I = 0; I < K.getNumParams(); ++I)
-    OS << ", " << paramName(I);
+  const std::string LaunchArgs = Launcher.arguments();
+  if (!LaunchArgs.empty())
+    OS << ", " << LaunchArgs;
   OS << ");\n      },\n";
   OS << "      [&](dim3 dd_g, dim3 dd_b, cudaStream_t dd_s) {\n";
-  OS << "        " << Name << "<<<dd_g, dd_b, 0, dd_s>>>(";
-  for (unsigned I = 0; I < K.getNumParams(); ++I)
-    OS << (I ? ", " : "") << paramName(I);
+  OS << "        " << Name << "<<<dd_g, dd_b, 0, dd_s>>>(" << LaunchArgs;
   OS << ");\n      });\n}";
   return Str;
 }

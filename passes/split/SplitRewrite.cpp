@@ -340,12 +340,6 @@ private:
   }
   std::string edited(unsigned Begin, unsigned End,
                      std::vector<TextEdit> Edits) const;
-  std::string args() const {
-    std::string S;
-    for (unsigned I = 0; I < K.getNumParams(); ++I)
-      S += (I ? ", " : "") + K.getParamDecl(I)->getNameAsString();
-    return S;
-  }
   std::string params() const {
     std::string S;
     for (unsigned I = 0; I < K.getNumParams(); ++I)
@@ -1256,12 +1250,12 @@ void SplitRewrite::emit() {
      << "      (const void *)" << Name
      << ", dd_grid, dd_block, dd_shmem, dd_stream, dd_trips,\n"
      << "      [&](dim3 dd_g, dim3 dd_b, size_t dd_s, cudaStream_t dd_st) {\n"
-     << "        " << Name << "_split<<<dd_g, dd_b, dd_s, dd_st>>>(" << args()
-     << ");\n"
+     << "        " << Name << "_split<<<dd_g, dd_b, dd_s, dd_st>>>("
+     << Launcher.arguments() << ");\n"
      << "      },\n"
      << "      [&](dim3 dd_g, dim3 dd_b, size_t dd_s, cudaStream_t dd_st) {\n"
-     << "        " << Name << "<<<dd_g, dd_b, dd_s, dd_st>>>(" << args()
-     << ");\n"
+     << "        " << Name << "<<<dd_g, dd_b, dd_s, dd_st>>>("
+     << Launcher.arguments() << ");\n"
      << "      });\n"
      << "}";
 

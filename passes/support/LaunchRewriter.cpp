@@ -78,6 +78,13 @@ std::string LaunchRewriter::paramName(unsigned I) const {
                               : P->getNameAsString();
 }
 
+std::string LaunchRewriter::arguments() const {
+  std::string S;
+  for (unsigned I = 0; I < K.getNumParams(); ++I)
+    S += (I ? ", " : "") + paramName(I);
+  return S;
+}
+
 /// The type of parameter \p I as the prototype writes it: fully qualified,
 /// since the prototype may stand where the kernel's own spelling would
 /// find other names.

@@ -84,6 +84,8 @@ public:
   /// The name the launcher gives the kernel's parameter \p I (dd_argI when
   /// the kernel leaves it unnamed).
   std::string paramName(unsigned I) const;
+  /// The launcher's parameters passed on, in order: "a, b, dd_arg2".
+  std::string arguments() const;
 
   /// Replaces the launches and declares the launcher where a launch comes
   /// before the kernel's definition (after a successful check()).

@@ -44,6 +44,7 @@
 
 #include <cuda_runtime.h>
 
+#include "dd/detail/launch_watch.h"
 #include "dd/launch_choice.h"
 
 namespace dd {
@@ -57,21 +58,10 @@ struct PrivatizeLaunchState {
   /// Whether each way's module is loaded (lazy loading would bill the first
   /// probe of a way for it).
   bool loaded[2] = {false, false};
-  cudaEvent_t events[2] = {nullptr, nullptr};
-  /// The events time an untimed launch of `pending_way` not yet read.
-  bool pending = false;
-  AdaptiveChoice::Way pending_way = AdaptiveChoice::Rewrite;
+  /// Times one of the winner's untimed launches now and then.
+  detail::LaunchWatch watch;
   /// Untimed launches since the last watched one.
   unsigned unwatched = 0;
-
-  PrivatizeLaunchState() = default;
-  PrivatizeLaunchState(const PrivatizeLaunchState &) = delete;
-  PrivatizeLaunchState &operator=(const PrivatizeLaunchState &) = delete;
-  ~PrivatizeLaunchState() {
-    for (cudaEvent_t e : events)
-      if (e)
-        cudaEventDestroy(e); // at exit the runtime may be gone: no matter
-  }
 };
 
 namespace detail {
@@ -86,44 +76,6 @@ inline LaunchPolicy privatize_policy() {
 inline bool privatize_verbose() {
   static const bool verbose = env_flag("DD_PRIVATIZE_VERBOSE");
   return verbose;
-}
-
-/// Reads the time of the last event-timed launch, if its events have
-/// completed, into the choice (never waits for them).
-inline void privatize_observe(const char *kernel, PrivatizeLaunchState &state, bool verbose) {
-  if (!state.pending)
-    return;
-  const cudaError_t done = cudaEventQuery(state.events[1]);
-  if (done == cudaErrorNotReady) {
-    if (cudaPeekAtLastError() == cudaErrorNotReady)
-      (void)cudaGetLastError(); // this query's status, not the program's error
-    return;
-  }
-  state.pending = false;
-  float ms = 0;
-  if (done == cudaSuccess && cudaEventElapsedTime(&ms, state.events[0], state.events[1]) == cudaSuccess)
-    state.chooser.observe(kernel, state.pending_way, ms, verbose);
-}
-
-/// Runs `launch` on `stream` between the state's events (creating them the
-/// first time); just runs it where they cannot be recorded.
-template <class Launch>
-void privatize_run_observed(PrivatizeLaunchState &state, AdaptiveChoice::Way way, cudaStream_t stream,
-                            Launch &&launch) {
-  bool events = true;
-  for (cudaEvent_t &e : state.events)
-    if (events && !e && cudaEventCreate(&e) != cudaSuccess) {
-      (void)cudaGetLastError();
-      e = nullptr;
-      events = false;
-    }
-  if (events)
-    events = cudaEventRecord(state.events[0], stream) == cudaSuccess;
-  launch();
-  if (events) {
-    state.pending = cudaEventRecord(state.events[1], stream) == cudaSuccess;
-    state.pending_way = way;
-  }
 }
 
 } // namespace detail
@@ -163,7 +115,7 @@ void privatize_launch(PrivatizeLaunchState &state, const char *kernel, const voi
     return;
   }
   const bool verbose = detail::privatize_verbose();
-  detail::privatize_observe(kernel, state, verbose);
+  state.watch.observe(state.chooser, kernel, verbose);
   LaunchShape shape;
   shape.device = device;
   shape.grid[0] = grid.x, shape.grid[1] = grid.y, shape.grid[2] = grid.z;
@@ -171,13 +123,13 @@ void privatize_launch(PrivatizeLaunchState &state, const char *kernel, const voi
   shape.shmem = shmem;
   shape.key = key;
   if (state.chooser.configure(shape))
-    state.pending = false; // a time of the old shape says nothing of the new
+    state.watch.forget(); // a time of the old shape says nothing of the new
   const AdaptiveChoice::Way way = state.chooser.which(policy);
   const bool timed = state.chooser.timed(policy);
   // One launch in 16 is watched, however long it takes: events cost the
   // host a few microseconds, which a histogram of 0.3 ms felt as 2-3% when
   // every launch was watched (docs/PERF.md, "Choosing at launch").
-  const bool watched = !timed && !state.pending && ++state.unwatched >= 16;
+  const bool watched = !timed && !state.watch.pending() && ++state.unwatched >= 16;
   if (watched)
     state.unwatched = 0;
   if (!timed && !watched) {
@@ -199,7 +151,7 @@ void privatize_launch(PrivatizeLaunchState &state, const char *kernel, const voi
     return;
   }
   if (watched) {
-    detail::privatize_run_observed(state, way, stream, [&] { run(way); });
+    state.watch.run(way, stream, [&] { run(way); });
     state.chooser.record_untimed(way);
     return;
   }

@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include "dd/context.cuh"
+#include "dd/detail/launch_watch.h"
 #include "dd/launch_choice.h"
 
 namespace dd {
@@ -100,53 +101,24 @@ template <class Ctx, class Extra> struct DelegatePlan {
 
   // The untimed launches as written are timed by events on their stream,
   // read at a later launch without waiting (LaunchChooser::observe).
-  cudaEvent_t events[2] = {nullptr, nullptr};
-  bool events_pending = false;
+  LaunchWatch watch;
 
   DelegatePlan() = default;
   DelegatePlan(const DelegatePlan &) = delete;
   DelegatePlan &operator=(const DelegatePlan &) = delete;
-  ~DelegatePlan() {
-    for (cudaEvent_t e : events)
-      if (e)
-        cudaEventDestroy(e);
-  }
 };
-
-/// Reads the time of the last untimed launch as written, if its events
-/// have completed, into the plan's choice (never waits for them).
-template <class Plan> void delegate_observe_original(const char *kernel, Plan &plan, bool verbose) {
-  if (!plan.events_pending)
-    return;
-  const cudaError_t done = cudaEventQuery(plan.events[1]);
-  if (done == cudaErrorNotReady) {
-    if (cudaPeekAtLastError() == cudaErrorNotReady)
-      (void)cudaGetLastError(); // this query's status, not the program's error
-    return;
-  }
-  plan.events_pending = false;
-  float ms = 0;
-  if (done == cudaSuccess && cudaEventElapsedTime(&ms, plan.events[0], plan.events[1]) == cudaSuccess)
-    plan.chooser.observe(kernel, AdaptiveChoice::Original, ms, verbose);
-}
 
 /// Runs an untimed launch as written on `stream`, between the plan's events
 /// when none are pending and the stream is not being captured into a graph.
 template <class Plan, class Launch>
 void delegate_original_observed(Plan &plan, cudaStream_t stream, Launch &&launch) {
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  bool events = !plan.events_pending && cudaStreamIsCapturing(stream, &capture) == cudaSuccess &&
-                capture == cudaStreamCaptureStatusNone;
-  for (cudaEvent_t &e : plan.events)
-    if (events && !e && cudaEventCreate(&e) != cudaSuccess) {
-      e = nullptr;
-      events = false;
-    }
-  if (events)
-    events = cudaEventRecord(plan.events[0], stream) == cudaSuccess;
-  launch();
-  if (events)
-    plan.events_pending = cudaEventRecord(plan.events[1], stream) == cudaSuccess;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
+      capture != cudaStreamCaptureStatusNone) {
+    launch();
+    return;
+  }
+  plan.watch.run(AdaptiveChoice::Original, stream, launch);
 }
 
 /// DD_DELEGATE_POLICY: adaptive (the default), delegate or original; read
@@ -199,7 +171,7 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
 
   const LaunchPolicy policy = delegate_policy();
   if (policy == LaunchPolicy::Adaptive)
-    delegate_observe_original(kernel, plan, delegate_verbose());
+    plan.watch.observe(plan.chooser, kernel, delegate_verbose());
   LaunchShape shape;
   shape.device = device;
   shape.grid[0] = grid.x, shape.grid[1] = grid.y, shape.grid[2] = grid.z;
