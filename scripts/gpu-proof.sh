@@ -3,7 +3,7 @@
 #
 #   scripts/gpu-proof.sh pack [DIR]   here: build the GPU test programs and the
 #                                     examples (original and rewritten), copy
-#                                     them, dd-sssp, dd-mst, dd-maxflow, dd-sp and the graphs into DIR
+#                                     them, dd-sssp, dd-mst, dd-maxflow, dd-sp, dd-dmr and the graphs into DIR
 #                                     (default .gpu-proof, git-ignored); fails
 #                                     when DIR/bin lacks a program that
 #                                     test/gpu/examples-differential.sh runs
@@ -20,6 +20,9 @@
 #                                     (test/gpu/maxflow-verify.sh),
 #                                     the dd-sp verification (atomic,
 #                                     gather; test/gpu/sp-verify.sh),
+#                                     the dd-dmr verification (locks,
+#                                     atomic, pass, free, cpu;
+#                                     test/gpu/dmr-verify.sh),
 #                                     racecheck of the delegated examples
 #                                     and the ADDS stress test; logs under
 #                                     $OUT
@@ -27,7 +30,7 @@
 # `run` ends with one line "gpu-proof: N passed, N failed" (suites, not
 # cases; each suite's own counts are in its log) and exits 1 when any failed.
 # Naming suites (atomics_test channel_stress delegate_test delegate_bench
-# examples sssp mst maxflow sp racecheck adds) runs only those: the whole run takes longer
+# examples sssp mst maxflow sp dmr racecheck adds) runs only those: the whole run takes longer
 # than one 10-minute device call (racecheck alone several minutes), so it is
 # usually split in two calls, e.g. `run DIR racecheck adds` and the rest.
 # The device machine has nvcc but no LLVM, so everything is built here.
@@ -40,11 +43,11 @@ build="${DECOUPLER_BUILD_DIR:-$root/build}"
 pack() {
   set -e
   "$root/scripts/setup.sh" >/dev/null
-  cmake --build "$build" --target atomics_test channel_stress delegate_test dd-sssp dd-mst dd-maxflow dd-sp dd-graph \
+  cmake --build "$build" --target atomics_test channel_stress delegate_test dd-sssp dd-mst dd-maxflow dd-sp dd-dmr dd-graph \
     histogram histogram_dd privatize privatize_dd spmv_coo spmv_coo_dd sssp_topology sssp_topology_dd \
     hashtable hashtable_dd bank bank_dd ledger ledger_dd decouple decouple_dd >&2
   mkdir -p "$dir/bin" "$dir/graphs"
-  cp "$build"/bin/{atomics_test,channel_stress,delegate_test,dd-sssp,dd-mst,dd-maxflow,dd-sp,dd-graph} "$dir/bin/"
+  cp "$build"/bin/{atomics_test,channel_stress,delegate_test,dd-sssp,dd-mst,dd-maxflow,dd-sp,dd-dmr,dd-graph} "$dir/bin/"
   # The delegate benchmark is not a CMake target (bench/delegate/build.sh).
   "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" \
     "$root/bench/delegate/delegate_bench.cu" -o "$dir/bin/delegate_bench"
@@ -59,7 +62,7 @@ pack() {
   done
   rm -rf "$dir/runtime" && cp -r "$root/runtime/include" "$dir/runtime"
   cp "$root/test/gpu/examples-differential.sh" "$root/test/gpu/sssp-verify.sh" "$root/test/gpu/mst-verify.sh" \
-     "$root/test/gpu/maxflow-verify.sh" "$root/test/gpu/sp-verify.sh" \
+     "$root/test/gpu/maxflow-verify.sh" "$root/test/gpu/sp-verify.sh" "$root/test/gpu/dmr-verify.sh" \
      "$root/test/gpu/adds-stress.sh" "$root/test/gpu/racecheck.sh" "$root/test/gpu/run.sh" "$dir/"
   local shared="$root/../shared/data/graphs"
   [ -d "$shared" ] && cp "$shared"/*.mtx "$shared"/*.txt "$shared"/*.edges "$dir/graphs/"
@@ -107,6 +110,7 @@ run() {
   suite mst "$dir/mst-verify.sh" "$dir/bin" "$dir/graphs"
   suite maxflow "$dir/maxflow-verify.sh" "$dir/bin"
   suite sp "$dir/sp-verify.sh" "$dir/bin"
+  suite dmr "$dir/dmr-verify.sh" "$dir/bin"
   suite racecheck "$dir/racecheck.sh" "$dir/bin/lineinfo" "$dir/runtime"
   suite adds "$dir/adds-stress.sh" "$dir/bin" "${TMPDIR:-/tmp}/adds-stress" "$dir/graphs"
   echo "gpu-proof: $passed passed, $failed failed"

@@ -6,6 +6,7 @@
 #define DD_TOOLS_COMMAND_LINE_H
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -143,6 +144,32 @@ inline std::optional<std::string> get_u64(const Args &args, const char *name, st
     return std::string("--") + name + "=" + it->second + " is not an integer in [" +
            std::to_string(lo) + ", " + std::to_string(hi) + "]";
   out = *v;
+  return std::nullopt;
+}
+
+/// `v` as "%g" prints it (for messages and result lines).
+inline std::string format_real(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+/// Reads --name as a finite number in (lo, hi] (lo included when `closed`)
+/// into `out` (left alone when the option is absent); the error says
+/// "--name=X is not a number in (lo, hi]".
+inline std::optional<std::string> get_real(const Args &args, const char *name, double lo,
+                                           bool closed, double hi, double &out) {
+  const auto it = args.values.find(name);
+  if (it == args.values.end())
+    return std::nullopt;
+  const std::string &text = it->second;
+  char *end = nullptr;
+  const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+  const bool number = !text.empty() && end == text.c_str() + text.size() && std::isfinite(v);
+  if (!number || v > hi || (closed ? v < lo : v <= lo))
+    return std::string("--") + name + "=" + text + " is not a number in " + (closed ? "[" : "(") +
+           format_real(lo) + ", " + format_real(hi) + "]";
+  out = v;
   return std::nullopt;
 }
 

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "dmr/triangle_io.h"
+#include "dmr/triangulate.h"
 #include "graph/csr.h"
 #include "graph/file.h"
 #include "graph/flow_network.h"
@@ -53,6 +55,9 @@ commands:
                              write a rating set (users x items) as Matrix Market
   generate 3sat -o OUT.cnf [--seed=S] [parameters]
                              write a random 3-SAT formula as DIMACS CNF
+  generate mesh -o BASE [--seed=S] --points=N
+                             write a Delaunay triangle mesh as Triangle's
+                             BASE.node and BASE.ele
   sssp-ref --src=S GRAPH     shortest-path distances (Dijkstra), one line
                              "id distance" per vertex, INF when unreachable
   bfs-ref --src=S GRAPH      BFS levels, one line "id level" per vertex
@@ -121,6 +126,12 @@ generate 3sat     --vars=N (default 1000) [--ratio=R (4.2) | --clauses=M]:
                   uniform random 3-SAT, M clauses (default round(R * N)),
                   each of 3 distinct variables with random signs; written
                   as DIMACS CNF (p cnf; docs/graphs.md)
+generate mesh     --points=N (required, at least 1): N distinct random points
+                  strictly inside the unit square, on a 2^20 x 2^20 lattice,
+                  and its 4 corners, Delaunay-triangulated (2N + 2
+                  triangles); written as Triangle's BASE.node and BASE.ele,
+                  0-based (BASE may end in .node or .ele; both files are
+                  written or neither; docs/dmr.md)
   All generators are deterministic for --seed (default 1) on every platform.
 
 Output:
@@ -447,6 +458,33 @@ int generate_3sat_file(const Args& args, std::uint64_t seed, const std::string& 
   return 0;
 }
 
+// generate mesh: random points in the unit square, Delaunay-triangulated,
+// as Triangle's .node/.ele.
+int generate_mesh_files(const Args& args, std::uint64_t seed, const std::string& out) {
+  const auto it = args.values.find("points");
+  if (it == args.values.end())
+    return fail("generate mesh needs --points=N (random points inside the unit square)");
+  if (out == "-")
+    return fail("generate mesh writes two files, BASE.node and BASE.ele: -o - (standard "
+                "output) cannot hold them");
+  const std::uint64_t most = static_cast<std::uint64_t>(dd::dmr::kMaxRandomPoints);
+  const std::optional<std::uint64_t> points = to_u64(it->second);
+  if (!points || *points < 1 || *points > most)
+    return fail("--points=" + it->second + " is not an integer in [1, " + std::to_string(most) +
+                "]");
+  Expected<dd::dmr::Mesh> mesh =
+      dd::dmr::random_square_mesh(static_cast<std::int64_t>(*points), seed);
+  if (!mesh.ok())
+    return fail(mesh.status().message());
+  const std::string comment = str_cat(
+      "random points in the unit square, Delaunay-triangulated (dd-graph generate mesh; "
+      "docs/dmr.md): ",
+      *points, " points and 4 corners, ", mesh->num_triangles(), " triangles, seed ", seed);
+  if (Status s = dd::dmr::write_mesh(out, *mesh, comment); !s.ok())
+    return fail(s.message());
+  return 0;
+}
+
 // generate ratings: a power-law rating set as Matrix Market text.
 int generate_ratings_file(const Args& args, std::uint64_t seed, const std::string& out) {
   RatingParams p;
@@ -486,7 +524,7 @@ int generate_ratings_file(const Args& args, std::uint64_t seed, const std::strin
 
 int cmd_generate(int argc, char** argv) {
   if (argc < 3 || argv[2][0] == '-')
-    return fail("generate needs a kind: kron, uniform, grid, rlg, ratings or 3sat");
+    return fail("generate needs a kind: kron, uniform, grid, rlg, ratings, 3sat or mesh");
   const std::string kind = argv[2];
   const std::set<std::string> common = {"out", "seed", "weights", "weight-seed", "weight-range"};
   std::set<std::string> values = common;
@@ -509,8 +547,12 @@ int cmd_generate(int argc, char** argv) {
   } else if (kind == "3sat") {
     // A formula, not a graph: no weights.
     values = {"out", "seed", "vars", "ratio", "clauses"};
+  } else if (kind == "mesh") {
+    // A mesh, not a graph: no weights.
+    values = {"out", "seed", "points"};
   } else {
-    return fail("unknown generator '" + kind + "' (kron, uniform, grid, rlg, ratings or 3sat)");
+    return fail("unknown generator '" + kind +
+                "' (kron, uniform, grid, rlg, ratings, 3sat or mesh)");
   }
   Args args;
   if (auto e = parse_args(argc, argv, 3, values, flags, args))
@@ -519,11 +561,14 @@ int cmd_generate(int argc, char** argv) {
     return fail("unexpected argument '" + args.positional[0] + "'");
   const auto out = args.values.find("out");
   if (out == args.values.end())
-    return fail(std::string("generate needs an output file: -o OUT.") +
-                (kind == "rlg"       ? "max"
-                 : kind == "ratings" ? "mtx"
-                 : kind == "3sat"    ? "cnf"
-                                     : "gr"));
+    return fail(kind == "mesh"
+                    ? std::string("generate mesh needs an output: -o BASE (writes BASE.node "
+                                  "and BASE.ele)")
+                    : std::string("generate needs an output file: -o OUT.") +
+                          (kind == "rlg"       ? "max"
+                           : kind == "ratings" ? "mtx"
+                           : kind == "3sat"    ? "cnf"
+                                               : "gr"));
   std::uint64_t seed = 1;
   if (auto e = get_u64(args, "seed", seed))
     return fail(*e);
@@ -533,6 +578,8 @@ int cmd_generate(int argc, char** argv) {
     return generate_ratings_file(args, seed, out->second);
   if (kind == "3sat")
     return generate_3sat_file(args, seed, out->second);
+  if (kind == "mesh")
+    return generate_mesh_files(args, seed, out->second);
 
   Expected<Csr> g = Status::error("no generator ran");
   if (kind == "kron") {

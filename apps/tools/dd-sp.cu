@@ -35,6 +35,8 @@ using dd::graph::Status;
 using dd::graph::str_cat;
 using dd::graph::write_file;
 using dd::tools::Args;
+using dd::tools::format_real;
+using dd::tools::get_real;
 using dd::tools::get_u64;
 namespace sat = dd::sat;
 
@@ -121,29 +123,6 @@ const std::set<std::string> kValueOptions = {
     "algo",      "out",  "runs",      "max-input-bytes", "epsilon",  "max-rounds",
     "fraction",  "seed", "max-flips", "paramagnetic",    "tolerance", "damping"};
 const std::set<std::string> kFlagOptions = {"verify", "help"};
-
-std::string format_real(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-// Reads --name as a number in (lo, hi] (lo included when `closed`).
-std::optional<std::string> get_real(const Args &args, const char *name, double lo, bool closed,
-                                    double hi, double &out) {
-  const auto it = args.values.find(name);
-  if (it == args.values.end())
-    return std::nullopt;
-  const std::string &text = it->second;
-  char *end = nullptr;
-  const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-  const bool number = !text.empty() && end == text.c_str() + text.size() && std::isfinite(v);
-  if (!number || v > hi || (closed ? v < lo : v <= lo))
-    return str_cat("--", name, "=", text, " is not a number in ", closed ? "[" : "(",
-                   format_real(lo), ", ", format_real(hi), "]");
-  out = v;
-  return std::nullopt;
-}
 
 enum class Algo { kAtomic, kGather, kCpu };
 
