@@ -124,6 +124,19 @@ for points in 0 1 2 10; do
   fi
 done
 
+# A non-convex domain from hand-written files (test/dmr/Inputs/L: an
+# L-shape, 1-based, co-circular cells): circumcenters beyond the re-entrant
+# corner split boundary edges. DMR_LSHAPE names its BASE elsewhere
+# (scripts/gpu-proof.sh copies it).
+lshape=${DMR_LSHAPE:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/dmr/Inputs/L"}
+if [[ -f $lshape.node ]]; then
+  for angle in 20 30 33; do
+    check "$lshape" "L-shape" --min-angle="$angle"
+  done
+else
+  fail "L-shape: $lshape.node not found"
+fi
+
 # Small and medium meshes, several seeds and angles.
 for seed in 1 2 3; do
   if m=$(generate "p100-s$seed" 100 "$seed"); then
