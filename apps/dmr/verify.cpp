@@ -156,6 +156,38 @@ Status check_triangulation(const Mesh &m, const std::string &what) {
   return Status();
 }
 
+Status check_delaunay(const Mesh &m, const std::string &what, double *worst) {
+  // Across every interior edge, the far vertex is not inside the circle
+  // (both sides of each edge are looked at).
+  const std::int64_t slots = m.num_slots();
+  double worst_value = -std::numeric_limits<double>::infinity();
+  bool interior_edge = false;
+  for (std::int64_t t = 0; t < slots; ++t) {
+    const std::int32_t *tv = m.v.data() + 3 * t;
+    if (tv[0] < 0)
+      continue;
+    for (int i = 0; i < 3; ++i) {
+      const std::int32_t u = m.n[3 * t + i];
+      if (u < 0)
+        continue;
+      const std::int32_t j = m.n[3 * u] == t ? 0 : m.n[3 * u + 1] == t ? 1 : 2;
+      const std::int32_t d = m.v[3 * u + j];
+      const double value =
+          relative_incircle(point(m, tv[0]), point(m, tv[1]), point(m, tv[2]), point(m, d));
+      interior_edge = true;
+      worst_value = std::max(worst_value, value);
+      if (value > kDelaunayTolerance)
+        return Status::error(str_cat(what, ": not Delaunay: ", point_text(m, d), " of triangle ",
+                                     u, " lies inside the circle of ", triangle_text(m, t),
+                                     " (relative in-circle value ", num(value), " > ",
+                                     num(kDelaunayTolerance), ")"));
+    }
+  }
+  if (worst)
+    *worst = interior_edge ? worst_value : 0;
+  return Status();
+}
+
 Expected<VerifySummary> verify_refined(const Mesh &in, const Mesh &out, double cos2_min) {
   const std::string what = "refined mesh";
   if (Status s = check_triangulation(out, what); !s.ok())
@@ -190,35 +222,10 @@ Expected<VerifySummary> verify_refined(const Mesh &in, const Mesh &out, double c
                                  ", not the input's ", num(in_boundary), " (relative tolerance ",
                                  num(kCoverTolerance), ")"));
 
-  // Delaunay: across every interior edge, the far vertex is not inside the
-  // circle (both sides of each edge are looked at).
   VerifySummary summary;
   summary.points = out.num_points();
-  summary.worst_delaunay = -std::numeric_limits<double>::infinity();
-  bool interior_edge = false;
-  for (std::int64_t t = 0; t < slots; ++t) {
-    const std::int32_t *tv = out.v.data() + 3 * t;
-    if (tv[0] < 0)
-      continue;
-    for (int i = 0; i < 3; ++i) {
-      const std::int32_t u = out.n[3 * t + i];
-      if (u < 0)
-        continue;
-      const std::int32_t j = out.n[3 * u] == t ? 0 : out.n[3 * u + 1] == t ? 1 : 2;
-      const std::int32_t d = out.v[3 * u + j];
-      const double value =
-          relative_incircle(point(out, tv[0]), point(out, tv[1]), point(out, tv[2]), point(out, d));
-      interior_edge = true;
-      summary.worst_delaunay = std::max(summary.worst_delaunay, value);
-      if (value > kDelaunayTolerance)
-        return Status::error(str_cat(what, ": not Delaunay: ", point_text(out, d), " of triangle ",
-                                     u, " lies inside the circle of ", triangle_text(out, t),
-                                     " (relative in-circle value ", num(value), " > ",
-                                     num(kDelaunayTolerance), ")"));
-    }
-  }
-  if (!interior_edge)
-    summary.worst_delaunay = 0;
+  if (Status s = check_delaunay(out, what, &summary.worst_delaunay); !s.ok())
+    return s;
 
   // No bad triangle: is_bad's verdict, reported with the angle.
   const double bound =

@@ -33,6 +33,12 @@ inline constexpr double kDelaunayTolerance = 1e-9;
 /// summary.
 graph::Expected<VerifySummary> verify_refined(const Mesh &in, const Mesh &out, double cos2_min);
 
+/// The Delaunay check of verify_refined() alone (a valid triangulation
+/// assumed): dd-dmr runs it on its input, since refinement by cavities is
+/// only correct on a Delaunay mesh. `worst`, when given, gets the largest
+/// relative in-circle value (0 without interior edges).
+graph::Status check_delaunay(const Mesh &m, const std::string &what, double *worst = nullptr);
+
 /// Only the triangulation checks (orientation, adjacency, manifold); used on
 /// inputs too (an input need not be Delaunay-checked twice).
 graph::Status check_triangulation(const Mesh &m, const std::string &what);

@@ -175,6 +175,10 @@ int main_impl(int argc, char **argv) {
   Expected<dmr::Mesh> input = dmr::read_mesh(path);
   if (!input.ok())
     return fail(input.status().message());
+  // Cavity refinement keeps a mesh Delaunay only if it starts Delaunay; on
+  // any other input its output would be wrong without a word.
+  if (dd::graph::Status s = dmr::check_delaunay(*input, in_base + ".ele"); !s.ok())
+    return fail(s.message() + " (dd-dmr refines Delaunay meshes; Triangle writes them)");
 
   dmr::GpuOptions options;
   options.cos2_min = dmr::cos2_of_degrees(min_angle);

@@ -190,6 +190,25 @@ TEST(Verify, NonDelaunayEdge) {
   }
 }
 
+// check_delaunay (what dd-dmr runs on its input): the valid mesh passes
+// with its worst value reported, the flipped edge fails with its name.
+TEST(Verify, CheckDelaunayAlone) {
+  Mesh m = input(2000, 9);
+  double worst = 1;
+  ASSERT_TRUE(check_delaunay(m, "in", &worst).ok());
+  EXPECT_LE(worst, kDelaunayTolerance);
+  std::int32_t t = -1;
+  int i = 0;
+  while (++t < m.num_slots() && !flippable(m, t, i) && !flippable(m, t, ++i) &&
+         !flippable(m, t, ++i))
+    i = 0;
+  ASSERT_LT(t, m.num_slots());
+  test::flip(m, t, i);
+  const Status s = check_delaunay(m, "in.ele");
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.message(), "in.ele: not Delaunay: point ")) << s.message();
+}
+
 TEST(Verify, MovedInputPoint) {
   const Mesh in = input();
   Mesh out = in;
