@@ -115,6 +115,12 @@ DD_DMR_HD bool triangle_is_bad(const MeshView &m, std::int32_t t, double cos2_mi
   return is_bad(point_of(m, tv[0]), point_of(m, tv[1]), point_of(m, tv[2]), cos2_min);
 }
 
+/// The visitor of a step that owns everything it may read (the CPU
+/// reference, a GPU serial round).
+struct VisitAll {
+  DD_DMR_HD bool operator()(std::int32_t) const { return true; }
+};
+
 /// What build_cavity found.
 enum class CavityStatus : std::uint8_t {
   kOk,         ///< A cavity ready for retriangulate().

@@ -9,14 +9,6 @@
 #include "dmr/refine.h"
 
 namespace dd::dmr {
-namespace {
-
-struct VisitAll {
-  bool operator()(std::int32_t) const { return true; }
-};
-
-} // namespace
-
 RefineStats refine_cpu(Mesh &m, const RefineOptions &options) {
   const auto start = std::chrono::steady_clock::now();
   RefineStats stats;

@@ -60,7 +60,7 @@ enum Outcome : std::uint8_t {
   kOverflowed,  ///< more than kMaxOwned triangles: left to a serial round
   kRefusedBig,  ///< kTooBig: the triangle is flagged refused
   kRefusedDegenerate, ///< kDegenerate: likewise
-  kWasGone,     ///< (atomic) the triangle was fixed by another worker first
+  kWasGone,     ///< the triangle was no longer bad (or no longer there)
   kMismatch,    ///< (free) the apply phase found another cavity than the race
   kNumOutcomes
 };
@@ -112,10 +112,6 @@ struct IsWork {
   __device__ bool operator()(int t) const {
     return m.v[3 * t] >= 0 && !(skip_refused && refused[t]) && triangle_is_bad(m, t, cos2_min);
   }
-};
-
-struct VisitAll {
-  __device__ bool operator()(std::int32_t) const { return true; }
 };
 
 /// Retriangulates `cavity` with its fresh slots and point at the packed

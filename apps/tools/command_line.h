@@ -5,6 +5,7 @@
 #ifndef DD_TOOLS_COMMAND_LINE_H
 #define DD_TOOLS_COMMAND_LINE_H
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -171,6 +172,13 @@ inline std::optional<std::string> get_real(const Args &args, const char *name, d
            format_real(lo) + ", " + format_real(hi) + "]";
   out = v;
   return std::nullopt;
+}
+
+/// The median of `values` (the upper one of an even count), as every tool
+/// reports its --runs.
+inline double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
 }
 
 /// The file a tool is working on, named when memory runs out.

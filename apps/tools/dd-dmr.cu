@@ -37,6 +37,7 @@ using dd::tools::Args;
 using dd::tools::format_real;
 using dd::tools::get_real;
 using dd::tools::get_u64;
+using dd::tools::median;
 namespace dmr = dd::dmr;
 
 constexpr const char *kUsage = R"(usage: dd-dmr --algo=A [options] MESH
@@ -128,11 +129,6 @@ enum class Algo { kLocks, kAtomic, kPass, kFree, kCpu };
 const dd::tools::Choice<Algo> kAlgos[] = {
     {"locks", Algo::kLocks}, {"atomic", Algo::kAtomic}, {"pass", Algo::kPass},
     {"free", Algo::kFree},   {"cpu", Algo::kCpu}};
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
 
 int main_impl(int argc, char **argv) {
   Args args;

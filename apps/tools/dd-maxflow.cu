@@ -210,8 +210,7 @@ int main_impl(int argc, char **argv) {
     if (i > 0)
       times.push_back(result->ms);
   }
-  std::sort(times.begin(), times.end());
-  const double ms = times[times.size() / 2];
+  const double ms = dd::tools::median(times);
 
   std::fprintf(stderr,
                "dd-maxflow: algo=%s runs=%llu vertices=%llu arcs=%llu rounds=%llu "

@@ -240,8 +240,7 @@ int main_impl(int argc, char **argv) {
     if (i > 0)
       times.push_back(result->ms);
   }
-  std::sort(times.begin(), times.end());
-  const double ms = times[times.size() / 2];
+  const double ms = dd::tools::median(times);
 
   std::string undirected;
   if (algo != Algo::kCpu)

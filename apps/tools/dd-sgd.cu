@@ -202,8 +202,7 @@ int main_impl(int argc, char **argv) {
     user_updates = std::move(t->user_updates);
     item_updates = std::move(t->item_updates);
   }
-  std::sort(times.begin(), times.end());
-  const double ms = times[times.size() / 2];
+  const double ms = dd::tools::median(times);
   const double error = rmse(*set, result);
   const char *policy = std::getenv("DD_DELEGATE_POLICY");
   std::fprintf(stderr,

@@ -38,6 +38,7 @@ using dd::tools::Args;
 using dd::tools::format_real;
 using dd::tools::get_real;
 using dd::tools::get_u64;
+using dd::tools::median;
 namespace sat = dd::sat;
 
 constexpr const char *kUsage = R"(usage: dd-sp --algo=A [options] FORMULA
@@ -147,11 +148,6 @@ std::string format_solution(const sat::Cnf &cnf, const sat::Outcome &outcome) {
   }
   out += line + " 0\n";
   return out;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 int main_impl(int argc, char **argv) {

@@ -400,8 +400,7 @@ int main_impl(int argc, char **argv) {
     if (i > 0)
       times.push_back(result->ms);
   }
-  std::sort(times.begin(), times.end());
-  const double ms = times[times.size() / 2];
+  const double ms = dd::tools::median(times);
   const std::vector<std::uint64_t> &values = result->values;
 
   std::uint64_t reached = 0, traversed = 0;
