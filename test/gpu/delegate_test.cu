@@ -145,6 +145,7 @@ struct Case {
   bool fit;
   unsigned locks; // 4096 or 16
   unsigned n;
+  dd::NestedOrder order; // nested cases: which lock first
 };
 
 template <unsigned Locks> bool run_case(const Case &c, double timeout_s, std::string &line) {
@@ -210,7 +211,7 @@ template <unsigned Locks> bool run_case(const Case &c, double timeout_s, std::st
     dd::NestedDelegateSides<> sides;
     if (e == cudaSuccess) {
       planned = ctx.split().servers;
-      DD_CUDA_CHECK(sides.allocate(ctx.split(), ctx.channel(), Server::locks));
+      DD_CUDA_CHECK(sides.allocate(ctx.split(), ctx.channel(), Server::locks, c.order));
       DD_CUDA_CHECK(sides.reset());
       const auto ch = ctx.channel();
       const typename Server::sides_type side = sides.device();
@@ -302,12 +303,21 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  ::unsetenv("DD_DELEGATE_NESTED"); // each case names its order
   std::vector<Case> cases;
+  // Nested cases run in both lock orders (dd::NestedOrder).
   auto add = [&](bool nested, unsigned cf, unsigned servers, bool fit, unsigned locks) {
-    char name[128];
-    std::snprintf(name, sizeof name, "%s/cf%u/S%u%s/L%u", nested ? "nested" : "single", cf, servers,
-                  fit ? "-fit" : "", locks);
-    cases.push_back(Case{name, nested, cf, servers, fit, locks, nested ? (1u << 18) : (1u << 20)});
+    for (dd::NestedOrder order : {dd::NestedOrder::RemoteFirst, dd::NestedOrder::LocalFirst}) {
+      if (!nested && order == dd::NestedOrder::LocalFirst)
+        continue;
+      char name[128];
+      std::snprintf(name, sizeof name, "%s/cf%u/S%u%s/L%u", nested ? order == dd::NestedOrder::RemoteFirst
+                                                                         ? "nested-remote-first"
+                                                                         : "nested-local-first"
+                                                                   : "single",
+                    cf, servers, fit ? "-fit" : "", locks);
+      cases.push_back(Case{name, nested, cf, servers, fit, locks, nested ? (1u << 18) : (1u << 20), order});
+    }
   };
   for (bool nested : {false, true}) {
     for (unsigned cf : {32u, 256u, 1024u, 32768u, 131072u})

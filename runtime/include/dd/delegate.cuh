@@ -43,6 +43,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 #include "dd/channel.cuh"
@@ -108,13 +109,23 @@ __device__ __forceinline__ bool try_lock_remote(unsigned &word, bool more) {
   return false;
 }
 
+/// Takes a lock word for a thread that already holds a lock elsewhere (the
+/// remote-first order of nested servers): ignores and keeps bit 1, so the
+/// holder goes before parked remote requests, which hold nothing.
+__device__ __forceinline__ bool try_lock_holder(unsigned &word) {
+  block_ref<unsigned> w(word);
+  unsigned v = w.load(cuda::memory_order_relaxed);
+  return (v & 1u) == 0 && w.compare_exchange_strong(v, v | 1u, cuda::memory_order_acquire, cuda::memory_order_relaxed);
+}
+
 /// Spins on try_lock_local in the form of Listing 4.2 (the retry is the
 /// loop; the critical section sits inside the successful branch, so no
 /// assumption about which lanes of a warp run together is needed). Gives up
 /// only when the run is aborted.
-template <class Channel_> __device__ __forceinline__ bool lock_local(unsigned &word, const Channel_ &ch) {
+template <class Channel_>
+__device__ __forceinline__ bool lock_local(unsigned &word, const Channel_ &ch, bool holder = false) {
   for (unsigned polls = 1;; ++polls) {
-    if (try_lock_local(word))
+    if (holder ? try_lock_holder(word) : try_lock_local(word))
       return true;
     if ((polls & 1023) == 0 && ch.aborted())
       return false;
@@ -259,6 +270,23 @@ template <unsigned SideCapacity = 1024> struct NestedSides {
   unsigned *queue_next = nullptr; ///< [servers * 1024] per requester: the next one in its queue
   unsigned locks = 0;             ///< lock words per server the queues were sized for
   unsigned *errors = nullptr;     ///< [0] misrouted messages, [1] lock-count mismatch
+  /// The order a critical section on two servers takes its locks in
+  /// (NestedOrder): 0 the local (lower) one first, 1 the remote one first.
+  unsigned remote_first = 0;
+};
+
+/// The order in which a nested critical section whose two locks live on two
+/// servers takes them (docs/delegate-runtime.md, "Which lock first"). Both
+/// are deadlock-free.
+enum class NestedOrder : unsigned {
+  /// The local (lower) lock, then the remote one: the local word stays held
+  /// over the request/reply round trip.
+  LocalFirst = 0,
+  /// The remote lock, then the local one (the dissertation's Fig. 4.5): a
+  /// thread waiting for the reply holds nothing, and the local word is held
+  /// only for the critical section; the remote one is held while the local
+  /// one is waited for.
+  RemoteFirst = 1,
 };
 
 /// A server block for critical sections that need two locks (§4.4,
@@ -371,36 +399,55 @@ private:
         return;
       }
       unsigned &first = temp_.locks[map.lock(lo)];
-      if (!detail::lock_local(first, ch_))
-        return;
       enum { same, local, remote } second_kind =
           map.global_lock(hi) == map.global_lock(lo) ? same : map.server(hi) == me ? local : remote;
-      unsigned *second = second_kind == local ? &temp_.locks[map.lock(hi)] : nullptr;
-      bool ok = true;
-      if (second_kind == local) {
-        ok = detail::lock_local(*second, ch_);
-      } else if (second_kind == remote) {
-        // The reply warp counts this thread's replies; we are the only
-        // thread that asks for them, one at a time.
+      // The reply warp counts this thread's replies; we are the only thread
+      // that asks for them, one at a time. False when the run was aborted.
+      auto take_remote = [&] {
         detail::block_ref<unsigned> replies(temp_.replies[tid]);
         const unsigned seen = replies.load(cuda::memory_order_relaxed);
         sides_.request.send_direct(map.server(hi),
                                    typename sides_type::LockRequest{map.lock(hi), me * 1024u + tid});
         detail::Backoff backoff{32, 256};
         for (unsigned polls = 1; replies.load(cuda::memory_order_acquire) == seen; ++polls) {
-          if ((polls & 63) == 0 && ch_.aborted()) {
-            ok = false;
-            break;
-          }
+          if ((polls & 63) == 0 && ch_.aborted())
+            return false;
           backoff.pause();
         }
+        return true;
+      };
+      // Sent after the critical section's writes: its release covers them.
+      auto give_remote = [&] {
+        sides_.unlock.send_direct(map.server(hi), typename sides_type::LockRelease{map.lock(hi)});
+      };
+      if (second_kind == remote && sides_.remote_first != 0) {
+        // Waits for the reply holding nothing; then, holding the remote
+        // word, goes before parked requests for the local one (they hold
+        // nothing). Every wait is for a word on a lower server, or on the
+        // same server at a higher index, so no cycle of waits can form.
+        if (!take_remote())
+          return; // aborted: the run is void
+        if (!detail::lock_local(first, ch_, /*holder=*/true))
+          return;
+        critical_section(m);
+        give_remote();
+        detail::unlock_local(first);
+        return;
       }
+      if (!detail::lock_local(first, ch_))
+        return;
+      unsigned *second = second_kind == local ? &temp_.locks[map.lock(hi)] : nullptr;
+      bool ok = true;
+      if (second_kind == local)
+        ok = detail::lock_local(*second, ch_);
+      else if (second_kind == remote)
+        ok = take_remote();
       if (ok) {
         critical_section(m);
         if (second_kind == local)
           detail::unlock_local(*second);
-        else if (second_kind == remote) // sent after the writes: its release covers them
-          sides_.unlock.send_direct(map.server(hi), typename sides_type::LockRelease{map.lock(hi)});
+        else if (second_kind == remote)
+          give_remote();
       }
       detail::unlock_local(first);
     });
@@ -501,6 +548,21 @@ private:
   TempStorage &temp_;
 };
 
+/// The order in DD_DELEGATE_NESTED: `remote-first` or `local-first`; unset
+/// or empty means `fallback`. Anything else ends the program, naming the
+/// variable: a typo must not silently measure the other order.
+inline NestedOrder nested_order_from_env(NestedOrder fallback) {
+  const char *value = std::getenv("DD_DELEGATE_NESTED");
+  if (!value || !*value)
+    return fallback;
+  if (std::strcmp(value, "remote-first") == 0)
+    return NestedOrder::RemoteFirst;
+  if (std::strcmp(value, "local-first") == 0)
+    return NestedOrder::LocalFirst;
+  std::fprintf(stderr, "dd: DD_DELEGATE_NESTED must be remote-first or local-first (is '%s')\n", value);
+  std::exit(EXIT_FAILURE);
+}
+
 /// Host side of NestedSides: allocates the three side channels and the
 /// request queues for a planned Context, and resets them before each launch.
 ///
@@ -517,11 +579,14 @@ public:
 
   /// `main`: the Context's channel (its abort word stops the side warps too).
   /// `locks`: the server's lock words (NestedDelegateServer::locks).
+  /// `order`: which lock first (NestedOrder; DD_DELEGATE_NESTED overrides).
   template <class MainChannel>
-  cudaError_t allocate(const ChannelSplit &split, const MainChannel &main, unsigned locks) {
+  cudaError_t allocate(const ChannelSplit &split, const MainChannel &main, unsigned locks,
+                       NestedOrder order = NestedOrder::RemoteFirst) {
     release();
     servers_ = split.servers;
     device_.locks = locks;
+    device_.remote_first = nested_order_from_env(order) == NestedOrder::RemoteFirst ? 1u : 0u;
     const size_t meta_bytes = size_t(servers_) * sizeof(ChannelRingMeta<SideCapacity>);
     cudaError_t e = cudaSuccess;
     auto step = [&](cudaError_t r) {
