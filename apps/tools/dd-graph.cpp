@@ -18,6 +18,7 @@
 
 #include "dmr/triangle_io.h"
 #include "dmr/triangulate.h"
+#include "road/road.h"
 #include "graph/csr.h"
 #include "graph/file.h"
 #include "graph/flow_network.h"
@@ -47,7 +48,7 @@ commands:
   info GRAPH                 format, |V|, |E|, weights and degree statistics
   convert IN --to-gr OUT     write IN as a Galois binary .gr (version 1)
   convert IN --to-mtx OUT    write IN as Matrix Market (general: every arc)
-  generate kron|uniform|grid -o OUT.gr [--seed=S] [parameters]
+  generate kron|uniform|grid|road -o OUT.gr [--seed=S] [parameters]
                              write a synthetic graph as .gr
   generate rlg -o OUT.max [--seed=S] [parameters]
                              write a max-flow network as DIMACS max-flow text
@@ -109,6 +110,14 @@ generate grid     --rows=R --cols=C (default 256 each) [--remove=P (0.05)]
                   [--shortcuts=P (0.02)]
                   [--radius=R (2)]: road-like 4-neighbour grid, undirected
                   unless --directed
+generate road     --vertices=N (default 65536, at least 4) [--degree=D (2.44)]:
+                  a road-like network shaped like DIMACS USA-road-d: random
+                  points in the unit square, the Euclidean minimum spanning
+                  tree of their Delaunay triangulation and random further
+                  Delaunay edges up to D arcs per vertex (in [2, 5]), both
+                  directions; weights are the roads' lengths (2^20 lattice
+                  units; --weights=length, the default, or random, unit,
+                  none); ids follow a Hilbert curve (docs/graphs.md)
 generate rlg      --rows=R --cols=C (default 64 each) [--max-cap=K (10000)]:
                   the Washington generator's random level graph: C levels of
                   R vertices, the source linked to the first level and the
@@ -524,7 +533,7 @@ int generate_ratings_file(const Args& args, std::uint64_t seed, const std::strin
 
 int cmd_generate(int argc, char** argv) {
   if (argc < 3 || argv[2][0] == '-')
-    return fail("generate needs a kind: kron, uniform, grid, rlg, ratings, 3sat or mesh");
+    return fail("generate needs a kind: kron, uniform, grid, road, rlg, ratings, 3sat or mesh");
   const std::string kind = argv[2];
   const std::set<std::string> common = {"out", "seed", "weights", "weight-seed", "weight-range"};
   std::set<std::string> values = common;
@@ -538,6 +547,8 @@ int cmd_generate(int argc, char** argv) {
   } else if (kind == "grid") {
     values = with(common, {"rows", "cols", "remove", "shortcuts", "radius"});
     flags = {"directed"};
+  } else if (kind == "road") {
+    values = with(common, {"vertices", "degree"});
   } else if (kind == "rlg") {
     // A flow network: capacities come from --max-cap, not the weight options.
     values = {"out", "seed", "rows", "cols", "max-cap"};
@@ -552,7 +563,7 @@ int cmd_generate(int argc, char** argv) {
     values = {"out", "seed", "points"};
   } else {
     return fail("unknown generator '" + kind +
-                "' (kron, uniform, grid, rlg, ratings, 3sat or mesh)");
+                "' (kron, uniform, grid, road, rlg, ratings, 3sat or mesh)");
   }
   Args args;
   if (auto e = parse_args(argc, argv, 3, values, flags, args))
@@ -603,6 +614,25 @@ int cmd_generate(int argc, char** argv) {
     p.seed = seed;
     p.undirected = args.flags.count("undirected") != 0;
     g = generate_uniform(p);
+  } else if (kind == "road") {
+    dd::road::RoadParams p;
+    if (auto e = get_u64(args, "vertices", p.num_vertices))
+      return fail(*e);
+    if (auto it = args.values.find("degree"); it != args.values.end()) {
+      const std::optional<double> d = to_double(it->second);
+      if (!d || !(*d >= 2 && *d <= 5))
+        return fail("--degree=" + it->second + " is not a number in [2, 5] (arcs per vertex)");
+      p.mean_degree = *d;
+    }
+    p.seed = seed;
+    g = dd::road::generate_road(p);
+    if (!g.ok())
+      return fail(g.status().message());
+    if (auto problem = apply_weights(args, *g, "length", {"length", "random", "unit", "none"}, seed))
+      return fail(*problem);
+    if (Status s = write_gr(*g, out->second); !s.ok())
+      return fail(s.message());
+    return 0;
   } else {
     GridParams p;
     std::uint64_t rows = p.rows, cols = p.cols, radius = p.shortcut_radius;

@@ -10,6 +10,9 @@
 #   kronK   generate kron --scale=K (Graph500, undirected, 16 edges/vertex)
 #   urandK  generate uniform --vertices=2^K --edges=16*2^K --undirected
 #   gridN   generate grid --rows=N --cols=N (road-like, undirected)
+#   roadK   generate road --vertices=2^K (shaped like DIMACS USA-road-d:
+#           2.44 arcs per vertex, planar, the roads' lengths as weights;
+#           not in the default list)
 # REAL_GRAPH_DIR (default ../shared/data/graphs) supplies luxembourg_osm
 # (--base 1 --symmetrize) and wiki-Vote (directed), with dd-sssp's seeded
 # weights. SSSP_GRAPHS selects graphs (default: all below), SSSP_RUNS the
@@ -72,6 +75,9 @@ prepare() {
         --undirected --seed=1 -o "$file" ;;
     grid*) file=$workdir/$1.gr
       [[ -f $file ]] || "$bin/dd-graph" generate grid --rows=${1#grid} --cols=${1#grid} \
+        --seed=1 -o "$file" ;;
+    road*) file=$workdir/$1.gr
+      [[ -f $file ]] || "$bin/dd-graph" generate road --vertices=$((1 << ${1#road})) \
         --seed=1 -o "$file" ;;
     luxembourg) file=$real/luxembourg_osm.edges; opts=(--base 1 --symmetrize) ;;
     wiki-Vote) file=$real/wiki-Vote.txt ;;
