@@ -3,8 +3,9 @@
 //
 // Block 0 is the manager; every other block is a worker that takes an
 // assignment of up to kAddsThreads vertices, relaxes their out-edges
-// cooperatively (dd::lb::ThreadWarpBlock: a hub is spread over the block, a
-// road-network vertex costs one thread) and pushes each vertex it improves
+// cooperatively (a hub is spread over the block by dd::lb::ThreadWarpBlock,
+// the other vertices' edges over their warp by a warp scan: AddsOptions::lb)
+// and pushes each vertex it improves
 // with its new distance as the priority. No launch boundary or grid barrier
 // separates the steps of the algorithm, which is what near-far pays for on
 // high-diameter graphs (one launch and a host round trip per step).
@@ -21,6 +22,8 @@
 
 #include "dd/bucket_worklist.cuh"
 #include "dd/load_balance/thread_warp_block.cuh"
+#include "dd/load_balance/warp_scan.cuh"
+#include "dd/load_balance/warp_shuffle.cuh"
 #include "dd/warp_reduce.cuh"
 #include "sssp/common.cuh"
 
@@ -220,13 +223,25 @@ __device__ __forceinline__ void relax_flat(const GraphView &g, const State &stat
   }
 }
 
-template <class State>
+/// The expansion ADDS runs by default (--lb=auto) on graphs that are not
+/// road-like: hubs by the block (Expand's block stage), every other range
+/// by relax_flat, a warp scan that keeps kBatch edges a lane in flight
+/// (reported as lb=flat-scan). As the `Small` argument of adds_kernel; the
+/// others are the strategies of <dd/load_balance.cuh>.
+struct FlatScan {
+  struct TempStorage {};
+};
+
+template <class State, class Small>
 __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
     adds_kernel(GraphView g, State state, unsigned long long *expansions,
                 buckets::Storage storage, buckets::Params params, bool precheck,
                 bool keep_assigned, unsigned spill_at) {
   using Dist = typename State::Dist;
   using Expand = lb::ThreadWarpBlock<kAddsThreads, Dist>;
+  // twc: Expand takes every range (its block, warp and thread stages);
+  // otherwise hubs go to Expand's block stage and the rest to Small.
+  constexpr bool kTwcOnly = std::is_same_v<Small, Expand>;
   using Manager = buckets::Manager<kAddsThreads>;
   using Worker = buckets::Worker<kAddsThreads>;
   __shared__ union {
@@ -234,6 +249,7 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
     struct {
       typename Worker::TempStorage worklist;
       typename Expand::TempStorage expand;
+      typename Small::TempStorage small;
       VertexId local[2][kAddsThreads]; // this block's head-bucket queue, in and out
       unsigned local_count[2];
       FlatStorage<Dist> flat[kAddsThreads / warp_size];
@@ -286,13 +302,7 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
         scanned += expanding;
       if (keep_assigned) // the placement is published by the barrier
         offer.keep_through = worker.offset_of(a.bucket);
-      // Hubs (a block's worth of edges or more) are expanded by the block,
-      // one after another; every other range by its warp, flattened.
-      const bool hub = end - begin >= kAddsThreads;
-      const std::uint32_t flat_begin = begin, flat_end = hub ? begin : end;
-      if (!hub)
-        end = begin;
-      Expand(temp.worker.expand).run(begin, end, du, [&](Dist from, std::uint32_t e) {
+      auto relax_edge = [&](Dist from, std::uint32_t e) {
         Dist candidate;
         if (!add_distance(from, __ldg(&g.weights[e]), candidate))
           return;
@@ -301,9 +311,23 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
           return;
         const unsigned slot = offer.place(candidate);
         offer.finish(v, candidate, slot, offer.improve(v, candidate, slot));
-      });
-      relax_flat(g, state, du, flat_begin, flat_end, temp.worker.flat[threadIdx.x / warp_size],
-                 offer, precheck);
+      };
+      if constexpr (kTwcOnly) {
+        Expand(temp.worker.expand).run(begin, end, du, relax_edge);
+      } else {
+        // Hubs (a block's worth of edges or more) are expanded by the
+        // block, one after another; every other range by its warp.
+        const bool hub = end - begin >= kAddsThreads;
+        const std::uint32_t small_begin = begin, small_end = hub ? begin : end;
+        if (!hub)
+          end = begin;
+        Expand(temp.worker.expand).run(begin, end, du, relax_edge);
+        if constexpr (std::is_same_v<Small, FlatScan>)
+          relax_flat(g, state, du, small_begin, small_end,
+                     temp.worker.flat[threadIdx.x / warp_size], offer, precheck);
+        else
+          Small(temp.worker.small).run(small_begin, small_end, du, relax_edge);
+      }
       __syncthreads();
       count = min(temp.worker.local_count[out], kAddsThreads);
       if (count == 0)
@@ -346,13 +370,6 @@ __global__ void unpack_distances(const unsigned long long *word, unsigned *dist,
     dist[v] = unsigned(word[v] >> 32);
 }
 
-/// Graphs that are not road-like and have a vertex of more than 16 times
-/// the mean degree (Kronecker, wiki-Vote; not the uniform random graphs).
-bool has_hubs(const DeviceGraph &graph) {
-  const std::uint64_t n = graph.num_vertices(), m = graph.num_edges();
-  return n > 0 && !road_like(graph) && graph.max_degree() > 16 * (m / n);
-}
-
 /// Whether a relaxation should load the target's distance before its
 /// atomic (and skip the atomic when the candidate is no shorter). The load
 /// is one more memory round trip on the path of every hop, which road-like
@@ -377,16 +394,63 @@ unsigned log2_floor(std::uint64_t x) {
   return r;
 }
 
+template <class State>
+using AddsKernel = void (*)(GraphView, State, unsigned long long *, buckets::Storage, buckets::Params,
+                            bool, bool, unsigned);
+
+/// The kernel that spreads edges as `balance` says (AddsOptions::lb; the
+/// caller refused kSearch).
+template <class State> AddsKernel<State> kernel_for(const LoadBalance &balance) {
+  using Dist = typename State::Dist;
+  using S = LoadBalance::Strategy;
+  switch (balance.strategy) {
+  case S::kTwc:
+    return adds_kernel<State, lb::ThreadWarpBlock<kAddsThreads, Dist>>;
+  case S::kWarpShuffle:
+    switch (balance.group) {
+    case 4:
+      return adds_kernel<State, lb::WarpShuffle<4, Dist>>;
+    case 8:
+      return adds_kernel<State, lb::WarpShuffle<8, Dist>>;
+    case 16:
+      return adds_kernel<State, lb::WarpShuffle<16, Dist>>;
+    default:
+      return adds_kernel<State, lb::WarpShuffle<32, Dist>>;
+    }
+  case S::kWarpScan:
+    return adds_kernel<State, lb::WarpScan<Dist>>;
+  default:
+    return adds_kernel<State, FlatScan>;
+  }
+}
+
 template <class Dist>
 Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOptions &options) {
   using State = std::conditional_t<sizeof(Dist) == 4, PackedState, PlainState<Dist>>;
+  if (options.lb.strategy == LoadBalance::Strategy::kSearch)
+    return Status::error("ADDS cannot spread edges by the device-wide search: its workers never "
+                         "wait for each other, so no prefix sum spans a step (--lb: auto, twc, "
+                         "warp or scan)");
+  // auto: the plain warp scan on road-like graphs (a vertex's two or three
+  // edges gain nothing from relax_flat's batches, and its phases and shared
+  // memory lengthen each hop), relax_flat elsewhere. Measured on an H100
+  // (docs/PERF.md, "ADDS and bfs with each load-balancing strategy"): scan
+  // against flat, luxembourg 3.08 / 3.54 ms, road20 10.88 / 11.75, grid1024
+  // 10.56 / 10.69; flat against scan, urand20 3.06 / 3.32, urand18 1.57 /
+  // 1.94, wiki-Vote 0.24 / 0.33; twc and warp slower than both everywhere.
+  LoadBalance balance = options.lb;
+  if (balance.strategy == LoadBalance::Strategy::kAuto)
+    balance.strategy =
+        road_like(graph) ? LoadBalance::Strategy::kWarpScan : LoadBalance::Strategy::kFlatScan;
+  balance = resolve_load_balance(graph, balance); // sets a kWarpShuffle's group
+  const AddsKernel<State> kernel = kernel_for<State>(balance);
   const std::uint32_t n = graph.num_vertices();
   int device = 0, sms = 0, per_sm = 0;
   DD_SSSP_CUDA(cudaGetDevice(&device));
   DD_SSSP_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   int l2_bytes = 0;
   DD_SSSP_CUDA(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-  DD_SSSP_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, adds_kernel<State>,
+  DD_SSSP_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
                                                              kAddsThreads, 0));
   // Every block must be resident (the manager and the workers wait on each
   // other): the grid is what fits, and the cooperative launch below fails
@@ -453,6 +517,7 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   Result result;
   result.wide_distances = sizeof(Dist) > 4;
   result.launches = 1;
+  result.lb = load_balance_name(balance);
   DD_SSSP_CUDA(timer.start());
   State state;
   if constexpr (std::is_same_v<State, PackedState>) {
@@ -487,7 +552,7 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const AddsOption
   unsigned spill_at = has_hubs(graph) ? kAddsThreads / 2 : 0;
   void *args[] = {&g, &state, &expansions_ptr, &storage, &params, &precheck, &keep_assigned, &spill_at};
   DD_SSSP_CUDA(launched.start());
-  DD_SSSP_CUDA(cudaLaunchCooperativeKernel(adds_kernel<State>, grid, kAddsThreads, args, 0, 0));
+  DD_SSSP_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), grid, kAddsThreads, args, 0, 0));
   DD_SSSP_CUDA(timer.stop());
   DD_SSSP_CUDA(launched.stop());
   DD_SSSP_CUDA(timer.elapsed_ms(result.ms));

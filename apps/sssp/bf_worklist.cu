@@ -55,6 +55,8 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const LoadBalanc
 } // namespace
 
 Expected<Result> bf_worklist(const DeviceGraph &graph, VertexId source, LoadBalance lb) {
+  if (Status s = check_not_flat_scan(lb, "bf-worklist"); !s.ok())
+    return s;
   lb = resolve_load_balance(graph, lb);
   return graph.needs_wide_distances() ? run<unsigned long long>(graph, source, lb)
                                       : run<unsigned>(graph, source, lb);

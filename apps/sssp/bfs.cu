@@ -5,8 +5,9 @@
 // store. Several threads may store into one neighbour, but all store the
 // same value, so no atomic is needed and no update can be lost; a vertex
 // written in launch d has level d + 1 and is not expanded until launch
-// d + 1. The out-edges of each level's vertices go through
-// dd::lb::ThreadWarpBlock, so hubs are spread over a block or a warp.
+// d + 1. The out-edges of each level's vertices go through a strategy of
+// <dd/load_balance.cuh> (BfsOptions::lb; dd::lb::ThreadWarpBlock by
+// default, so hubs are spread over a block or a warp).
 //
 // Direction-optimizing (Beamer, Asanovic, Patterson, SC'12): where the
 // frontier's out-edges are many (more than the unexplored edges / 14), a
@@ -19,23 +20,24 @@
 // compare-and-swap after a plain check, to count exactly the new frontier
 // and its out-edges that the switch needs (one atomic per new vertex, a
 // block's counts added once).
-#include "sssp/common.cuh"
+#include <type_traits>
+
 #include "dd/load_balance/thread_warp_block.cuh"
+#include "sssp/common.cuh"
+#include "sssp/relax.cuh"
 
 namespace dd::sssp {
 namespace {
 
 constexpr unsigned kUnvisited = kInf<unsigned>;
 
-using Expand = lb::ThreadWarpBlock<kBlockThreads, unsigned>;
-
 /// Runs `op(depth + 1, e)` for every out-edge e of the vertices at level
-/// `depth`, spread over the block by Expand. Every thread of the block
-/// calls it.
-template <class Op>
+/// `depth`, spread over the block by Expand (a strategy of
+/// <dd/load_balance.cuh>). Every thread of the block calls it.
+template <class Expand, class Op>
 __device__ __forceinline__ void for_each_frontier_edge(const GraphView &g, unsigned *level,
                                                        unsigned depth,
-                                                       Expand::TempStorage &temp, Op &&op) {
+                                                       typename Expand::TempStorage &temp, Op &&op) {
   for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < g.num_vertices;
        base += std::uint64_t(gridDim.x) * kBlockThreads) {
     const std::uint64_t v = base + threadIdx.x;
@@ -50,11 +52,12 @@ __device__ __forceinline__ void for_each_frontier_edge(const GraphView &g, unsig
 
 /// Expands the vertices at level `depth`; sets `changed` to depth + 1 when
 /// some vertex got that level.
+template <class Expand>
 __global__ void __launch_bounds__(kBlockThreads)
     expand_level(GraphView g, unsigned *level, unsigned depth, unsigned *changed) {
-  __shared__ Expand::TempStorage temp;
+  __shared__ typename Expand::TempStorage temp;
   bool visited = false;
-  for_each_frontier_edge(g, level, depth, temp, [&](unsigned next, std::uint32_t e) {
+  for_each_frontier_edge<Expand>(g, level, depth, temp, [&](unsigned next, std::uint32_t e) {
     unsigned &lw = level[__ldg(&g.col_indices[e])];
     if (load_relaxed(lw) == kUnvisited) {
       store_relaxed(lw, next);
@@ -103,11 +106,12 @@ __device__ __forceinline__ unsigned long long out_degree(const GraphView &g, Ver
 /// A top-down step that counts what it found: a vertex is claimed by a
 /// compare-and-swap (after a plain check, so that only candidates pay it),
 /// and its claimer counts it and its out-degree.
+template <class Expand>
 __global__ void __launch_bounds__(kBlockThreads)
     push_level_counted(GraphView g, unsigned *level, unsigned depth, StepCounts *counts) {
-  __shared__ Expand::TempStorage temp;
+  __shared__ typename Expand::TempStorage temp;
   unsigned long long found = 0, edges = 0;
-  for_each_frontier_edge(g, level, depth, temp, [&](unsigned next, std::uint32_t e) {
+  for_each_frontier_edge<Expand>(g, level, depth, temp, [&](unsigned next, std::uint32_t e) {
     const VertexId w = __ldg(&g.col_indices[e]);
     if (load_relaxed(level[w]) == kUnvisited &&
         atomicCAS(&level[w], kUnvisited, next) == kUnvisited) {
@@ -153,7 +157,7 @@ constexpr double kAlpha = 14;
 constexpr double kBeta = 24;
 
 /// bfs with the direction-optimizing switch (the graph has in-edges).
-Expected<Result> bfs_switching(const DeviceGraph &graph, VertexId source) {
+template <class Expand> Expected<Result> bfs_switching(const DeviceGraph &graph, VertexId source) {
   const GraphView g = view(graph);
   const std::uint32_t n = g.num_vertices;
   DeviceArray<unsigned> level;
@@ -174,7 +178,7 @@ Expected<Result> bfs_switching(const DeviceGraph &graph, VertexId source) {
                           cudaMemcpyDeviceToHost));
   unsigned init_blocks = 0, push_blocks = 0, pull_blocks = 0;
   DD_SSSP_CUDA(resident_blocks(init_distances<unsigned>, init_blocks));
-  DD_SSSP_CUDA(resident_blocks(push_level_counted, push_blocks));
+  DD_SSSP_CUDA(resident_blocks(push_level_counted<Expand>, push_blocks));
   DD_SSSP_CUDA(resident_blocks(pull_level, pull_blocks));
 
   Result result;
@@ -192,8 +196,8 @@ Expected<Result> bfs_switching(const DeviceGraph &graph, VertexId source) {
     else if (!top_down && frontier < n / kBeta)
       top_down = true;
     if (top_down) {
-      push_level_counted<<<blocks_for(n, push_blocks), kBlockThreads>>>(g, level.data(), depth,
-                                                                         counts.data());
+      push_level_counted<Expand><<<blocks_for(n, push_blocks), kBlockThreads>>>(g, level.data(), depth,
+                                                                                 counts.data());
     } else {
       pull_level<<<blocks_for(n, pull_blocks), kBlockThreads>>>(
           g, graph.in_offsets(), graph.in_sources(), level.data(), depth, counts.data());
@@ -214,12 +218,8 @@ Expected<Result> bfs_switching(const DeviceGraph &graph, VertexId source) {
   return finish_run(timer, level, result);
 }
 
-} // namespace
-
-Expected<Result> bfs(const DeviceGraph &graph, VertexId source, BfsOptions options) {
-  if (options.direction == BfsOptions::Direction::kAuto && graph.in_offsets() &&
-      !road_like(graph))
-    return bfs_switching(graph, source);
+/// Every level top-down.
+template <class Expand> Expected<Result> bfs_top_down(const DeviceGraph &graph, VertexId source) {
   const GraphView g = view(graph);
   const std::uint32_t n = g.num_vertices;
   DeviceArray<unsigned> level;
@@ -230,15 +230,15 @@ Expected<Result> bfs(const DeviceGraph &graph, VertexId source, BfsOptions optio
   DD_SSSP_CUDA(timer.create());
   unsigned init_blocks = 0, level_blocks = 0;
   DD_SSSP_CUDA(resident_blocks(init_distances<unsigned>, init_blocks));
-  DD_SSSP_CUDA(resident_blocks(expand_level, level_blocks));
+  DD_SSSP_CUDA(resident_blocks(expand_level<Expand>, level_blocks));
 
   Result result;
   DD_SSSP_CUDA(timer.start());
   init_distances<unsigned><<<blocks_for(n, init_blocks), kBlockThreads>>>(level.data(), n, source);
   DD_SSSP_CUDA(cudaGetLastError());
   for (unsigned depth = 0;; ++depth) {
-    expand_level<<<blocks_for(n, level_blocks), kBlockThreads>>>(g, level.data(), depth,
-                                                                 changed.device());
+    expand_level<Expand><<<blocks_for(n, level_blocks), kBlockThreads>>>(g, level.data(), depth,
+                                                                         changed.device());
     DD_SSSP_CUDA(cudaGetLastError());
     unsigned last_level = 0;
     DD_SSSP_CUDA(changed.read(last_level));
@@ -248,6 +248,37 @@ Expected<Result> bfs(const DeviceGraph &graph, VertexId source, BfsOptions optio
       break;
   }
   return finish_run(timer, level, result);
+}
+
+} // namespace
+
+Expected<Result> bfs(const DeviceGraph &graph, VertexId source, BfsOptions options) {
+  if (options.lb.strategy == LoadBalance::Strategy::kSearch)
+    return Status::error("bfs cannot spread edges by the device-wide search: its levels are "
+                         "topology-driven, with no frontier list to sum (--lb: auto, twc, warp "
+                         "or scan)");
+  // auto: the warp scan on graphs with neither hubs nor road-like degrees
+  // (the uniform ones), twc elsewhere. Measured on an H100 (docs/PERF.md,
+  // "ADDS and bfs with each load-balancing strategy"): scan against twc,
+  // urand18 0.178 / 0.239 ms, urand20 0.220 / 0.377; twc against scan,
+  // kron18 0.360 / 2.07 (a hub's edges on one warp), kron20 0.271 / 0.320,
+  // wiki-Vote 0.122 / 0.134, luxembourg 19.0 / 20.6, grid1024 35.8 / 36.0.
+  if (Status s = check_not_flat_scan(options.lb, "bfs"); !s.ok())
+    return s;
+  LoadBalance balance = options.lb;
+  if (balance.strategy == LoadBalance::Strategy::kAuto)
+    balance.strategy = !road_like(graph) && !has_hubs(graph) ? LoadBalance::Strategy::kWarpScan
+                                                             : LoadBalance::Strategy::kTwc;
+  balance = resolve_load_balance(graph, balance);
+  const bool switching = options.direction == BfsOptions::Direction::kAuto && graph.in_offsets() &&
+                         !road_like(graph);
+  Expected<Result> result = with_block_strategy<unsigned>(balance, [&](auto *tag) {
+    using Expand = std::remove_pointer_t<decltype(tag)>;
+    return switching ? bfs_switching<Expand>(graph, source) : bfs_top_down<Expand>(graph, source);
+  });
+  if (result.ok())
+    result->lb = load_balance_name(balance);
+  return result;
 }
 
 } // namespace dd::sssp

@@ -25,6 +25,11 @@ bool road_like(const DeviceGraph &graph) {
   return graph.num_edges() < 8ull * graph.num_vertices();
 }
 
+bool has_hubs(const DeviceGraph &graph) {
+  const std::uint64_t n = graph.num_vertices(), m = graph.num_edges();
+  return n > 0 && !road_like(graph) && graph.max_degree() > 16 * (m / n);
+}
+
 bool DeviceGraph::needs_wide_distances() const {
   // A shortest path is simple: at most |V| - 1 edges of at most max_weight.
   const std::uint64_t longest =

@@ -23,6 +23,13 @@ LoadBalance resolve_load_balance(const DeviceGraph &graph, LoadBalance lb) {
   return lb;
 }
 
+Status check_not_flat_scan(const LoadBalance &lb, const char *algo) {
+  if (lb.strategy == LoadBalance::Strategy::kFlatScan)
+    return Status::error(std::string(algo) + " cannot run --lb=flat-scan: it is ADDS's own "
+                                             "expansion (adds, bfs-adds)");
+  return Status();
+}
+
 std::string load_balance_name(const LoadBalance &lb) {
   switch (lb.strategy) {
   case LoadBalance::Strategy::kAuto:
@@ -35,6 +42,8 @@ std::string load_balance_name(const LoadBalance &lb) {
     return "scan";
   case LoadBalance::Strategy::kSearch:
     return "search";
+  case LoadBalance::Strategy::kFlatScan:
+    return "flat-scan";
   }
   return "?";
 }

@@ -406,6 +406,8 @@ Expected<Result> nearfar(const DeviceGraph &graph, VertexId source, NearFarOptio
   // of its own): there `auto` takes the warp scan, the faster of the block
   // strategies off road-like graphs too (urand18: 2.0 against 3.2 ms with
   // TWC; PERF.md, "Load balancing").
+  if (Status s = check_not_flat_scan(options.lb, "near-far"); !s.ok())
+    return s;
   if (options.steps == NearFarOptions::Steps::kDevice &&
       options.lb.strategy == LoadBalance::Strategy::kAuto)
     options.lb.strategy = LoadBalance::Strategy::kWarpScan;

@@ -80,6 +80,23 @@ struct Result {
 };
 
 /// How ADDS runs; zero means "choose" for every field.
+/// How a traversal (near-far, bf-worklist, ADDS, BFS) spreads each
+/// frontier's edges over threads: the strategies of <dd/load_balance.cuh>
+/// (docs/sssp.md, "Load balancing").
+struct LoadBalance {
+  enum class Strategy {
+    kAuto,        ///< kWarpScan on road-like graphs, else kSearch
+    kTwc,         ///< dd::lb::ThreadWarpBlock: block, warp, thread stages
+    kWarpShuffle, ///< dd::lb::WarpShuffle: groups of `group` lanes per vertex
+    kWarpScan,    ///< dd::lb::WarpScan: a warp prefix sum, 32 edges a round
+    kSearch,      ///< dd::lb::DeviceSearch: the grid, a search per edge
+    kFlatScan,    ///< ADDS only: its own warp scan, 4 edges a lane in flight
+  } strategy = Strategy::kAuto;
+  /// kWarpShuffle's group: 4, 8, 16 or 32 lanes; 0 picks the smallest
+  /// of them at least the mean out-degree.
+  unsigned group = 0;
+};
+
 struct AddsOptions {
   /// A fixed bucket width (rounded up to a power of 2); 0: start at
   /// near-far's delta and let the manager adjust it (section 5.7).
@@ -91,6 +108,13 @@ struct AddsOptions {
   /// Whether a relaxation loads the head's distance before its atomic
   /// (auto: by the graph's mean degree).
   enum class Precheck { kAuto, kOn, kOff } precheck = Precheck::kAuto;
+  /// How a worker block spreads its vertices' edges. Hubs (512 edges or
+  /// more) go to the block with every strategy but kTwc, and the rest:
+  /// kAuto, kWarpScan on road-like graphs, else kFlatScan (ADDS's own
+  /// warp scan that keeps 4 edges a lane in flight); kFlatScan, kTwc,
+  /// kWarpShuffle or kWarpScan. Not kSearch: the workers never wait for each other, so no
+  /// prefix sum spans a step.
+  LoadBalance lb;
 };
 
 /// The graph in device memory (CSR with 32-bit offsets), owned. Move-only.
@@ -161,27 +185,18 @@ private:
 /// balancing choose differently for them (docs/sssp.md).
 bool road_like(const DeviceGraph &graph);
 
-/// How a data-driven traversal (near-far, bf-worklist) spreads each
-/// frontier's edges over threads: the strategies of <dd/load_balance.cuh>
-/// (docs/sssp.md, "Load balancing").
-struct LoadBalance {
-  enum class Strategy {
-    kAuto,        ///< kWarpScan on road-like graphs, else kSearch
-    kTwc,         ///< dd::lb::ThreadWarpBlock: block, warp, thread stages
-    kWarpShuffle, ///< dd::lb::WarpShuffle: groups of `group` lanes per vertex
-    kWarpScan,    ///< dd::lb::WarpScan: a warp prefix sum, 32 edges a round
-    kSearch,      ///< dd::lb::DeviceSearch: the grid, a search per edge
-  } strategy = Strategy::kAuto;
-  /// kWarpShuffle's group: 4, 8, 16 or 32 lanes; 0 picks the smallest
-  /// of them at least the mean out-degree.
-  unsigned group = 0;
-};
+/// Whether `graph` is not road-like and has a vertex of more than 16 times
+/// the mean out-degree (Kronecker graphs, wiki-Vote; not the uniform random
+/// graphs): ADDS spills and prechecks, and bfs spreads edges, by it.
+bool has_hubs(const DeviceGraph &graph);
 
 /// The strategy `lb` resolves to on `graph` (never kAuto; a kWarpShuffle
 /// with its group set), and its name as --lb spells it ("twc", "warp8",
 /// "scan", "search").
 LoadBalance resolve_load_balance(const DeviceGraph &graph, LoadBalance lb);
 std::string load_balance_name(const LoadBalance &lb);
+/// An error naming `algo` when `lb` is kFlatScan, which only ADDS runs.
+Status check_not_flat_scan(const LoadBalance &lb, const char *algo);
 
 /// Topology-driven, atomic-free Bellman-Ford: one thread per edge pushes
 /// dist[u] + w to dist[v] with dd::monotonic_min, rounds repeat until one
@@ -247,6 +262,11 @@ struct BfsOptions {
     kAuto,
     kTopDown, ///< every level top-down
   } direction = Direction::kAuto;
+  /// How a top-down level spreads its vertices' edges: kAuto is kWarpScan
+  /// on graphs that are neither road-like nor have hubs, else kTwc;
+  /// kTwc, kWarpShuffle or kWarpScan. Not kSearch: the levels are
+  /// topology-driven, with no frontier list to sum.
+  LoadBalance lb;
 };
 
 /// Level-synchronous, topology-driven BFS. Top-down (Nasre et al.): each

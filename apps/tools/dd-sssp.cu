@@ -99,8 +99,9 @@ Options:
   --nearfar-delta=D  nearfar: this bucket width instead of
                      32 * mean weight / mean out-degree (4 times that on
                      road-like graphs: mean out-degree below 8)
-  --lb=S             nearfar, bf-worklist: how each frontier's edges are spread
-                     over threads (docs/sssp.md, "Load balancing"):
+  --lb=S             nearfar, bf-worklist, adds, bfs-adds, bfs: how each
+                     frontier's edges are spread over threads (docs/sssp.md,
+                     "Load balancing"):
                        twc     a vertex's edges to the block, a warp or its
                                own thread by degree (Merrill et al.)
                        warp    groups of lanes take their lanes' vertices in
@@ -110,8 +111,19 @@ Options:
                        scan    a warp prefix sum of the degrees, 32 edges a
                                round
                        search  the whole grid in equal shares, a binary
-                               search per edge (host steps only)
-                       auto    (default) chosen from the degrees
+                               search per edge (nearfar with host steps and
+                               bf-worklist only)
+                       flat-scan  adds, bfs-adds: ADDS's own warp scan,
+                               4 edges a lane in flight
+                       auto    (default) chosen from the degrees:
+                               nearfar, bf-worklist: scan on road-like
+                               graphs, else search; adds, bfs-adds: scan on
+                               road-like graphs, else ADDS's own warp scan
+                               with 4 edges a lane in flight (flat-scan);
+                               bfs: scan on graphs with neither hubs nor
+                               road-like degrees, else twc. In adds and
+                               bfs-adds, hubs (512 edges or more) go to the
+                               block with every strategy but twc
   --bfs-direction=D  bfs: auto (default) or top-down. auto: Beamer's
                      direction-optimizing switch on graphs of mean
                      out-degree 8 or more (bottom-up steps, each unvisited
@@ -324,18 +336,30 @@ int main_impl(int argc, char **argv) {
       {"warp16", {sssp::LoadBalance::Strategy::kWarpShuffle, 16}},
       {"warp32", {sssp::LoadBalance::Strategy::kWarpShuffle, 32}},
       {"scan", {sssp::LoadBalance::Strategy::kWarpScan, 0}},
-      {"search", {sssp::LoadBalance::Strategy::kSearch, 0}}};
+      {"search", {sssp::LoadBalance::Strategy::kSearch, 0}},
+      {"flat-scan", {sssp::LoadBalance::Strategy::kFlatScan, 0}}};
   if (args.values.count("lb")) {
-    if (algo != Algo::kNearFar && algo != Algo::kBfWorklist)
-      return fail("--lb applies to --algo=nearfar and bf-worklist only");
+    if (algo == Algo::kBfTopo || algo == Algo::kDijkstra)
+      return fail("--lb applies to --algo=nearfar, bf-worklist, adds, bfs-adds and bfs only");
     if (auto problem = dd::tools::choose(args, "lb", kBalances, nearfar.lb))
       return fail(*problem);
     if (nearfar.lb.strategy == sssp::LoadBalance::Strategy::kSearch &&
         nearfar.steps == sssp::NearFarOptions::Steps::kDevice)
       return fail("--lb=search needs host steps (its prefix sum is a launch of its own), not "
                   "--nearfar-steps=device");
+    if (nearfar.lb.strategy == sssp::LoadBalance::Strategy::kSearch &&
+        (algo == Algo::kAdds || algo == Algo::kBfsAdds || algo == Algo::kBfs))
+      return fail(str_cat("--lb=search needs a frontier's prefix sum between steps, which ",
+                          algo == Algo::kBfs ? "bfs (topology-driven levels)" : "ADDS (asynchronous workers)",
+                          " has not (--lb: auto, ", algo == Algo::kBfs ? "" : "flat-scan, ",
+                          "twc, warp, warp4 ... warp32 or scan)"));
+    if (nearfar.lb.strategy == sssp::LoadBalance::Strategy::kFlatScan && algo != Algo::kAdds &&
+        algo != Algo::kBfsAdds)
+      return fail("--lb=flat-scan is ADDS's own expansion: --algo=adds and bfs-adds only");
+    adds.lb = nearfar.lb;
   }
   sssp::BfsOptions bfs_options;
+  bfs_options.lb = nearfar.lb; // --lb, or auto
   constexpr dd::tools::Choice<sssp::BfsOptions::Direction> kDirections[] = {
       {"auto", sssp::BfsOptions::Direction::kAuto},
       {"top-down", sssp::BfsOptions::Direction::kTopDown}};

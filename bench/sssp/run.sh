@@ -43,8 +43,10 @@
 # their times are the median of their runs 2..8 (their own timers), and
 # their distances are compared with CPU Dijkstra's (check).
 # SSSP_LB (default none) lists load-balancing strategies (--lb values): a
-# fourth table gives near-far's and bf-worklist's ms with each (verified),
-# and the graph's mean, largest and standard deviation of out-degrees.
+# fourth table gives the ms of each algorithm of SSSP_LB_ALGOS (default
+# "nearfar bf-worklist"; adds, bfs-adds and bfs take every strategy but
+# search) with each (verified), and the graph's mean, largest and standard
+# deviation of out-degrees.
 # Raw dd-sssp lines go to WORK_DIR/sssp-bench.log.
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR [REAL_GRAPH_DIR]}
@@ -56,6 +58,7 @@ runs=${SSSP_RUNS:-5}
 graphs=${SSSP_GRAPHS:-"kron18 kron20 kron22 urand18 urand20 urand22 grid1024 grid2048 grid4096 luxembourg wiki-Vote"}
 algos=${SSSP_ALGOS:-"dijkstra adds nearfar nearfar-host bf-worklist bf-topo bfs bfs-adds"}
 balances=${SSSP_LB:-}
+lb_algos=${SSSP_LB_ALGOS:-"nearfar bf-worklist"}
 mkdir -p "$workdir"
 log="$workdir/sssp-bench.log"
 : >"$log"
@@ -202,7 +205,7 @@ for name in $graphs; do
     degrees=$("$bin/dd-graph" info "${opts[@]}" "$file" 2>/dev/null |
       sed -n 's/^out-degree: *min [0-9]*, max \([0-9]*\), mean \([0-9.]*\), stddev \([0-9.]*\).*/\2 | \1 | \3/p')
     lb_row="| $name | ${degrees:-- | - | -} |"
-    for algo in nearfar bf-worklist; do
+    for algo in $lb_algos; do
       for balance in $balances; do
         if run $algo $src --lb=$balance --verify --runs=$runs; then
           lb_row+=" $(field ms <<<"$line") |"
@@ -238,11 +241,11 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${bfs_rows[@]}"
 if [[ ${#lb_rows[@]} -gt 0 ]]; then
   echo
-  echo "Load balancing (ms, median; nearfar with its default steps):"
+  echo "Load balancing (ms, median; nearfar with its default steps; adds and bfs-adds: hubs by the block with every strategy):"
   echo
   header="| graph | mean degree | max degree | degree stddev |"
   rule="|---|---:|---:|---:|"
-  for algo in nearfar bf-worklist; do
+  for algo in $lb_algos; do
     for balance in $balances; do
       header+=" $algo $balance |"
       rule+="---:|"

@@ -25,7 +25,8 @@ timeout_s=${DD_GPU_TEST_TIMEOUT:-120}
 # (--bfs-direction=top-down).
 algos=${SSSP_VERIFY_ALGOS:-"adds nearfar nearfar:host bf-worklist bf-topo bfs bfs/top-down bfs-adds dijkstra
   nearfar+warp nearfar+scan nearfar+search nearfar:host+warp4 bf-worklist+warp32
-  bf-worklist+scan bf-worklist+search"}
+  bf-worklist+scan bf-worklist+search adds+twc adds+warp adds+scan bfs-adds+warp8 bfs-adds+scan
+  bfs+warp bfs+scan bfs/top-down+scan"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0
