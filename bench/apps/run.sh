@@ -117,8 +117,16 @@ fi
 want kron18 && gen "$work/kron18.gr" kron --scale=18 --seed=1
 want grid1024 && gen "$work/grid1024.gr" grid --rows=1024 --cols=1024 --seed=1
 want urand20 && gen "$work/urand20.gr" uniform --vertices=1048576 --edges=4194304 --undirected --seed=1
+# Road networks shaped like USA-road-d (dd-graph generate road: 2.44 arcs
+# per vertex, the roads' lengths as weights), and a larger Kronecker graph.
+want road20 && gen "$work/road20.gr" road --vertices=1048576 --seed=1
+want road22 && gen "$work/road22.gr" road --vertices=4194304 --seed=1
+want kron20 && gen "$work/kron20.gr" kron --scale=20 --seed=1
 row kron18 dd-mst "$work/kron18.gr"
+row kron20 dd-mst "$work/kron20.gr"
 row grid1024 dd-mst "$work/grid1024.gr"
+row road20 dd-mst "$work/road20.gr"
+row road22 dd-mst "$work/road22.gr"
 row urand20 dd-mst "$work/urand20.gr"
 
 # SGD (the dissertation: Netflix, MovieLens-10M; here their shapes at 2M
