@@ -29,9 +29,11 @@
 // release; a critical section that needs an item of another server holds
 // that server's lock word for it through a request/reply, and gives it back
 // through an unlock message, each a device-scope release/acquire (the
-// channel's ready bits). Locks are taken in increasing global lock id, and
-// the three handler warps that serve requests, replies and unlocks never
-// wait for a lock, so no cycle of waits can form.
+// channel's ready bits). A follower waits for a lock only in an order that
+// no chain of waits can close (NestedOrder: the remote lock first, holding
+// nothing, then its own lower-server one; or the lower global id first),
+// and the three handler warps that serve requests, replies and unlocks
+// never wait for a lock, so no cycle of waits can form.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DD_DELEGATE_CUH
@@ -292,10 +294,12 @@ enum class NestedOrder : unsigned {
 /// A server block for critical sections that need two locks (§4.4,
 /// Listing 4.3). The client sends the message to the server that owns the
 /// lower of the two global lock ids (NestedDelegateServer::route); there a
-/// follower thread takes that lock, then the higher one: from its own table,
-/// or, when another server owns it, by a request message to that server,
-/// whose request warp takes the lock on its behalf and answers with a reply;
-/// after the critical section an unlock message gives it back. Warps of the
+/// follower thread takes both: the higher one from its own table, or, when
+/// another server owns it, by a request message to that server, whose
+/// request warp takes the lock on its behalf and answers with a reply (in
+/// the order NestedSides::remote_first says: by default that one first,
+/// then its own); after the critical section an unlock message gives it
+/// back. Warps of the
 /// block, in order: the receiver (a leader and followers, named barrier 1),
 /// then the request warp, the reply warp and the unlock warp. Only the
 /// followers ever wait for a lock; a request that finds its lock taken is
