@@ -31,13 +31,24 @@ namespace {
 
 constexpr unsigned kUnvisited = kInf<unsigned>;
 
+/// The block stage that takes hubs in front of a warp strategy.
+using HubExpand = DefaultExpand<unsigned>;
+
+/// Shared memory of for_each_frontier_edge with strategy Expand.
+template <class Expand> struct FrontierTemp {
+  typename HubExpand::TempStorage hubs;
+  typename Expand::TempStorage rest;
+};
+
 /// Runs `op(depth + 1, e)` for every out-edge e of the vertices at level
 /// `depth`, spread over the block by Expand (a strategy of
-/// <dd/load_balance.cuh>). Every thread of the block calls it.
+/// <dd/load_balance.cuh>); with a warp strategy, hubs (a block's worth of
+/// edges or more) go to the block first, as in ADDS, so that no warp walks
+/// a hub alone. Every thread of the block calls it.
 template <class Expand, class Op>
 __device__ __forceinline__ void for_each_frontier_edge(const GraphView &g, unsigned *level,
-                                                       unsigned depth,
-                                                       typename Expand::TempStorage &temp, Op &&op) {
+                                                       unsigned depth, FrontierTemp<Expand> &temp,
+                                                       Op &&op) {
   for (std::uint64_t base = std::uint64_t(blockIdx.x) * kBlockThreads; base < g.num_vertices;
        base += std::uint64_t(gridDim.x) * kBlockThreads) {
     const std::uint64_t v = base + threadIdx.x;
@@ -46,7 +57,13 @@ __device__ __forceinline__ void for_each_frontier_edge(const GraphView &g, unsig
       begin = __ldg(&g.row_offsets[v]);
       end = __ldg(&g.row_offsets[v + 1]);
     }
-    Expand(temp).run(begin, end, depth + 1, op);
+    if constexpr (std::is_same_v<Expand, HubExpand>) {
+      HubExpand(temp.hubs).run(begin, end, depth + 1, op);
+    } else {
+      const bool hub = end - begin >= kBlockThreads;
+      HubExpand(temp.hubs).run(begin, hub ? end : begin, depth + 1, op);
+      Expand(temp.rest).run(begin, hub ? begin : end, depth + 1, op);
+    }
   }
 }
 
@@ -55,7 +72,7 @@ __device__ __forceinline__ void for_each_frontier_edge(const GraphView &g, unsig
 template <class Expand>
 __global__ void __launch_bounds__(kBlockThreads)
     expand_level(GraphView g, unsigned *level, unsigned depth, unsigned *changed) {
-  __shared__ typename Expand::TempStorage temp;
+  __shared__ FrontierTemp<Expand> temp;
   bool visited = false;
   for_each_frontier_edge<Expand>(g, level, depth, temp, [&](unsigned next, std::uint32_t e) {
     unsigned &lw = level[__ldg(&g.col_indices[e])];
@@ -109,7 +126,7 @@ __device__ __forceinline__ unsigned long long out_degree(const GraphView &g, Ver
 template <class Expand>
 __global__ void __launch_bounds__(kBlockThreads)
     push_level_counted(GraphView g, unsigned *level, unsigned depth, StepCounts *counts) {
-  __shared__ typename Expand::TempStorage temp;
+  __shared__ FrontierTemp<Expand> temp;
   unsigned long long found = 0, edges = 0;
   for_each_frontier_edge<Expand>(g, level, depth, temp, [&](unsigned next, std::uint32_t e) {
     const VertexId w = __ldg(&g.col_indices[e]);
