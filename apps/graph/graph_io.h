@@ -106,6 +106,16 @@ Expected<std::string> mtx_text(const Csr& graph);
 /// file atomically, a device or FIFO through.
 Status write_mtx(const Csr& graph, const std::string& path);
 
+/// The graph as DIMACS shortest-path text, as the 9th DIMACS Challenge's
+/// USA-road-d.* files: a comment, "p sp N M", then every arc one 1-based
+/// line "a u v w" in CSR order. Reading it back gives the same Csr. Errors
+/// on an invalid graph and on one without int32 weights (every DIMACS arc
+/// has an integer weight).
+Expected<std::string> dimacs_text(const Csr& graph);
+
+/// Writes dimacs_text(graph) to `path` as an OutputFile (file.h).
+Status write_dimacs(const Csr& graph, const std::string& path);
+
 } // namespace dd::graph
 
 #endif // DD_GRAPH_GRAPH_IO_H
