@@ -120,11 +120,7 @@ Status write_dimacs(const Csr& g, const std::string& path) {
   Expected<std::string> text = dimacs_text(g);
   if (!text.ok())
     return file_error(path, text.status().message());
-  OutputFile out;
-  if (Status s = out.open(path); !s.ok())
-    return s;
-  out.write(*text);
-  return out.commit();
+  return write_file(path, *text);
 }
 
 } // namespace dd::graph

@@ -9,6 +9,7 @@
 // mtx_text/write_mtx write a Csr back as a `general` file (every arc).
 #include <cstdio>
 
+#include "graph/file.h"
 #include "graph/reader_util.h"
 
 namespace dd::graph::detail {
@@ -133,11 +134,7 @@ Status write_mtx(const Csr& g, const std::string& path) {
   Expected<std::string> text = mtx_text(g);
   if (!text.ok())
     return file_error(path, text.status().message());
-  OutputFile out;
-  if (Status s = out.open(path); !s.ok())
-    return s;
-  out.write(*text);
-  return out.commit();
+  return write_file(path, *text);
 }
 
 } // namespace dd::graph
