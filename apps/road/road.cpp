@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <vector>
 
 #include "dmr/mesh.h"
 #include "dmr/triangulate.h"
+#include "graph/disjoint_sets.h"
 #include "graph/random.h"
 
 namespace dd::road {
@@ -29,28 +29,6 @@ struct Road {
 // The lattice the triangulator's points lie on (dmr/triangulate.h): a
 // coordinate times 2^20 is an exact integer.
 constexpr double kLattice = 1 << 20;
-
-// Union-find with path halving, by index.
-class Components {
-public:
-  explicit Components(std::size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
-  VertexId find(VertexId v) {
-    while (parent_[v] != v)
-      v = parent_[v] = parent_[parent_[v]];
-    return v;
-  }
-  bool unite(VertexId a, VertexId b) {
-    a = find(a);
-    b = find(b);
-    if (a == b)
-      return false;
-    parent_[std::max(a, b)] = std::min(a, b);
-    return true;
-  }
-
-private:
-  std::vector<VertexId> parent_;
-};
 
 } // namespace
 
@@ -87,7 +65,7 @@ Expected<Csr> generate_road(const RoadParams &p) {
   std::sort(roads.begin(), roads.end(), [](const Road &x, const Road &y) {
     return x.length != y.length ? x.length < y.length : x.a != y.a ? x.a < y.a : x.b < y.b;
   });
-  Components components(n);
+  graph::DisjointSets components(n);
   std::vector<Road> kept, rest;
   kept.reserve(n - 1);
   rest.reserve(roads.size());
