@@ -310,12 +310,11 @@ int main(int argc, char **argv) {
     for (dd::NestedOrder order : {dd::NestedOrder::RemoteFirst, dd::NestedOrder::LocalFirst}) {
       if (!nested && order == dd::NestedOrder::LocalFirst)
         continue;
+      const char *kind = !nested                                   ? "single"
+                         : order == dd::NestedOrder::RemoteFirst ? "nested-remote-first"
+                                                                 : "nested-local-first";
       char name[128];
-      std::snprintf(name, sizeof name, "%s/cf%u/S%u%s/L%u", nested ? order == dd::NestedOrder::RemoteFirst
-                                                                         ? "nested-remote-first"
-                                                                         : "nested-local-first"
-                                                                   : "single",
-                    cf, servers, fit ? "-fit" : "", locks);
+      std::snprintf(name, sizeof name, "%s/cf%u/S%u%s/L%u", kind, cf, servers, fit ? "-fit" : "", locks);
       cases.push_back(Case{name, nested, cf, servers, fit, locks, nested ? (1u << 18) : (1u << 20), order});
     }
   };
