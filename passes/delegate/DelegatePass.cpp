@@ -241,12 +241,21 @@ public:
   std::optional<std::pair<Refusal, unsigned>> check();
   /// Emits the rewrite (after a successful check()).
   void emit(std::vector<SourceRange> &Replaced);
+  /// Every section takes its outer lock from one array and its inner lock
+  /// from another (after check()): dd::LockIds::TwoArrays.
+  bool twoArrays() const { return TwoArrays; }
   /// Why section \p I's client waits for a reply (empty: it does not).
   std::string whyWait(unsigned I) const;
   unsigned sections() const { return Secs.size(); }
 
 private:
   std::optional<Refusal> checkLaunches();
+  /// Whether every section is nested and takes its outer lock from one
+  /// array and its inner lock from another, the same two throughout (the
+  /// arrays' roots: two distinct parameters or globals, which the pass
+  /// takes not to overlap, MemoryRoots.h). Then user 7 and item 7 need not
+  /// share a lock word, and the inner lock can always be the server's own.
+  bool twoLockArrays() const;
   std::optional<Refusal> checkSection(Section &S);
   std::optional<Refusal> collectFields(Section &S);
   std::string typeOf(const ValueDecl *D) const {
@@ -325,6 +334,8 @@ private:
   /// Any section takes two locks: the kernel's servers are nested ones (a
   /// one-lock section sends the same data id twice).
   bool Nested = false;
+  /// See twoLockArrays().
+  bool TwoArrays = false;
   PrintingPolicy Policy{Ctx.getLangOpts()};
   unsigned Locks = DefaultLocks;
   unsigned Servers = 0;
@@ -643,7 +654,30 @@ std::optional<std::pair<Refusal, unsigned>> KernelRewrite::check() {
   }
   if (std::optional<Refusal> P = checkLaunches())
     return Whole(std::move(*P));
+  TwoArrays = twoLockArrays();
   return std::nullopt;
+}
+
+bool KernelRewrite::twoLockArrays() const {
+  MemoryRoots Roots(K);
+  // The one variable the lock array's address derives from, if one.
+  auto Root = [&](const Expr *Array) -> const VarDecl * {
+    MemoryRootSet S;
+    Roots.ofPointer(Array, S);
+    return !S.Unknown && S.Vars.size() == 1 ? *S.Vars.begin() : nullptr;
+  };
+  const VarDecl *Outer = nullptr, *Inner = nullptr;
+  for (const Section &S : Secs) {
+    if (!S.nested())
+      return false;
+    const VarDecl *A = Root(S.CS->Locks[0].Array);
+    const VarDecl *B = Root(S.CS->Locks[1].Array);
+    if (!A || !B || A == B || (Outer && (A != Outer || B != Inner)))
+      return false;
+    Outer = A;
+    Inner = B;
+  }
+  return true;
 }
 
 std::string KernelRewrite::messages() const {
@@ -681,9 +715,16 @@ std::string KernelRewrite::messages() const {
          << Secs[I].Sfx << " = dd_m;\n    return dd_r;\n  }\n";
     OS << "};\n";
   }
-  OS << "using " << Name
-     << "_delegate = dd::" << (Nested ? "NestedDelegate" : "Delegate") << "<"
-     << Name << "_message"
+  if (TwoArrays)
+    OS << "/// The two locks come from two arrays: each gets its own lock "
+          "words, "
+          "and the\n/// inner lock's server runs the section "
+          "(dd::LockIds::TwoArrays).\n";
+  OS << "using " << Name << "_delegate = dd::"
+     << (TwoArrays ? "NestedDelegateTwoArrays"
+         : Nested  ? "NestedDelegate"
+                   : "Delegate")
+     << "<" << Name << "_message"
      << (Locks != DefaultLocks ? ", " + std::to_string(Locks) : "") << ">;\n\n";
   for (const Section &S : Secs) {
     if (!S.Waits)
@@ -1256,9 +1297,12 @@ bool runDelegatePass(PassContext &P) {
     for (unsigned I = 0; I < Group.size(); ++I) {
       const Candidate &C = *Group[I].first;
       const CriticalSection &CS = *Group[I].second;
-      const std::string What = (CS.Kind == CriticalSection::Shape::Single
-                                    ? "critical section (one lock)"
-                                    : "critical section (two nested locks)");
+      const std::string What =
+          (CS.Kind == CriticalSection::Shape::Single
+               ? "critical section (one lock)"
+           : Rewrite.twoArrays() ? "critical section (two nested locks, "
+                                   "two lock arrays)"
+                                 : "critical section (two nested locks)");
       const std::string Which = Group.size() > 1
                                     ? " (" + std::to_string(I + 1) + " of " +
                                           std::to_string(Group.size()) + ")"

@@ -1,13 +1,16 @@
 // GPU test of <dd/delegate.cuh>: every critical section runs exactly once
 // and alone, for one lock (DelegateServer) and two nested locks
-// (NestedDelegateServer, the §4.4 request/reply/unlock protocol).
+// (NestedDelegateServer, the §4.4 request/reply/unlock protocol), the two
+// from one array (LockIds::OneSpace) or from two (LockIds::TwoArrays).
 //
 //   nvcc -arch=sm_90 -O3 -std=c++17 -I runtime/include test/gpu/delegate_test.cu -o delegate_test
 //   ./delegate_test [--timeout S] [--filter TEXT]
 //
 // Each client thread sends one message: message i names one item (one lock)
 // or two different items (nested), drawn from a pool of C items (the
-// collision factor: 32 … 128K) of a 2^20-item array. Every critical section
+// collision factor: 32 … 128K) of a 2^20-item array; under two arrays the
+// second item is of a second such array, and may have the first's index.
+// Every critical section
 //   - checks that no other critical section on its items is running
 //     (atomicAdd on a per-item "inside" counter must find 0),
 //   - sets the message's bit (a bit already set is a duplicate),
@@ -20,7 +23,8 @@
 // servers (nested: every second lock local, or all); 16 locks per server
 // (aliasing: different items, one lock; nested pairs on one lock); and
 // "fewer servers than asked" (Context::Config::fit_servers: 100000 asked,
-// what fits is planned, clients route by the planned count).
+// what fits is planned, clients route by the planned count). Nested ones
+// run in both lock orders (one array) and with two arrays.
 // A watchdog (--timeout, default 20 s per configuration) aborts through the
 // channel. Prints one line per configuration and "N passed, N failed".
 
@@ -56,17 +60,22 @@ struct Pair {
 
 __host__ __device__ inline unsigned item_of(unsigned i, unsigned cf) { return pool_entry(mix32(i ^ 0x1234567u) % cf); }
 
-__host__ __device__ inline Pair pair_of(unsigned i, unsigned cf) {
+/// Message i's two items: different ones of one array, or (two arrays) any
+/// item of the first and any of the second, so equal indices occur.
+__host__ __device__ inline Pair pair_of(unsigned i, unsigned cf, bool two_arrays) {
   const unsigned r1 = mix32(2u * i + 77u) % cf;
-  unsigned r2 = mix32(2u * i + 78u) % (cf - 1);
-  r2 += r2 >= r1;
+  unsigned r2 = mix32(2u * i + 78u) % (two_arrays ? cf : cf - 1);
+  r2 += !two_arrays && r2 >= r1;
   return Pair{pool_entry(r1), pool_entry(r2), mix32(i) % 100u + 1u};
 }
 
+/// Where item b's state lives: the second array's items after the first's.
+__host__ __device__ inline unsigned slot_b(unsigned b, bool two_arrays) { return two_arrays ? kItems + b : b; }
+
 struct State {
-  unsigned *inside;    // [kItems]
-  unsigned *count;     // [kItems]
-  long long *balance;  // [kItems]
+  unsigned *inside;    // [2 kItems]: the first array's items, then the second's
+  unsigned *count;     // [2 kItems]
+  long long *balance;  // [2 kItems]
   unsigned *bits;      // [n / 32 + 1]
   unsigned *errors;    // [0] overlap, [1] duplicate
 };
@@ -115,26 +124,31 @@ template <unsigned Locks> __global__ void one_server(dd::Channel<OneMsg, kCapaci
              [&](const OneMsg &m) { critical(s, m.msg, m.item, 0, 0, false); });
 }
 
-template <unsigned Locks> __global__ void two_client(dd::Channel<TwoMsg, kCapacity> ch, unsigned n, unsigned cf) {
-  using Server = dd::NestedDelegateServer<TwoMsg, Locks, kCapacity>;
+template <unsigned Locks, dd::LockIds Ids>
+using TwoServer = dd::NestedDelegateServer<TwoMsg, Locks, kCapacity, 1024, Ids>;
+
+template <unsigned Locks, dd::LockIds Ids>
+__global__ void two_client(dd::Channel<TwoMsg, kCapacity> ch, unsigned n, unsigned cf) {
   extern __shared__ __align__(16) unsigned char stage[];
   dd::ChannelSender<TwoMsg, kCapacity> tx(ch, stage);
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
-    const Pair p = pair_of(i, cf);
-    tx.send(Server::route(p.a, p.b, ch.servers), TwoMsg{p.a, p.b, p.amount, i});
+    const Pair p = pair_of(i, cf, Ids == dd::LockIds::TwoArrays);
+    tx.send(TwoServer<Locks, Ids>::route(p.a, p.b, ch.servers), TwoMsg{p.a, p.b, p.amount, i});
   }
   tx.finish();
 }
 
-template <unsigned Locks>
-__global__ void two_server(dd::Channel<TwoMsg, kCapacity> ch,
-                           typename dd::NestedDelegateServer<TwoMsg, Locks, kCapacity>::sides_type sides, State s) {
-  using Server = dd::NestedDelegateServer<TwoMsg, Locks, kCapacity>;
+template <unsigned Locks, dd::LockIds Ids>
+__global__ void two_server(dd::Channel<TwoMsg, kCapacity> ch, typename TwoServer<Locks, Ids>::sides_type sides,
+                           State s) {
+  using Server = TwoServer<Locks, Ids>;
   __shared__ typename Server::TempStorage temp;
   Server server(ch, sides, temp);
   server.run([](const TwoMsg &m) { return dd::IdPair{m.a, m.b}; },
-             [&](const TwoMsg &m) { critical(s, m.msg, m.a, m.b, m.amount, true); });
+             [&](const TwoMsg &m) {
+               critical(s, m.msg, m.a, slot_b(m.b, Ids == dd::LockIds::TwoArrays), m.amount, true);
+             });
 }
 
 struct Case {
@@ -146,24 +160,27 @@ struct Case {
   unsigned locks; // 4096 or 16
   unsigned n;
   dd::NestedOrder order; // nested cases: which lock first
+  dd::LockIds ids;       // nested cases: one array or two
 };
 
-template <unsigned Locks> bool run_case(const Case &c, double timeout_s, std::string &line) {
+template <unsigned Locks, dd::LockIds Ids> bool run_case(const Case &c, double timeout_s, std::string &line) {
+  constexpr unsigned slots = 2 * kItems;
+  const bool two_arrays = Ids == dd::LockIds::TwoArrays;
   State s{};
   const unsigned n = c.n;
   const size_t words = n / 32 + 1;
-  DD_CUDA_CHECK(cudaMalloc(&s.inside, kItems * sizeof(unsigned)));
-  DD_CUDA_CHECK(cudaMalloc(&s.count, kItems * sizeof(unsigned)));
-  DD_CUDA_CHECK(cudaMalloc(&s.balance, kItems * sizeof(long long)));
+  DD_CUDA_CHECK(cudaMalloc(&s.inside, slots * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMalloc(&s.count, slots * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMalloc(&s.balance, slots * sizeof(long long)));
   DD_CUDA_CHECK(cudaMalloc(&s.bits, words * sizeof(unsigned)));
   DD_CUDA_CHECK(cudaMalloc(&s.errors, 2 * sizeof(unsigned)));
-  DD_CUDA_CHECK(cudaMemset(s.inside, 0, kItems * sizeof(unsigned)));
-  DD_CUDA_CHECK(cudaMemset(s.count, 0, kItems * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMemset(s.inside, 0, slots * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMemset(s.count, 0, slots * sizeof(unsigned)));
   DD_CUDA_CHECK(cudaMemset(s.bits, 0, words * sizeof(unsigned)));
   DD_CUDA_CHECK(cudaMemset(s.errors, 0, 2 * sizeof(unsigned)));
   {
-    std::vector<long long> start(kItems, kStart);
-    DD_CUDA_CHECK(cudaMemcpy(s.balance, start.data(), kItems * sizeof(long long), cudaMemcpyHostToDevice));
+    std::vector<long long> start(slots, kStart);
+    DD_CUDA_CHECK(cudaMemcpy(s.balance, start.data(), slots * sizeof(long long), cudaMemcpyHostToDevice));
   }
   auto cleanup = [&] {
     cudaFree(s.inside);
@@ -201,13 +218,13 @@ template <unsigned Locks> bool run_case(const Case &c, double timeout_s, std::st
       err = ctx.error();
     hung = ctx.hung();
   } else {
-    using Server = dd::NestedDelegateServer<TwoMsg, Locks, kCapacity>;
+    using Server = TwoServer<Locks, Ids>;
     dd::Context<TwoMsg, kCapacity> ctx;
     dd::Context<TwoMsg, kCapacity>::Config cfg;
     cfg.servers = c.servers;
     cfg.clients = blocks;
     cfg.fit_servers = c.fit;
-    e = ctx.plan(two_server<Locks>, two_client<Locks>, cfg);
+    e = ctx.plan(two_server<Locks, Ids>, two_client<Locks, Ids>, cfg);
     dd::NestedDelegateSides<> sides;
     if (e == cudaSuccess) {
       planned = ctx.split().servers;
@@ -216,8 +233,8 @@ template <unsigned Locks> bool run_case(const Case &c, double timeout_s, std::st
       const auto ch = ctx.channel();
       const typename Server::sides_type side = sides.device();
       e = ctx.launch(
-          [&](dim3 g, dim3 b, size_t shm, cudaStream_t st) { two_server<Locks><<<g, b, shm, st>>>(ch, side, s); },
-          [&](dim3 g, dim3 b, size_t shm, cudaStream_t st) { two_client<Locks><<<g, b, shm, st>>>(ch, n, c.cf); });
+          [&](dim3 g, dim3 b, size_t shm, cudaStream_t st) { two_server<Locks, Ids><<<g, b, shm, st>>>(ch, side, s); },
+          [&](dim3 g, dim3 b, size_t shm, cudaStream_t st) { two_client<Locks, Ids><<<g, b, shm, st>>>(ch, n, c.cf); });
       if (e == cudaSuccess)
         e = ctx.wait(timeout_s);
       if (e == cudaSuccess)
@@ -241,23 +258,24 @@ template <unsigned Locks> bool run_case(const Case &c, double timeout_s, std::st
     return false;
   }
 
-  std::vector<unsigned> count(kItems), inside(kItems), bits(words), errors(2);
-  std::vector<long long> balance(kItems);
-  DD_CUDA_CHECK(cudaMemcpy(count.data(), s.count, kItems * sizeof(unsigned), cudaMemcpyDeviceToHost));
-  DD_CUDA_CHECK(cudaMemcpy(inside.data(), s.inside, kItems * sizeof(unsigned), cudaMemcpyDeviceToHost));
-  DD_CUDA_CHECK(cudaMemcpy(balance.data(), s.balance, kItems * sizeof(long long), cudaMemcpyDeviceToHost));
+  std::vector<unsigned> count(slots), inside(slots), bits(words), errors(2);
+  std::vector<long long> balance(slots);
+  DD_CUDA_CHECK(cudaMemcpy(count.data(), s.count, slots * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(inside.data(), s.inside, slots * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  DD_CUDA_CHECK(cudaMemcpy(balance.data(), s.balance, slots * sizeof(long long), cudaMemcpyDeviceToHost));
   DD_CUDA_CHECK(cudaMemcpy(bits.data(), s.bits, words * sizeof(unsigned), cudaMemcpyDeviceToHost));
   DD_CUDA_CHECK(cudaMemcpy(errors.data(), s.errors, 2 * sizeof(unsigned), cudaMemcpyDeviceToHost));
   cleanup();
-  std::vector<unsigned> want_count(kItems, 0);
-  std::vector<long long> want_balance(kItems, kStart);
+  std::vector<unsigned> want_count(slots, 0);
+  std::vector<long long> want_balance(slots, kStart);
   for (unsigned i = 0; i < n; ++i) {
     if (c.nested) {
-      const Pair p = pair_of(i, c.cf);
+      const Pair p = pair_of(i, c.cf, two_arrays);
+      const unsigned b = slot_b(p.b, two_arrays);
       ++want_count[p.a];
-      ++want_count[p.b];
+      ++want_count[b];
       want_balance[p.a] -= p.amount;
-      want_balance[p.b] += p.amount;
+      want_balance[b] += p.amount;
     } else {
       ++want_count[item_of(i, c.cf)];
     }
@@ -266,13 +284,13 @@ template <unsigned Locks> bool run_case(const Case &c, double timeout_s, std::st
   long long total = 0;
   for (unsigned i = 0; i < n; ++i)
     missing += ((bits[i / 32] >> (i % 32)) & 1u) == 0;
-  for (unsigned a = 0; a < kItems; ++a) {
+  for (unsigned a = 0; a < slots; ++a) {
     wrong_count += count[a] != want_count[a];
     wrong_balance += balance[a] != want_balance[a];
     left_inside += inside[a] != 0;
     total += balance[a];
   }
-  const bool conserved = total == kStart * (long long)kItems;
+  const bool conserved = total == kStart * (long long)slots;
   const bool pass = missing == 0 && wrong_count == 0 && wrong_balance == 0 && left_inside == 0 && conserved &&
                     errors[0] == 0 && errors[1] == 0 && side_errors[0] == 0 && side_errors[1] == 0 &&
                     (!c.fit || planned < c.servers);
@@ -305,17 +323,24 @@ int main(int argc, char **argv) {
   }
   ::unsetenv("DD_DELEGATE_NESTED"); // each case names its order
   std::vector<Case> cases;
-  // Nested cases run in both lock orders (dd::NestedOrder).
+  // Nested cases run in both lock orders (dd::NestedOrder) over one
+  // array, and over two (the order does not apply: the first array's lock
+  // is always taken first).
   auto add = [&](bool nested, unsigned cf, unsigned servers, bool fit, unsigned locks) {
-    for (dd::NestedOrder order : {dd::NestedOrder::RemoteFirst, dd::NestedOrder::LocalFirst}) {
-      if (!nested && order == dd::NestedOrder::LocalFirst)
-        continue;
-      const char *kind = !nested                                   ? "single"
-                         : order == dd::NestedOrder::RemoteFirst ? "nested-remote-first"
-                                                                 : "nested-local-first";
+    struct Kind {
+      const char *name;
+      dd::NestedOrder order;
+      dd::LockIds ids;
+    };
+    const Kind single[] = {{"single", dd::NestedOrder::RemoteFirst, dd::LockIds::OneSpace}};
+    const Kind two[] = {{"nested-remote-first", dd::NestedOrder::RemoteFirst, dd::LockIds::OneSpace},
+                        {"nested-local-first", dd::NestedOrder::LocalFirst, dd::LockIds::OneSpace},
+                        {"nested-two-arrays", dd::NestedOrder::RemoteFirst, dd::LockIds::TwoArrays}};
+    for (const Kind &k : nested ? std::vector<Kind>(two, two + 3) : std::vector<Kind>(single, single + 1)) {
       char name[128];
-      std::snprintf(name, sizeof name, "%s/cf%u/S%u%s/L%u", kind, cf, servers, fit ? "-fit" : "", locks);
-      cases.push_back(Case{name, nested, cf, servers, fit, locks, nested ? (1u << 18) : (1u << 20), order});
+      std::snprintf(name, sizeof name, "%s/cf%u/S%u%s/L%u", k.name, cf, servers, fit ? "-fit" : "", locks);
+      cases.push_back(
+          Case{name, nested, cf, servers, fit, locks, nested ? (1u << 18) : (1u << 20), k.order, k.ids});
     }
   };
   for (bool nested : {false, true}) {
@@ -336,7 +361,11 @@ int main(int argc, char **argv) {
     if (!filter.empty() && c.name.find(filter) == std::string::npos)
       continue;
     std::string line;
-    const bool ok = c.locks == 16 ? run_case<16>(c, timeout_s, line) : run_case<4096>(c, timeout_s, line);
+    const bool two = c.ids == dd::LockIds::TwoArrays;
+    const bool ok = c.locks == 16 ? (two ? run_case<16, dd::LockIds::TwoArrays>(c, timeout_s, line)
+                                         : run_case<16, dd::LockIds::OneSpace>(c, timeout_s, line))
+                                  : (two ? run_case<4096, dd::LockIds::TwoArrays>(c, timeout_s, line)
+                                         : run_case<4096, dd::LockIds::OneSpace>(c, timeout_s, line));
     std::printf("%s  %s  %s\n", ok ? "PASS" : "FAIL", c.name.c_str(), line.c_str());
     std::fflush(stdout);
     ok ? ++passed : ++failed;

@@ -14,7 +14,8 @@
 //   NestedDelegateServer<...>        two locks per critical section (§4.4):
 //     .run(ids_of, critical_section) lock requests, replies and unlocks go
 //                                    between server blocks on three more
-//                                    channels (NestedDelegateSides)
+//                                    channels (NestedDelegateSides); the
+//                                    two ids index one array or two (LockIds)
 //   Delegate<Msg>, NestedDelegate<Msg>  what the delegate pass generates
 //                                    code against: the types of one
 //                                    delegated kernel and launch(), the host
@@ -78,6 +79,24 @@ template <unsigned Locks = 4096> struct DelegateMap {
 /// Two data ids of one nested critical section, in either order.
 struct IdPair {
   unsigned long long first, second;
+};
+
+/// What the two ids of a nested critical section index (the delegate pass
+/// picks it from the two locks' arrays).
+enum class LockIds : unsigned {
+  /// One id space (both locks from one array, ATM's accounts): ids that
+  /// are equal name one lock; the lower global lock's server runs the
+  /// section.
+  OneSpace = 0,
+  /// Two arrays (SGD's users and items): IdPair::first indexes one,
+  /// IdPair::second the other, and user 7 is not item 7. Each array gets
+  /// its half of every server's lock words, so the halves never alias,
+  /// and the second id's server runs the section: the second (inner) lock
+  /// is always local, handed over in shared memory, and only the first
+  /// goes through a request when it lives elsewhere. Every section takes
+  /// the first array's lock before the second's, so no cycle of waits can
+  /// form (docs/delegate-runtime.md, "Two lock arrays").
+  TwoArrays = 1,
 };
 
 namespace detail {
@@ -315,12 +334,14 @@ enum class NestedOrder : unsigned {
 /// @tparam Locks         lock words per server (shared memory)
 /// @tparam Capacity      the main channel's ring size
 /// @tparam SideCapacity  ring size of the three side channels
+/// @tparam Ids           one id space or two lock arrays (LockIds)
 ///
 /// Contract: one block per server, blockDim a multiple of 32 with 160 <=
 /// threads <= 1024; every thread calls run() once; the critical section as
 /// for DelegateServer. Messages whose two ids fall on the same lock word run
 /// under that one lock.
-template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096, unsigned SideCapacity = 1024>
+template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096, unsigned SideCapacity = 1024,
+          LockIds Ids = LockIds::OneSpace>
 class NestedDelegateServer {
 public:
   using channel_type = Channel<Message, Capacity>;
@@ -331,6 +352,9 @@ public:
 
   static constexpr unsigned locks = Locks;
   static constexpr unsigned waiting_words = (Locks + 31) / 32;
+  static_assert(Ids == LockIds::OneSpace || Locks >= 2, "two lock arrays need two lock words");
+  /// Lock words per array under LockIds::TwoArrays.
+  static constexpr unsigned half_locks = Locks / 2;
 
   struct TempStorage {
     typename receiver_type::TempStorage receiver;
@@ -339,10 +363,19 @@ public:
     unsigned waiting[waiting_words]; ///< request warp: lock words with a non-empty queue
   };
 
-  /// Where a client sends a message on items `a` and `b`.
+  /// Where a client sends a message on items `a` and `b` (IdPair order).
   __host__ __device__ static unsigned route(unsigned long long a, unsigned long long b, unsigned servers) {
     const map_type map{servers};
-    return map.global_lock(a) <= map.global_lock(b) ? map.server(a) : map.server(b);
+    if constexpr (Ids == LockIds::TwoArrays)
+      return map.server(b);
+    else
+      return map.global_lock(a) <= map.global_lock(b) ? map.server(a) : map.server(b);
+  }
+
+  /// The lock word of id `id` of array `array` (0: IdPair::first) under
+  /// LockIds::TwoArrays, at server map.server(id).
+  __host__ __device__ static unsigned array_lock(unsigned long long id, unsigned array, unsigned servers) {
+    return array * half_locks + unsigned((id / servers) % half_locks);
   }
 
   __device__ NestedDelegateServer(const channel_type &ch, const sides_type &sides, TempStorage &temp)
@@ -393,8 +426,52 @@ private:
     const unsigned tid = detail::linear_thread_index();
     const map_type map{ch_.servers};
     receiver_type rx(ch_, temp_.receiver, me, main_threads);
+    // The reply warp counts this thread's replies; we are the only thread
+    // that asks for them, one at a time. False when the run was aborted.
+    auto take_remote = [&](unsigned server, unsigned lock) {
+      detail::block_ref<unsigned> replies(temp_.replies[tid]);
+      const unsigned seen = replies.load(cuda::memory_order_relaxed);
+      sides_.request.send_direct(server, typename sides_type::LockRequest{lock, me * 1024u + tid});
+      detail::Backoff backoff{32, 256};
+      for (unsigned polls = 1; replies.load(cuda::memory_order_acquire) == seen; ++polls) {
+        if ((polls & 63) == 0 && ch_.aborted())
+          return false;
+        backoff.pause();
+      }
+      return true;
+    };
+    // Sent after the critical section's writes: its release covers them.
+    auto give_remote = [&](unsigned server, unsigned lock) {
+      sides_.unlock.send_direct(server, typename sides_type::LockRelease{lock});
+    };
     rx.run([&](const Message &m) {
       const IdPair ids = ids_of(m);
+      if constexpr (Ids == LockIds::TwoArrays) {
+        // The first array's lock, wherever it lives, then our own word of
+        // the second array's (as a holder: ahead of parked requests).
+        if (map.server(ids.second) != me) {
+          atomicAdd(&sides_.errors[0], 1u);
+          return;
+        }
+        unsigned &second = temp_.locks[array_lock(ids.second, 1, ch_.servers)];
+        const unsigned first_server = map.server(ids.first);
+        const unsigned first_lock = array_lock(ids.first, 0, ch_.servers);
+        if (first_server == me) {
+          if (!detail::lock_local(temp_.locks[first_lock], ch_))
+            return; // aborted: the run is void
+        } else if (!take_remote(first_server, first_lock)) {
+          return;
+        }
+        if (!detail::lock_local(second, ch_, /*holder=*/true))
+          return;
+        critical_section(m);
+        detail::unlock_local(second);
+        if (first_server == me)
+          detail::unlock_local(temp_.locks[first_lock]);
+        else
+          give_remote(first_server, first_lock);
+        return;
+      }
       const unsigned long long ga = map.global_lock(ids.first), gb = map.global_lock(ids.second);
       const unsigned long long lo = ga <= gb ? ids.first : ids.second;
       const unsigned long long hi = ga <= gb ? ids.second : ids.first;
@@ -405,36 +482,17 @@ private:
       unsigned &first = temp_.locks[map.lock(lo)];
       enum { same, local, remote } second_kind =
           map.global_lock(hi) == map.global_lock(lo) ? same : map.server(hi) == me ? local : remote;
-      // The reply warp counts this thread's replies; we are the only thread
-      // that asks for them, one at a time. False when the run was aborted.
-      auto take_remote = [&] {
-        detail::block_ref<unsigned> replies(temp_.replies[tid]);
-        const unsigned seen = replies.load(cuda::memory_order_relaxed);
-        sides_.request.send_direct(map.server(hi),
-                                   typename sides_type::LockRequest{map.lock(hi), me * 1024u + tid});
-        detail::Backoff backoff{32, 256};
-        for (unsigned polls = 1; replies.load(cuda::memory_order_acquire) == seen; ++polls) {
-          if ((polls & 63) == 0 && ch_.aborted())
-            return false;
-          backoff.pause();
-        }
-        return true;
-      };
-      // Sent after the critical section's writes: its release covers them.
-      auto give_remote = [&] {
-        sides_.unlock.send_direct(map.server(hi), typename sides_type::LockRelease{map.lock(hi)});
-      };
       if (second_kind == remote && sides_.remote_first != 0) {
         // Waits for the reply holding nothing; then, holding the remote
         // word, goes before parked requests for the local one (they hold
         // nothing). Every wait is for a word on a lower server, or on the
         // same server at a higher index, so no cycle of waits can form.
-        if (!take_remote())
+        if (!take_remote(map.server(hi), map.lock(hi)))
           return; // aborted: the run is void
         if (!detail::lock_local(first, ch_, /*holder=*/true))
           return;
         critical_section(m);
-        give_remote();
+        give_remote(map.server(hi), map.lock(hi));
         detail::unlock_local(first);
         return;
       }
@@ -445,13 +503,13 @@ private:
       if (second_kind == local)
         ok = detail::lock_local(*second, ch_);
       else if (second_kind == remote)
-        ok = take_remote();
+        ok = take_remote(map.server(hi), map.lock(hi));
       if (ok) {
         critical_section(m);
         if (second_kind == local)
           detail::unlock_local(*second);
         else if (second_kind == remote)
-          give_remote();
+          give_remote(map.server(hi), map.lock(hi));
       }
       detail::unlock_local(first);
     });
@@ -722,13 +780,15 @@ template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096> struct
 };
 
 /// As Delegate, for critical sections that take two nested locks (§4.4):
-/// the server kernel also takes the side channels (sides_type).
-template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096, unsigned SideCapacity = 1024>
+/// the server kernel also takes the side channels (sides_type). `Ids`:
+/// whether the two ids index one lock array or two (LockIds).
+template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096, unsigned SideCapacity = 1024,
+          LockIds Ids = LockIds::OneSpace>
 struct NestedDelegate {
   using context_type = Context<Message, Capacity>;
   using channel_type = typename context_type::channel_type;
   using sender_type = typename context_type::sender_type;
-  using server_type = NestedDelegateServer<Message, Locks, Capacity, SideCapacity>;
+  using server_type = NestedDelegateServer<Message, Locks, Capacity, SideCapacity, Ids>;
   using sides_type = typename server_type::sides_type;
 
   /// The server block a critical section on items `a` and `b` goes to.
@@ -767,6 +827,12 @@ struct NestedDelegate {
         });
   }
 };
+
+/// NestedDelegate for a critical section whose two locks come from two
+/// different arrays (LockIds::TwoArrays): what the delegate pass generates
+/// when it can tell the arrays apart.
+template <class Message, unsigned Locks = 4096>
+using NestedDelegateTwoArrays = NestedDelegate<Message, Locks, 4096, 1024, LockIds::TwoArrays>;
 
 } // namespace dd
 
