@@ -86,7 +86,8 @@ public:
   using receiver_type = ChannelReceiver<Message, Capacity>;
 
   struct Config {
-    unsigned servers = 0;        ///< 0: one server block per 8 SMs (at least 1)
+    unsigned servers = 0;        ///< 0: one server block per sms_per_server SMs (at least 1)
+    unsigned sms_per_server = 8; ///< the default server count's ratio (servers == 0)
     unsigned server_threads = 512;
     unsigned client_threads = 256;
     unsigned clients = 0;        ///< client grid; 0: as many as are co-resident with the servers
@@ -115,7 +116,8 @@ public:
     DD_CONTEXT_TRY(cudaGetDevice(&device));
     DD_CONTEXT_TRY(cudaGetDeviceProperties(&prop, device));
     const unsigned sms = unsigned(prop.multiProcessorCount);
-    const unsigned asked = config.servers != 0 ? config.servers : std::max(1u, sms / 8);
+    const unsigned asked =
+        config.servers != 0 ? config.servers : std::max(1u, sms / std::max(1u, config.sms_per_server));
     if (config.server_threads < 64 || config.client_threads == 0)
       return fail(cudaErrorInvalidConfiguration, "server blocks need at least 64 threads");
 

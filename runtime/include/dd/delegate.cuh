@@ -802,7 +802,8 @@ struct NestedDelegate {
   static void launch(const char *kernel, unsigned servers, Server server, Client client, Original original,
                      dim3 grid, dim3 block, cudaStream_t stream, LaunchServer &&launch_server,
                      LaunchClient &&launch_client, LaunchOriginal &&launch_original) {
-    static detail::DelegatePlan<context_type, NestedDelegateSides<SideCapacity>> plan; // see DelegatePlan
+    // See DelegatePlan; nested servers default to one per SM.
+    static detail::DelegatePlan<context_type, NestedDelegateSides<SideCapacity>> plan{1};
     auto &sides = plan.extra;
     channel_type ch{};
     detail::delegate_run(

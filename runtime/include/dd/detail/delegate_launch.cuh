@@ -47,14 +47,18 @@ inline unsigned delegate_servers(unsigned annotated) {
 
 /// The Context configuration of a delegated launch: the client kernel runs
 /// with the original launch's grid and block (the kernel's index arithmetic
-/// depends on them); servers of 512 threads, as many as fit.
-template <class Ctx> typename Ctx::Config delegate_config(const char *kernel, unsigned servers, dim3 grid, dim3 block) {
+/// depends on them); servers of 512 threads, as many as fit, by default one
+/// per `sms_per_server` SMs.
+template <class Ctx>
+typename Ctx::Config delegate_config(const char *kernel, unsigned servers, dim3 grid, dim3 block,
+                                     unsigned sms_per_server) {
   const unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
   const unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
   if (blocks == 0 || threads == 0 || blocks > 0xffffffffull || threads > 1024)
     delegate_fail(kernel, "invalid grid or block (as the original launch would be)");
   typename Ctx::Config cfg;
   cfg.servers = delegate_servers(servers);
+  cfg.sms_per_server = sms_per_server;
   cfg.server_threads = 512;
   cfg.clients = unsigned(blocks);
   cfg.client_threads = unsigned(threads);
@@ -81,6 +85,11 @@ template <class Ctx> typename Ctx::Config delegate_config(const char *kernel, un
 /// mutex keeps launches from several host threads apart, as the driver
 /// does for `<<<>>>`.
 template <class Ctx, class Extra> struct DelegatePlan {
+  /// The default server count: one block per this many SMs. One lock: 8
+  /// (kron18's MST measured 1.3x slower at one per SM, HT 1.2-2.9x faster);
+  /// two nested locks: 1 (ATM 1.4-2.8x faster, SGD 1.0-1.4x, MaxFlow the
+  /// same; docs/PERF.md, "How many server blocks").
+  const unsigned sms_per_server;
   std::mutex mutex;
   Ctx ctx;
   Extra extra;
@@ -103,7 +112,7 @@ template <class Ctx, class Extra> struct DelegatePlan {
   // read at a later launch without waiting (LaunchChooser::observe).
   LaunchWatch watch;
 
-  DelegatePlan() = default;
+  explicit DelegatePlan(unsigned sms_per_server = 8) : sms_per_server(sms_per_server) {}
   DelegatePlan(const DelegatePlan &) = delete;
   DelegatePlan &operator=(const DelegatePlan &) = delete;
 };
@@ -164,7 +173,7 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
                   AfterWait &&after_wait) {
   using Ctx = decltype(plan.ctx);
   std::lock_guard<std::mutex> lock(plan.mutex);
-  const typename Ctx::Config cfg = delegate_config<Ctx>(kernel, servers, grid, block);
+  const typename Ctx::Config cfg = delegate_config<Ctx>(kernel, servers, grid, block, plan.sms_per_server);
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
     delegate_fail(kernel, cudaGetErrorString(e));
