@@ -7,6 +7,10 @@
 // message to the server block that owns the bucket.
 //
 //   hashtable [--keys N] [--cf C] [--block T] [--seed S] [--verify 0|1] [--time RUNS]
+//             [--spelling listing|assigned]
+// (--spelling assigned: the same insert with the loop's flag assigned by the
+// try-lock's condition, `if ((locked = atomicCAS(...) == 0))`, as z-buffer
+// kernels write it.)
 // prints the number of buckets in use, of nodes linked, the longest chain
 // and a digest of the table that does not depend on the order of inserts:
 // per bucket, the hash of its nodes sorted by index (a chain's order is the
@@ -15,6 +19,7 @@
 // insert launch RUNS + 1 times (the first a warm-up), from an empty table
 // each time, and prints the median launch time (`time_ms=`).
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include <dd/annotate.h>
@@ -51,10 +56,32 @@ __global__ void insert(const unsigned *keys, unsigned n, unsigned cf, unsigned *
   } while (!done);
 }
 
+/// `insert`, with the loop's flag assigned by the try-lock's condition
+/// (--spelling assigned).
+__global__ void insert_assigned(const unsigned *keys, unsigned n, unsigned cf, unsigned *heads,
+                                unsigned *next, int *locks) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  const unsigned b = bucket_of(keys[i], cf);
+  bool locked = false;
+  DD_PRAGMA(delegate)
+  do {
+    if ((locked = atomicCAS(&locks[b], 0, 1) == 0)) {
+      __threadfence(); // acquire
+      next[i] = heads[b];
+      heads[b] = i;
+      __threadfence();
+      atomicExch(&locks[b], 0);
+    }
+  } while (!locked);
+}
+
 namespace {
 
 const char Usage[] =
-    "usage: hashtable [--keys N] [--cf C] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n";
+    "usage: hashtable [--keys N] [--cf C] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n"
+    "                 [--spelling listing|assigned]\n";
 
 } // namespace
 
@@ -66,7 +93,10 @@ int main(int argc, char **argv) {
   const std::uint64_t seed = opt.number("seed", 1);
   const bool verify = opt.number("verify", 0) != 0;
   const unsigned runs = unsigned(opt.number("time", 0));
+  const std::string spelling = opt.get("spelling", "listing");
   opt.finish();
+  if (spelling != "listing" && spelling != "assigned")
+    opt.fail("--spelling is listing or assigned");
   if (n == 0 || cf == 0 || cf > kTable || block == 0 || block > 1024)
     opt.fail("need --keys > 0, 1 <= --cf <= 2^20, 1 <= --block <= 1024");
 
@@ -87,7 +117,10 @@ int main(int argc, char **argv) {
     DD_CUDA_CHECK(cudaMemset(d_next, 0xff, n * sizeof(unsigned)));
     DD_CUDA_CHECK(cudaMemset(d_locks, 0, kTable * sizeof(int)));
     timer.start();
-    insert<<<(n + block - 1) / block, block>>>(d_keys, n, cf, d_heads, d_next, d_locks);
+    if (spelling == "assigned")
+      insert_assigned<<<(n + block - 1) / block, block>>>(d_keys, n, cf, d_heads, d_next, d_locks);
+    else
+      insert<<<(n + block - 1) / block, block>>>(d_keys, n, cf, d_heads, d_next, d_locks);
     DD_CUDA_CHECK(cudaGetLastError());
     timer.stop(round);
   }

@@ -252,12 +252,18 @@ const VarDecl *flagSet(const Stmt *S, const ASTContext &Ctx) {
   return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) ? V : nullptr;
 }
 
-/// `!Flag`.
-const VarDecl *notFlag(const Expr *E) {
-  const auto *U = dyn_cast_or_null<UnaryOperator>(strip(E));
-  if (!U || U->getOpcode() != UO_LNot)
-    return nullptr;
-  const auto *D = dyn_cast<DeclRefExpr>(strip(U->getSubExpr()));
+/// `!Flag`, or `Flag == false` (`== 0`, either side).
+const VarDecl *notFlag(const Expr *E, const ASTContext &Ctx) {
+  const Expr *Ref = nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(strip(E));
+      U && U->getOpcode() == UO_LNot)
+    Ref = U->getSubExpr();
+  else if (const auto *B = dyn_cast_or_null<BinaryOperator>(strip(E));
+           B && B->getOpcode() == BO_EQ)
+    Ref = intValue(B->getRHS(), Ctx) == 0   ? B->getLHS()
+          : intValue(B->getLHS(), Ctx) == 0 ? B->getRHS()
+                                            : nullptr;
+  const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(Ref));
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
 
@@ -293,7 +299,8 @@ struct Mismatch {
 /// the flag set). Returns why not, nothing on success.
 std::optional<Mismatch> splitTail(const Stmt *Branch, ArrayRef<LockRef> Held,
                                   const ASTContext &Ctx, CriticalSection &CS,
-                                  const VarDecl *&Flag) {
+                                  const VarDecl *&Flag,
+                                  const VarDecl *Preset = nullptr) {
   SmallVector<const Stmt *, 8> All = statements(Branch);
   SmallVector<bool, 2> Unlocked(Held.size(), false);
   Flag = nullptr;
@@ -315,6 +322,8 @@ std::optional<Mismatch> splitTail(const Stmt *Branch, ArrayRef<LockRef> Held,
     }
     --End;
   }
+  if (!Flag)
+    Flag = Preset; // the try-lock's condition set it
   if (!Flag)
     return Mismatch{RefusalKind::SectionShape,
                     "the branch that takes the lock does not end by setting "
@@ -343,24 +352,36 @@ bool loopParts(const Stmt *Loop, const Expr *&Cond, const Stmt *&Body) {
 }
 
 /// Listing 4.1: while (!done) { if (try_lock(L)) { CS; fence; unlock(L); done =
-/// true; } }
+/// true; } }, or with the flag assigned by the condition, as z-buffers
+/// write it: do { if (done = try_lock(L)) { CS; fence; unlock(L); } } while
+/// (!done).
 std::optional<Mismatch> matchSingle(const Expr *Cond, const Stmt *Body,
                                     const ASTContext &Ctx,
                                     CriticalSection &CS) {
-  const VarDecl *Flag = notFlag(Cond);
+  const VarDecl *Flag = notFlag(Cond, Ctx);
   const auto *If = dyn_cast_or_null<IfStmt>(single(Body));
   if (!Flag || !If || If->getElse() || If->getInit() ||
       If->getConditionVariable())
     return Mismatch{RefusalKind::NotTryLockLoop, ""};
+  const Expr *Try = If->getCond();
+  const VarDecl *Preset = nullptr;
+  if (const auto *A = dyn_cast<BinaryOperator>(strip(Try));
+      A && A->getOpcode() == BO_Assign) {
+    if (flagRef(A->getLHS()) != Flag)
+      return Mismatch{RefusalKind::NotTryLockLoop, ""};
+    Preset = Flag;
+    Try = A->getRHS();
+  }
   LockRef L;
-  if (!matchTryLock(If->getCond(), Substitution(), Ctx, L))
+  if (!matchTryLock(Try, Substitution(), Ctx, L))
     return Mismatch{RefusalKind::NotTryLockLoop, ""};
-  L.Loc = If->getCond()->getExprLoc();
+  L.Loc = Try->getExprLoc();
   CS.Kind = CriticalSection::Shape::Single;
   CS.Locks = {L};
+  CS.FlagInCondition = Preset != nullptr;
   const VarDecl *Set = nullptr;
   if (std::optional<Mismatch> Why =
-          splitTail(If->getThen(), CS.Locks, Ctx, CS, Set))
+          splitTail(If->getThen(), CS.Locks, Ctx, CS, Set, Preset))
     return Why;
   if (Set != Flag)
     return Mismatch{RefusalKind::SectionShape,
@@ -409,8 +430,8 @@ std::optional<Mismatch> matchNested(const Expr *Cond, const Stmt *Body,
   const auto *Take1 =
       First ? dyn_cast_or_null<IfStmt>(single(First->getThen())) : nullptr;
   LockRef L1, L2;
-  if (!First || First->getElse() || notFlag(First->getCond()) != S1 || !Take1 ||
-      Take1->getElse() ||
+  if (!First || First->getElse() || notFlag(First->getCond(), Ctx) != S1 ||
+      !Take1 || Take1->getElse() ||
       !matchTryLock(Take1->getCond(), Substitution(), Ctx, L1) ||
       flagSet(single(Take1->getThen()), Ctx) != S1)
     return Mismatch{RefusalKind::NotTryLockLoop,
@@ -449,7 +470,7 @@ std::optional<Mismatch> matchNested(const Expr *Cond, const Stmt *Body,
 /// The critical section runs holding both, as in Listing 4.3.
 std::optional<Mismatch> matchRetry(const Expr *Cond, const Stmt *Body,
                                    const ASTContext &Ctx, CriticalSection &CS) {
-  const VarDecl *Flag = notFlag(Cond);
+  const VarDecl *Flag = notFlag(Cond, Ctx);
   const auto *Outer = dyn_cast_or_null<IfStmt>(single(Body));
   if (!Flag || !Outer || Outer->getElse() || Outer->getInit() ||
       Outer->getConditionVariable())
@@ -1271,6 +1292,29 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
     Check.TraverseStmt(const_cast<Stmt *>(S));
     if (Check.Problem)
       return *Check.Problem;
+  }
+  // The message carries the flag's value before the loop (false); in the
+  // original the condition has set it by the time the section runs.
+  if (CS.FlagInCondition) {
+    struct FlagUse : RecursiveASTVisitor<FlagUse> {
+      const VarDecl *Flag;
+      const DeclRefExpr *Found = nullptr;
+      bool VisitDeclRefExpr(DeclRefExpr *D) {
+        if (D->getDecl() == Flag)
+          Found = D;
+        return !Found;
+      }
+    } Use;
+    Use.Flag = CS.Flags.front();
+    for (const Stmt *S : CS.Body)
+      if (!Use.Found)
+        Use.TraverseStmt(const_cast<Stmt *>(S));
+    if (Use.Found)
+      return Refusal{RefusalKind::SectionShape, Use.Found->getLocation(),
+                     "the critical section reads '" +
+                         Use.Flag->getName().str() +
+                         "', which the try-lock's condition sets: on the "
+                         "server it would still read as before the loop"};
   }
   const SourceManager &SM = Ctx.getSourceManager();
   for (const BodyChecker::Write &W : Check.Written) {

@@ -56,6 +56,10 @@ struct CriticalSection {
   llvm::SmallVector<const clang::Stmt *, 8> Body;
   /// The loop's completion flags (one per lock).
   llvm::SmallVector<const clang::VarDecl *, 2> Flags;
+  /// The try-lock's condition assigns the loop's flag (`if (done =
+  /// try_lock(L))`, a z-buffer's spelling) instead of the section's end: in
+  /// the section the flag is already true.
+  bool FlagInCondition = false;
   /// Local variables the body or the lock indices read, declared before
   /// the loop: what a message carries.
   llvm::SmallVector<const clang::ValueDecl *, 8> Message;

@@ -82,6 +82,13 @@ for cf in 32 131072; do
     run hashtable --cf $cf --keys 1048576 --verify 1
 done
 
+# The loop's flag assigned by the try-lock's condition (insert_assigned).
+for cf in 32 1024 131072; do
+  run hashtable --spelling assigned --cf $cf --keys 1048576 --seed $cf --verify 1
+done
+run hashtable --spelling assigned --cf 1000 --keys 300000 --block 96 --seed 5 --verify 1
+DD_DELEGATE_SERVERS=1 run hashtable --spelling assigned --cf 256 --keys 262144 --verify 1
+
 # Adaptive: at low contention the kernel as written wins the probes, at high
 # contention the delegated pair; either way both ran, and the table after the
 # last of 41 launches is the original's. The original policy, once.
