@@ -206,6 +206,34 @@ bool matchTryLock(const Expr *Cond, const Substitution &Subst,
   return R && matchTryLock(R->getRetValue(), Inner, Ctx, L, Depth + 1);
 }
 
+/// A loop condition that holds while a lock is busy, the loop of a spin
+/// lock: atomicCAS(addr, 0, v) != 0 (or the call alone, v != 0),
+/// atomicExch(addr, v) != 0, or !try_lock(...).
+bool matchBusyLock(const Expr *Cond, const ASTContext &Ctx, LockRef &L) {
+  Cond = strip(Cond);
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+      U && U->getOpcode() == UO_LNot)
+    return matchTryLock(U->getSubExpr(), Substitution(), Ctx, L);
+  const Expr *Call = Cond;
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
+    if (B->getOpcode() != BO_NE)
+      return false;
+    Call = intValue(B->getRHS(), Ctx) == 0   ? B->getLHS()
+           : intValue(B->getLHS(), Ctx) == 0 ? B->getRHS()
+                                             : nullptr;
+  }
+  const CallExpr *CE = nullptr;
+  const FunctionDecl *F = Call ? callee(Call, CE) : nullptr;
+  if (isNamed(F, {"atomicCAS"}) && CE->getNumArgs() == 3 &&
+      intValue(CE->getArg(1), Ctx) == 0 &&
+      intValue(CE->getArg(2), Ctx).value_or(0) != 0)
+    return lockAt(CE->getArg(0), Substitution(), L);
+  if (isNamed(F, {"atomicExch"}) && CE->getNumArgs() == 2 &&
+      intValue(CE->getArg(1), Ctx).value_or(0) != 0)
+    return lockAt(CE->getArg(0), Substitution(), L);
+  return false;
+}
+
 bool isFence(const Stmt *S) {
   const CallExpr *CE = nullptr;
   return isNamed(callee(dyn_cast_or_null<Expr>(S), CE),
@@ -1270,6 +1298,17 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
                Why->Message.empty()) {
       // Not Listing 4.1 at all: what Listing 4.3 found says more.
       Why = std::move(NestedWhy);
+    }
+  }
+  if (Why && Why->Kind == RefusalKind::NotTryLockLoop && Why->Message.empty()) {
+    // A spin lock is a lock too: say so, and how to write it.
+    if (LockRef L; matchBusyLock(Cond, Ctx, L)) {
+      Why->Kind = RefusalKind::SpinLock;
+      Why->Message =
+          "a spin lock: the loop only waits for the lock, and the critical "
+          "section follows it; only try-lock loops are delegated (written "
+          "as Listing 4.1, do { if (try_lock(L)) { ...; __threadfence(); "
+          "unlock(L); done = true; } } while (!done), it would be)";
     }
   }
   if (Why) {

@@ -85,6 +85,10 @@ struct CriticalSection {
 enum class RefusalKind {
   /// Not a try-lock loop of a shape the pass knows (Listings 4.1 and 4.3).
   NotTryLockLoop,
+  /// A spin lock: a loop that only waits to take a lock, the critical
+  /// section after it (`while (atomicCAS(&l[i], 0, 1) != 0);`). A lock, but
+  /// not one the pass delegates.
+  SpinLock,
   /// A try-lock loop whose parts do not fit: the flag, the release of the
   /// locks, the lock expression.
   SectionShape,

@@ -1230,6 +1230,9 @@ bool runDelegatePass(PassContext &P) {
     if (C.Pragma) {
       Diags.error(Why.Loc,
                   "cannot delegate this critical section: " + Why.Message);
+    } else if (Why.Kind == RefusalKind::SpinLock) {
+      Diags.declined(Why.Loc,
+                     "--delegate=auto: lock not delegated: " + Why.Message);
     } else if (Why.Kind != RefusalKind::NotTryLockLoop) {
       Diags.declined(Why.Loc, "--delegate=auto: try-lock loop not delegated: " +
                                   Why.Message);

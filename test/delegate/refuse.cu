@@ -124,8 +124,9 @@ __global__ void wrong_unlock(int *data, int *locks, int n) {
 
 __global__ void spin_lock(int *data, int *locks, int n) {
   int b = threadIdx.x % n;
-  // A spin lock (lock, then the section after the loop) is not a try-lock loop.
-  // CHECK-NEXT: [[@LINE+2]]:3 in 'spin_lock': refused at [[@LINE+2]]:3: not a try-lock loop (Listing 4.1: do { if (try_lock(L)) { ...; __threadfence(); unlock(L); done = true; } } while (!done), Listing 4.3's two nested locks, or two locks with release and retry)
+  // A spin lock (lock, then the section after the loop) is not a try-lock
+  // loop; the refusal says which it is and how to write it.
+  // CHECK-NEXT: [[@LINE+2]]:3 in 'spin_lock': refused at [[@LINE+2]]:3: a spin lock: the loop only waits for the lock, and the critical section follows it; only try-lock loops are delegated (written as Listing 4.1, do { if (try_lock(L)) { ...; __threadfence(); unlock(L); done = true; } } while (!done), it would be)
   #pragma dd delegate
   while (atomicCAS(&locks[b], 0, 1) != 0) {
   }
