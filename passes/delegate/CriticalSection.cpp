@@ -1302,6 +1302,19 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
   }
   if (Why && Why->Kind == RefusalKind::NotTryLockLoop && Why->Message.empty()) {
     // A spin lock is a lock too: say so, and how to write it.
+    LockRef Tried;
+    const bool TriesLock = any_of(statements(Body), [&](const Stmt *S) {
+      const auto *If = dyn_cast<IfStmt>(S);
+      if (!If)
+        return false;
+      const Expr *C = strip(If->getCond());
+      if (const auto *A = dyn_cast<BinaryOperator>(C);
+          A && A->getOpcode() == BO_Assign)
+        C = A->getRHS();
+      return matchTryLock(C, Substitution(), Ctx, Tried);
+    });
+    if (TriesLock)
+      Why->Kind = RefusalKind::UnknownLockLoop;
     if (LockRef L; matchBusyLock(Cond, Ctx, L)) {
       Why->Kind = RefusalKind::SpinLock;
       Why->Message =

@@ -89,6 +89,10 @@ enum class RefusalKind {
   /// section after it (`while (atomicCAS(&l[i], 0, 1) != 0);`). A lock, but
   /// not one the pass delegates.
   SpinLock,
+  /// A loop that tries a lock at its own level (an `if` on a try-lock among
+  /// its statements) but is none of the try-lock shapes: a lock the pass
+  /// sees and leaves as written.
+  UnknownLockLoop,
   /// A try-lock loop whose parts do not fit: the flag, the release of the
   /// locks, the lock expression.
   SectionShape,

@@ -1224,13 +1224,15 @@ bool runDelegatePass(PassContext &P) {
   if (P.Options.DelegateAuto)
     append_range(Candidates, unannotatedLoops(Ctx, Annotations));
 
-  // In auto mode a loop that is no try-lock loop at all says nothing; a
-  // try-lock loop left as written is a warning, shown by default.
+  // In auto mode a loop that is no try-lock loop at all says nothing, unless
+  // it takes a lock (a spin lock, a loop that tries one at its own level);
+  // a lock or try-lock loop left as written is a warning, shown by default.
   auto Refuse = [&](const Candidate &C, const Refusal &Why) {
     if (C.Pragma) {
       Diags.error(Why.Loc,
                   "cannot delegate this critical section: " + Why.Message);
-    } else if (Why.Kind == RefusalKind::SpinLock) {
+    } else if (Why.Kind == RefusalKind::SpinLock ||
+               Why.Kind == RefusalKind::UnknownLockLoop) {
       Diags.declined(Why.Loc,
                      "--delegate=auto: lock not delegated: " + Why.Message);
     } else if (Why.Kind != RefusalKind::NotTryLockLoop) {

@@ -1,9 +1,10 @@
 // Spin locks (the loop only waits for the lock; the critical section follows
 // it) are locks the pass does not delegate. Under --delegate=auto each one
 // is a warning that says so and how to write it as a try-lock loop (they
-// used to be skipped without a word); with the annotation, an error. Loops
-// that wait for something else stay silent: a CAS that stores 0 (waiting for
-// a word to be 0), a bounded spin that may give up.
+// used to be skipped without a word); with the annotation, an error. So is
+// a loop that tries a lock at its own level but is no try-lock loop (a
+// bounded spin that may give up). A loop that waits for something else
+// stays silent: a CAS that stores 0 (waiting for a word to be 0).
 // RUN: %decoupler --passes=delegate --delegate=auto %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=AUTO --implicit-check-not=warning: --implicit-check-not=remark:
 // RUN: not %decoupler --passes=delegate %s -o %t.refused.cu -- -DANNOTATED 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: test ! -e %t.refused.cu
@@ -69,8 +70,9 @@ __global__ void waits(int *flag, int *out) {
   out[threadIdx.x] = 1;
 }
 
-// Gives up after `tries`: the section may not run, so it is no lock the
-// pass could hand to a server.
+// Gives up after `tries`: the section may not run, so it is no try-lock
+// loop the pass could hand to a server; but it takes a lock, so auto says so.
+// AUTO: refuse-spin-lock.cu:[[@LINE+8]]:3: warning: --delegate=auto: lock not delegated: not a try-lock loop (Listing 4.1:
 __global__ void bounded(const int *keys, int n, int tries, int *locks, int *count, int *gave_up) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
