@@ -659,6 +659,8 @@ std::optional<std::pair<Refusal, unsigned>> KernelRewrite::check() {
 }
 
 bool KernelRewrite::twoLockArrays() const {
+  if (Locks < 2) // each array needs a word of its own
+    return false;
   MemoryRoots Roots(K);
   // The one variable the lock array's address derives from, if one.
   auto Root = [&](const Expr *Array) -> const VarDecl * {

@@ -3,7 +3,8 @@
 // lock's server runs the section. The pass decides on the arrays' roots
 // (MemoryRoots): two distinct parameters or globals, the same two in every
 // section of the kernel, outer then inner. Anything else keeps one id space
-// (dd::NestedDelegate): one array spelled through two pointers, arrays
+// (dd::NestedDelegate): one lock word per server (locks(1)), one array
+// spelled through two pointers, arrays
 // reached through a struct, two sections taking the arrays in opposite
 // orders (that would break the outer-before-inner order), a one-lock section
 // beside the nested one.
@@ -68,6 +69,32 @@ __global__ void globals(const int2 *pairs, int n, float *x) {
         __threadfence();
         atomicExch(&g_cols[c], 0);
         atomicExch(&g_rows[r], 0);
+        s2 = true;
+      }
+    }
+  } while (!(s1 && s2));
+}
+
+// One lock word per server leaves none for a second array: one id space.
+// CHECK: using one_word_delegate = dd::NestedDelegate<one_word_message, 1>;
+__global__ void one_word(const int2 *pairs, int n, int *user_locks, int *item_locks, float *x) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  const int u = pairs[t].x, v = pairs[t].y;
+  bool s1 = false, s2 = false;
+#pragma dd delegate locks(1)
+  do {
+    if (!s1) {
+      if (atomicCAS(&user_locks[u], 0, 1) == 0)
+        s1 = true;
+    }
+    if (s1) {
+      if (atomicCAS(&item_locks[v], 0, 1) == 0) {
+        x[u] += 1.0f;
+        __threadfence();
+        atomicExch(&item_locks[v], 0);
+        atomicExch(&user_locks[u], 0);
         s2 = true;
       }
     }
@@ -185,6 +212,7 @@ __global__ void opposite(const int2 *pairs, int n, int *la, int *lb, float *x) {
 void run(const int2 *pairs, int n, int *l1, int *l2, float *x, float *y, const LockTables *tables) {
   params<<<(n + 255) / 256, 256>>>(pairs, n, l1, l2, x, y);
   globals<<<(n + 255) / 256, 256>>>(pairs, n, x);
+  one_word<<<(n + 255) / 256, 256>>>(pairs, n, l1, l2, x);
   one_buffer<<<(n + 255) / 256, 256>>>(pairs, n, l1, x);
   through_struct<<<(n + 255) / 256, 256>>>(pairs, n, tables, x);
   opposite<<<(n + 255) / 256, 256>>>(pairs, n, l1, l2, x);
