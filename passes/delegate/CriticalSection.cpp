@@ -165,6 +165,30 @@ bool helperBody(const CallExpr *Call, const FunctionDecl *F,
   return true;
 }
 
+/// The side of \p B compared with the constant 0 (`x == 0`, `0 != x`, ...);
+/// null when neither side is 0.
+const Expr *comparedWithZero(const BinaryOperator *B, const ASTContext &Ctx) {
+  return intValue(B->getRHS(), Ctx) == 0   ? B->getLHS()
+         : intValue(B->getLHS(), Ctx) == 0 ? B->getRHS()
+                                           : nullptr;
+}
+
+/// A call that takes a lock when it returns 0: atomicCAS(addr, 0, v) or
+/// atomicExch(addr, v), v a nonzero constant.
+bool matchAcquireCall(const Expr *Call, const Substitution &Subst,
+                      const ASTContext &Ctx, LockRef &L) {
+  const CallExpr *CE = nullptr;
+  const FunctionDecl *F = Call ? callee(Call, CE) : nullptr;
+  if (isNamed(F, {"atomicCAS"}) && CE->getNumArgs() == 3 &&
+      intValue(CE->getArg(1), Ctx) == 0 &&
+      intValue(CE->getArg(2), Ctx).value_or(0) != 0)
+    return lockAt(CE->getArg(0), Subst, L);
+  if (isNamed(F, {"atomicExch"}) && CE->getNumArgs() == 2 &&
+      intValue(CE->getArg(1), Ctx).value_or(0) != 0)
+    return lockAt(CE->getArg(0), Subst, L);
+  return false;
+}
+
 /// try_lock: atomicCAS(addr, 0, 1) == 0, atomicExch(addr, 1) == 0, their
 /// negations with !, or a call of a __device__ helper whose body returns one
 /// of them.
@@ -173,28 +197,15 @@ bool matchTryLock(const Expr *Cond, const Substitution &Subst,
   Cond = strip(Cond);
   const Expr *Call = nullptr;
   if (const auto *B = dyn_cast<BinaryOperator>(Cond);
-      B && B->getOpcode() == BO_EQ) {
-    if (intValue(B->getRHS(), Ctx) == 0)
-      Call = B->getLHS();
-    else if (intValue(B->getLHS(), Ctx) == 0)
-      Call = B->getRHS();
-  } else if (const auto *U = dyn_cast<UnaryOperator>(Cond);
-             U && U->getOpcode() == UO_LNot) {
+      B && B->getOpcode() == BO_EQ)
+    Call = comparedWithZero(B, Ctx);
+  else if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+           U && U->getOpcode() == UO_LNot)
     Call = U->getSubExpr();
-  }
-  const CallExpr *CE = nullptr;
-  if (Call) {
-    const FunctionDecl *F = callee(Call, CE);
-    if (isNamed(F, {"atomicCAS"}) && CE->getNumArgs() == 3 &&
-        intValue(CE->getArg(1), Ctx) == 0 &&
-        intValue(CE->getArg(2), Ctx).value_or(0) != 0)
-      return lockAt(CE->getArg(0), Subst, L);
-    if (isNamed(F, {"atomicExch"}) && CE->getNumArgs() == 2 &&
-        intValue(CE->getArg(1), Ctx).value_or(0) != 0)
-      return lockAt(CE->getArg(0), Subst, L);
-    return false;
-  }
+  if (Call)
+    return matchAcquireCall(Call, Subst, Ctx, L);
   // A helper: bool try_lock(...) { return <try-lock>; }
+  const CallExpr *CE = nullptr;
   const FunctionDecl *F = callee(Cond, CE);
   if (!F || Depth > 2)
     return false;
@@ -215,23 +226,9 @@ bool matchBusyLock(const Expr *Cond, const ASTContext &Ctx, LockRef &L) {
       U && U->getOpcode() == UO_LNot)
     return matchTryLock(U->getSubExpr(), Substitution(), Ctx, L);
   const Expr *Call = Cond;
-  if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
-    if (B->getOpcode() != BO_NE)
-      return false;
-    Call = intValue(B->getRHS(), Ctx) == 0   ? B->getLHS()
-           : intValue(B->getLHS(), Ctx) == 0 ? B->getRHS()
-                                             : nullptr;
-  }
-  const CallExpr *CE = nullptr;
-  const FunctionDecl *F = Call ? callee(Call, CE) : nullptr;
-  if (isNamed(F, {"atomicCAS"}) && CE->getNumArgs() == 3 &&
-      intValue(CE->getArg(1), Ctx) == 0 &&
-      intValue(CE->getArg(2), Ctx).value_or(0) != 0)
-    return lockAt(CE->getArg(0), Substitution(), L);
-  if (isNamed(F, {"atomicExch"}) && CE->getNumArgs() == 2 &&
-      intValue(CE->getArg(1), Ctx).value_or(0) != 0)
-    return lockAt(CE->getArg(0), Substitution(), L);
-  return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond))
+    Call = B->getOpcode() == BO_NE ? comparedWithZero(B, Ctx) : nullptr;
+  return matchAcquireCall(Call, Substitution(), Ctx, L);
 }
 
 bool isFence(const Stmt *S) {
@@ -288,9 +285,7 @@ const VarDecl *notFlag(const Expr *E, const ASTContext &Ctx) {
     Ref = U->getSubExpr();
   else if (const auto *B = dyn_cast_or_null<BinaryOperator>(strip(E));
            B && B->getOpcode() == BO_EQ)
-    Ref = intValue(B->getRHS(), Ctx) == 0   ? B->getLHS()
-          : intValue(B->getLHS(), Ctx) == 0 ? B->getRHS()
-                                            : nullptr;
+    Ref = comparedWithZero(B, Ctx);
   const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(Ref));
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
@@ -299,6 +294,19 @@ const VarDecl *notFlag(const Expr *E, const ASTContext &Ctx) {
 const VarDecl *flagRef(const Expr *E) {
   const auto *D = dyn_cast_or_null<DeclRefExpr>(strip(E));
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+
+/// The try-lock of an `if` condition that may assign it to a variable
+/// (`if (done = try_lock(L))`, a z-buffer's spelling): the assigned
+/// expression, and in \p Assigned the variable (else null).
+const Expr *tryOfCondition(const Expr *Cond, const VarDecl *&Assigned) {
+  Assigned = nullptr;
+  if (const auto *A = dyn_cast<BinaryOperator>(strip(Cond));
+      A && A->getOpcode() == BO_Assign) {
+    Assigned = flagRef(A->getLHS());
+    return A->getRHS();
+  }
+  return Cond;
 }
 
 bool sameExpr(const Expr *A, const Expr *B, const ASTContext &Ctx) {
@@ -391,15 +399,10 @@ std::optional<Mismatch> matchSingle(const Expr *Cond, const Stmt *Body,
   if (!Flag || !If || If->getElse() || If->getInit() ||
       If->getConditionVariable())
     return Mismatch{RefusalKind::NotTryLockLoop, ""};
-  const Expr *Try = If->getCond();
   const VarDecl *Preset = nullptr;
-  if (const auto *A = dyn_cast<BinaryOperator>(strip(Try));
-      A && A->getOpcode() == BO_Assign) {
-    if (flagRef(A->getLHS()) != Flag)
-      return Mismatch{RefusalKind::NotTryLockLoop, ""};
-    Preset = Flag;
-    Try = A->getRHS();
-  }
+  const Expr *Try = tryOfCondition(If->getCond(), Preset);
+  if (Try != If->getCond() && Preset != Flag)
+    return Mismatch{RefusalKind::NotTryLockLoop, ""};
   LockRef L;
   if (!matchTryLock(Try, Substitution(), Ctx, L))
     return Mismatch{RefusalKind::NotTryLockLoop, ""};
@@ -1302,16 +1305,12 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
   }
   if (Why && Why->Kind == RefusalKind::NotTryLockLoop && Why->Message.empty()) {
     // A spin lock is a lock too: say so, and how to write it.
-    LockRef Tried;
     const bool TriesLock = any_of(statements(Body), [&](const Stmt *S) {
       const auto *If = dyn_cast<IfStmt>(S);
-      if (!If)
-        return false;
-      const Expr *C = strip(If->getCond());
-      if (const auto *A = dyn_cast<BinaryOperator>(C);
-          A && A->getOpcode() == BO_Assign)
-        C = A->getRHS();
-      return matchTryLock(C, Substitution(), Ctx, Tried);
+      const VarDecl *Assigned;
+      LockRef Tried;
+      return If && matchTryLock(tryOfCondition(If->getCond(), Assigned),
+                                Substitution(), Ctx, Tried);
     });
     if (TriesLock)
       Why->Kind = RefusalKind::UnknownLockLoop;

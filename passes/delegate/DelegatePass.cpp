@@ -719,8 +719,8 @@ std::string KernelRewrite::messages() const {
   }
   if (TwoArrays)
     OS << "/// The two locks come from two arrays: each gets its own lock "
-          "words, "
-          "and the\n/// inner lock's server runs the section "
+          "words, and the\n"
+          "/// inner lock's server runs the section "
           "(dd::LockIds::TwoArrays).\n";
   OS << "using " << Name << "_delegate = dd::"
      << (TwoArrays ? "NestedDelegateTwoArrays"
