@@ -3,18 +3,19 @@
 // State, on the device: for every node v a bitset pts[v] of W words over
 // the P locations whose address is taken (bit c is location loc[c]; columns
 // follow node ids, so a set read out in bit order is sorted), prop[v] (the
-// part of pts[v] already passed on along v's edges) and delta[v]; the copy
-// edges, the program's and those loads and stores add, as (src, dst) pairs.
+// part of pts[v] already passed on along v's edges) and delta[v].
 //
 // A round:
 //   1. delta = pts & ~prop, prop |= delta, per node; nothing new anywhere:
 //      the fixed point, stop.
-//   2. For each load p = *(q+k) and each location o new in pts(q): the edge
-//      o+k -> p; for each store *(q+k) = r and o new in pts(q): r -> o+k
-//      (only while k < o's block size). A location enters delta(q) once, so
-//      no edge is made twice by one constraint.
+//   2. The edges of loads and stores: for each load p = *(q+k) and each
+//      location o in prop(q) with k < size(o), o+k -> p; for each store
+//      *(q+k) = r, r -> o+k. Those with o new in delta(q) are this round's.
 //   3. Along every edge whose source has a delta: dst |= delta(src); along
-//      the edges made in step 2: dst |= pts(src), all of it.
+//      this round's edges: dst |= pts(src), all of it.
+// kAtomic makes step 2's edges (each once: a location enters delta(q) once)
+// and appends them to the copy edges; kFree makes none: it reads them from
+// prop(q) and delta(q) in step 3 (pull_through).
 // Why it is the least solution: prop(v) only ever holds what pts(v) held at
 // a step 1, and everything in it was sent along every edge v had then (as a
 // delta) or gets (whole, when the edge is made). A set read in step 3 while
@@ -30,9 +31,6 @@
 
 #include <cuda/atomic>
 #include <cuda_runtime.h>
-#include <cub/device/device_merge.cuh>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <chrono>
@@ -160,25 +158,6 @@ __global__ void add_edges_atomic(Complex c, Sets s, const unsigned *loc, const u
     write_edges(c, i, bits, w, loc, src, dst, slot);
 }
 
-// Step 2, kFree: the counts, one per (constraint, word) ...
-__global__ void count_edges(Complex c, Sets s, const unsigned *loc, const unsigned *size,
-                            unsigned *counts) {
-  const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  unsigned i = 0, w = 0;
-  if (t < std::size_t(c.count) * s.words)
-    counts[t] = __popc(new_edges(c, s, loc, size, t, i, w));
-}
-
-// ... and, after an exclusive prefix sum of them, the edges at their offsets.
-__global__ void place_edges(Complex c, Sets s, const unsigned *loc, const unsigned *size,
-                            const unsigned *offsets, unsigned base, unsigned *src,
-                            unsigned *dst) {
-  const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  unsigned i = 0, w = 0;
-  if (const Word bits = new_edges(c, s, loc, size, t, i, w); bits != 0)
-    write_edges(c, i, bits, w, loc, src, dst, base + offsets[t]);
-}
-
 // Step 3, kAtomic: a warp per 32 consecutive edges. The lanes look at one
 // edge each and keep those whose source has a delta or that were made this
 // round (at `fresh` and after: they carry the whole source set), then OR
@@ -212,76 +191,255 @@ __global__ void push(Sets s, const unsigned *src, const unsigned *dst, unsigned 
   }
 }
 
-// Step 3, kFree: a warp per destination pulling from its incoming edges
-// (sorted by destination: in_start, and in_edge = round << 32 | source);
-// only this warp
-// writes the destination's words. The lanes first look at 32 edges at once
-// and keep those whose source has a delta or that were made this round
-// (a ballot), then OR the kept sources' words, a lane per word.
-__global__ void pull(Sets s, const unsigned *in_start, const unsigned long long *in_edge,
-                     unsigned round) {
+// kFree, before step 3: the stores' pointer sets transposed, so that a
+// target can find the stores that write it. Stores are grouped by offset,
+// each group starting at a multiple of 32 slots (padding: ptr kNone); for
+// column c (location loc[c]) and store word sw, word c * store_words + sw
+// of `all` has bit i set when store sw*32+i's pointer holds location c
+// (prop), and of `fresh` when it gained it this round (delta). A warp per
+// (store word, set word): a lane per store reads its pointer's word, 32
+// ballots give the 32 columns' words, and lane b writes column b's: one
+// writer per word, no atomic. Columns whose stores gained nothing keep
+// `all` (prop only grows by delta) and get `fresh` = 0. The warps of set
+// word 0 also write which stores' values have a delta (changed_values).
+struct Stores {
+  const unsigned *ptr;   // per slot: q, or kNone (padding)
+  const unsigned *value; // per slot: r
+  unsigned words;        // slots / 32
+  Word *all;             // P x words
+  Word *fresh;           // P x words
+  Word *changed_values;  // per store word: bit i when slot i's r has a delta
+};
+
+__global__ void transpose_stores(Sets s, Stores st, unsigned columns) {
+  const std::size_t warp = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  if (warp >= std::size_t(st.words) * s.words)
+    return;
+  const unsigned sw = unsigned(warp % st.words), cw = unsigned(warp / st.words);
+  const unsigned q = st.ptr[sw * 32 + lane];
+  Word gained = 0, held = 0;
+  if (q != kNone) {
+    held = s.prop[std::size_t(q) * s.words + cw];
+    if (s.changed[q])
+      gained = s.delta[std::size_t(q) * s.words + cw];
+  }
+  if (cw == 0) {
+    const Word values = __ballot_sync(~0u, q != kNone && s.changed[st.value[sw * 32 + lane]]);
+    if (lane == 0)
+      st.changed_values[sw] = values;
+  }
+  const unsigned column = cw * 32 + lane;
+  const std::size_t at = std::size_t(column) * st.words + sw;
+  if (__ballot_sync(~0u, gained != 0) == 0) {
+    if (column < columns)
+      st.fresh[at] = 0;
+    return;
+  }
+  Word my_all = 0, my_fresh = 0;
+  for (unsigned b = 0; b < 32; ++b) {
+    const Word a = __ballot_sync(~0u, (held >> b) & 1u);
+    const Word f = __ballot_sync(~0u, (gained >> b) & 1u);
+    if (lane == b) {
+      my_all = a;
+      my_fresh = f;
+    }
+  }
+  if (column < columns) {
+    st.all[at] = my_all;
+    st.fresh[at] = my_fresh;
+  }
+}
+
+// kFree, before step 3: per load offset k (group g), the columns c whose
+// location's field loc[c]+k exists (k < size, `valid`, built once) and has
+// a delta now, as W words; a load reads them word by word against its
+// pointer's set instead of looking at each location's node. A warp per 32
+// columns of one group: a ballot, one writer per word.
+struct LoadOffsets {
+  const unsigned *offset; // per group
+  unsigned groups;
+  const Word *valid;      // groups x W
+  Word *changed;          // groups x W
+};
+
+__global__ void changed_columns(Sets s, LoadOffsets lo, const unsigned *loc) {
+  const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (t >= std::size_t(lo.groups) * s.words * 32)
+    return;
+  const unsigned g = unsigned(t / (std::size_t(s.words) * 32));
+  const unsigned c = unsigned(t % (std::size_t(s.words) * 32));
+  const std::size_t at = std::size_t(g) * s.words + c / 32;
+  const bool fits = (lo.valid[at] >> (c % 32)) & 1u;
+  const Word bits = __ballot_sync(~0u, fits && s.changed[loc[c] + lo.offset[g]]);
+  if (threadIdx.x % 32 == 0)
+    lo.changed[at] = bits;
+}
+
+// kFree: what node v takes in by each kind of constraint.
+struct Incoming {
+  const unsigned *copy_start; // per node + 1: its copies' sources in copy_src
+  const unsigned *copy_src;
+  const unsigned *load_start; // per node + 1: its loads p = *(q+k), (q, k) in load_ptr/offset
+  const unsigned *load_ptr;
+  const unsigned *load_group;   // index into LoadOffsets
+  const unsigned *target_start; // per node + 1: the (column, store words) pairs for which
+  const unsigned *target_column; // node = loc[column] + k, k < size, and a store group of
+  const unsigned *target_first;  // offset k occupies store words [first, last)
+  const unsigned *target_last;
+};
+
+// kFree's step 3 gathers in two steps per node: the scans of its copies,
+// loads and stores queue the sources that have something for it (collect),
+// a warp's list in shared memory; every 64 of them are ORed into its set
+// (flush). A list entry is a source's id, with kWhole set when its whole
+// set goes (the edge is new this round), else its delta.
+constexpr unsigned kPending = 64;
+constexpr unsigned kWhole = 1u << 31;
+
+// ORs the `count` listed sources into node v's set, the words of which
+// only this warp writes. Lane l keeps words w0 + l and w0 + 32 + l in
+// registers over all the sources, eight sources' loads issued before any
+// is used: a node that gains hundreds of sets in a round would otherwise
+// wait one memory latency per set.
+__device__ __forceinline__ void flush(const Sets &s, unsigned v, const unsigned *list,
+                                      unsigned count) {
+  constexpr unsigned kBatch = 8;
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned w0 = 0; w0 < s.words; w0 += 64) {
+    const unsigned w[2] = {w0 + lane, w0 + 32 + lane};
+    Word acc[2] = {0, 0};
+    for (unsigned i = 0; i < count; i += kBatch) {
+      Word got[kBatch][2];
+#pragma unroll
+      for (unsigned b = 0; b < kBatch; ++b) {
+        const unsigned entry = i + b < count ? list[i + b] : 0;
+        const std::size_t row = std::size_t(entry & ~kWhole) * s.words;
+#pragma unroll
+        for (unsigned c = 0; c < 2; ++c) {
+          got[b][c] = 0;
+          if (i + b < count && w[c] < s.words)
+            got[b][c] = (entry & kWhole) ? load_word(s.pts + row + w[c]) : s.delta[row + w[c]];
+        }
+      }
+#pragma unroll
+      for (unsigned b = 0; b < kBatch; ++b)
+        acc[0] |= got[b][0], acc[1] |= got[b][1];
+    }
+#pragma unroll
+    for (unsigned c = 0; c < 2; ++c)
+      if (w[c] < s.words && acc[c] != 0) {
+        WordRef mine(s.pts[std::size_t(v) * s.words + w[c]]);
+        const Word old = mine.load(cuda::std::memory_order_relaxed);
+        if ((old | acc[c]) != old)
+          mine.store(old | acc[c], cuda::std::memory_order_relaxed);
+      }
+  }
+}
+
+// Queues the sources of the ballot `kept` (lane j's `from`, its whole set
+// when lane j's `whole`) on the warp's list, flushing it first when they
+// would not fit. `count` is the list's length, the same in every lane.
+__device__ __forceinline__ void collect(const Sets &s, unsigned v, unsigned *list,
+                                        unsigned &count, unsigned kept, unsigned from,
+                                        bool whole) {
+  if (kept == 0)
+    return;
+  if (count + __popc(kept) > kPending) {
+    flush(s, v, list, count);
+    __syncwarp(); // the list is read before it is written again
+    count = 0;
+  }
+  const unsigned lane = threadIdx.x % 32;
+  if ((kept >> lane) & 1u)
+    list[count + __popc(kept & ((1u << lane) - 1))] = from | (whole ? kWhole : 0);
+  count += __popc(kept);
+  __syncwarp(); // the entries are written before flush reads them
+}
+
+// Step 3, kFree: a warp per node v, the only writer of v's words, pulls
+//   - along its copies: delta(src), where src has one;
+//   - through each load v = *(q+k): for each location o in prop(q) with
+//     k < size(o), from o+k: pts(o+k) whole if o is new in delta(q) (the
+//     edge o+k -> v is made this round), else delta(o+k);
+//   - through the stores that write v, found in the transposed sets: for
+//     each store *(q+k) = r whose q holds the location o with v = o+k,
+//     pts(r) whole if q gained o this round, else delta(r).
+// No edge is stored: prop(q) is the loads' and stores' edges, so a round
+// costs no allocation, prefix sum or sort, and the sets grow only here.
+// Words set by the whole sets the warp reads while other warps add to them
+// are a superset of what step 1 saw (monotonicity); the rest comes as the
+// next round's delta.
+__global__ void pull_through(Sets s, Incoming in, Stores st, LoadOffsets lo,
+                             const unsigned *loc) {
   const std::size_t warp = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x % 32;
   if (warp >= s.nodes)
     return;
-  const unsigned to = unsigned(warp);
-  const unsigned begin = in_start[to], end = in_start[to + 1];
-  for (unsigned w0 = 0; w0 < s.words; w0 += 32) {
-    const unsigned w = w0 + lane;
-    Word acc = 0;
-    for (unsigned base = begin; base < end; base += 32) {
-      const unsigned e = base + lane;
-      unsigned from = 0;
-      bool whole = false, active = false;
-      if (e < end) {
-        const unsigned long long edge = in_edge[e];
-        from = unsigned(edge);
-        whole = unsigned(edge >> 32) == round;
-        active = whole || s.changed[from] != 0;
+  const unsigned v = unsigned(warp);
+  const unsigned copies_begin = in.copy_start[v], copies_end = in.copy_start[v + 1];
+  const unsigned loads_begin = in.load_start[v], loads_end = in.load_start[v + 1];
+  const unsigned targets_begin = in.target_start[v], targets_end = in.target_start[v + 1];
+  if (copies_begin == copies_end && loads_begin == loads_end && targets_begin == targets_end)
+    return;
+  __shared__ unsigned lists[kBlock / 32][kPending];
+  unsigned *const list = lists[threadIdx.x / 32];
+  unsigned pending = 0;
+  // Copies: 32 sources at a time, those with a delta kept by a ballot.
+  for (unsigned base = copies_begin; base < copies_end; base += 32) {
+    const unsigned e = base + lane;
+    const unsigned from = e < copies_end ? in.copy_src[e] : 0;
+    const bool active = e < copies_end && s.changed[from] != 0;
+    collect(s, v, list, pending, __ballot_sync(~0u, active), from, false);
+  }
+  // Loads: the locations o of prop(q) whose o+k is new to v (o in
+  // delta(q)) or has a delta, 32 words at a time, found word by word;
+  // then a lane per bit of each non-zero word.
+  for (unsigned j = loads_begin; j < loads_end; ++j) {
+    const unsigned q = in.load_ptr[j], g = in.load_group[j], k = lo.offset[g];
+    const std::size_t row = std::size_t(q) * s.words, masks = std::size_t(g) * s.words;
+    for (unsigned p0 = 0; p0 < s.words; p0 += 32) {
+      const unsigned pw = p0 + lane;
+      Word act = 0, gained = 0;
+      if (pw < s.words) {
+        gained = s.delta[row + pw];
+        act = s.prop[row + pw] & lo.valid[masks + pw] & (gained | lo.changed[masks + pw]);
       }
-      for (unsigned kept = __ballot_sync(~0u, active); kept != 0; kept &= kept - 1) {
-        const unsigned j = __ffs(kept) - 1;
-        const unsigned f = __shfl_sync(~0u, from, j);
-        const bool all = __shfl_sync(~0u, whole, j);
-        if (w < s.words) {
-          const std::size_t at = std::size_t(f) * s.words + w;
-          acc |= all ? load_word(s.pts + at) : s.delta[at];
-        }
+      for (unsigned nz = __ballot_sync(~0u, act != 0); nz != 0; nz &= nz - 1) {
+        const unsigned jw = __ffs(nz) - 1;
+        const Word bits = __shfl_sync(~0u, act, jw), fresh = __shfl_sync(~0u, gained, jw);
+        const bool active = (bits >> lane) & 1u;
+        const unsigned from = active ? loc[(p0 + jw) * 32 + lane] + k : 0;
+        const bool whole = (fresh >> lane) & 1u;
+        collect(s, v, list, pending, __ballot_sync(~0u, active), from, whole);
       }
-    }
-    if (w < s.words && acc != 0) {
-      WordRef mine(s.pts[std::size_t(to) * s.words + w]);
-      const Word old = mine.load(cuda::std::memory_order_relaxed);
-      if ((old | acc) != old)
-        mine.store(old | acc, cuda::std::memory_order_relaxed);
     }
   }
-}
-
-// kFree: this round's edges (from `first` on) as sort keys (destinations)
-// and values (round << 32 | source).
-__global__ void pack_new_edges(const unsigned *src, const unsigned *dst, unsigned first,
-                               unsigned count, unsigned round, unsigned *keys,
-                               unsigned long long *values) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= count)
-    return;
-  keys[i] = dst[first + i];
-  values[i] = (static_cast<unsigned long long>(round) << 32) | src[first + i];
-}
-
-// kFree: where each destination's run of the sorted edges starts (a thread
-// per edge and one past the end: it fills the starts of the nodes between
-// its edge's destination and the one before).
-__global__ void run_starts(const unsigned *sorted_dst, unsigned edges, unsigned nodes,
-                           unsigned *start) {
-  const unsigned e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e > edges)
-    return;
-  const unsigned first = e == 0 ? 0 : sorted_dst[e - 1] + 1;
-  const unsigned last = e == edges ? nodes : sorted_dst[e];
-  for (unsigned v = first; v <= last; ++v)
-    start[v] = e;
+  // Stores into v: per (column, store group) pair, the stores of the
+  // group whose pointer gained the column or whose value has a delta,
+  // word by word; then a lane per bit.
+  for (unsigned t = targets_begin; t < targets_end; ++t) {
+    const std::size_t row = std::size_t(in.target_column[t]) * st.words;
+    const unsigned first = in.target_first[t], last = in.target_last[t];
+    for (unsigned sw0 = first; sw0 < last; sw0 += 32) {
+      const unsigned sw = sw0 + lane;
+      Word act = 0, gained = 0;
+      if (sw < last) {
+        gained = st.fresh[row + sw];
+        act = st.all[row + sw] & (gained | st.changed_values[sw]);
+      }
+      for (unsigned nz = __ballot_sync(~0u, act != 0); nz != 0; nz &= nz - 1) {
+        const unsigned jw = __ffs(nz) - 1;
+        const Word bits = __shfl_sync(~0u, act, jw), fresh = __shfl_sync(~0u, gained, jw);
+        const bool active = (bits >> lane) & 1u;
+        const unsigned from = active ? st.value[(sw0 + jw) * 32 + lane] : 0;
+        const bool whole = (fresh >> lane) & 1u;
+        collect(s, v, list, pending, __ballot_sync(~0u, active), from, whole);
+      }
+    }
+  }
+  if (pending > 0)
+    flush(s, v, list, pending);
 }
 
 unsigned blocks_for(std::size_t threads) { return unsigned((threads + kBlock - 1) / kBlock); }
@@ -303,6 +461,101 @@ bool available(std::string *why) {
     *why = err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device";
   return false;
 }
+
+namespace {
+
+/// kFree's constraint tables, built once on the host (Incoming, Stores,
+/// LoadOffsets).
+struct PullTables {
+  std::vector<unsigned> copy_start, copy_src, load_start, load_ptr, load_group;
+  std::vector<unsigned> load_offsets; // per group: its offset k
+  std::vector<Word> load_valid;       // per group, W words: k < size(loc[c])
+  std::vector<unsigned> target_start, target_column, target_first, target_last;
+  std::vector<unsigned> store_ptr, store_value; // slots, 32-aligned groups per offset
+};
+
+/// `start` (one per node and one past) and the order of `items` grouped by
+/// `key(item)`, stable: a counting sort.
+template <class Key>
+std::vector<std::size_t> group_by_node(std::size_t items, unsigned nodes, Key key,
+                                       std::vector<unsigned> &start) {
+  start.assign(std::size_t(nodes) + 1, 0);
+  for (std::size_t i = 0; i < items; ++i)
+    ++start[key(i) + 1];
+  for (unsigned v = 0; v < nodes; ++v)
+    start[v + 1] += start[v];
+  std::vector<unsigned> next(start.begin(), start.end() - 1);
+  std::vector<std::size_t> order(items);
+  for (std::size_t i = 0; i < items; ++i)
+    order[next[key(i)]++] = i;
+  return order;
+}
+
+PullTables pull_tables(const ConstraintSet &set, const std::vector<unsigned> &loc, unsigned words) {
+  const unsigned nodes = set.num_nodes();
+  PullTables t;
+  std::vector<const Constraint *> copies, loads, stores;
+  for (const Constraint &c : set.constraints) {
+    if (c.kind == Kind::kCopy && c.src != c.dst)
+      copies.push_back(&c);
+    else if (c.kind == Kind::kLoad)
+      loads.push_back(&c);
+    else if (c.kind == Kind::kStore)
+      stores.push_back(&c);
+  }
+  for (std::size_t i : group_by_node(copies.size(), nodes, [&](std::size_t i) { return copies[i]->dst; },
+                                     t.copy_start))
+    t.copy_src.push_back(copies[i]->src);
+  for (std::size_t i : group_by_node(loads.size(), nodes, [&](std::size_t i) { return loads[i]->dst; },
+                                     t.load_start)) {
+    t.load_ptr.push_back(loads[i]->src);
+    const unsigned k = loads[i]->offset;
+    const auto known = std::find(t.load_offsets.begin(), t.load_offsets.end(), k);
+    t.load_group.push_back(unsigned(known - t.load_offsets.begin()));
+    if (known == t.load_offsets.end())
+      t.load_offsets.push_back(k);
+  }
+  t.load_valid.assign(t.load_offsets.size() * words, 0);
+  for (std::size_t g = 0; g < t.load_offsets.size(); ++g)
+    for (unsigned c = 0; c < loc.size(); ++c)
+      if (t.load_offsets[g] == 0 || t.load_offsets[g] < set.sizes[loc[c]])
+        t.load_valid[g * words + c / 32] |= 1u << (c % 32);
+  // Stores by offset, each offset's group padded to whole words of slots.
+  std::stable_sort(stores.begin(), stores.end(),
+                   [](const Constraint *a, const Constraint *b) { return a->offset < b->offset; });
+  std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> groups; // offset, words
+  for (std::size_t i = 0; i < stores.size();) {
+    const unsigned k = stores[i]->offset;
+    const unsigned first = unsigned(t.store_ptr.size() / 32);
+    for (; i < stores.size() && stores[i]->offset == k; ++i) {
+      t.store_ptr.push_back(stores[i]->dst);
+      t.store_value.push_back(stores[i]->src);
+    }
+    while (t.store_ptr.size() % 32 != 0) {
+      t.store_ptr.push_back(kNone);
+      t.store_value.push_back(0);
+    }
+    groups.push_back({k, {first, unsigned(t.store_ptr.size() / 32)}});
+  }
+  // The nodes stores may write: loc[c] + k for each group's k < size.
+  struct Target {
+    unsigned node, column, first, last;
+  };
+  std::vector<Target> targets;
+  for (unsigned c = 0; c < loc.size(); ++c)
+    for (const auto &[k, words] : groups)
+      if (k == 0 || k < set.sizes[loc[c]])
+        targets.push_back({loc[c] + k, c, words.first, words.second});
+  for (std::size_t i : group_by_node(targets.size(), nodes,
+                                     [&](std::size_t i) { return targets[i].node; }, t.target_start)) {
+    t.target_column.push_back(targets[i].column);
+    t.target_first.push_back(targets[i].first);
+    t.target_last.push_back(targets[i].last);
+  }
+  return t;
+}
+
+} // namespace
 
 Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -350,55 +603,88 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
   const std::vector<unsigned> sizes(set.sizes.begin(), set.sizes.end());
 
   DeviceArray<Word> d_pts, d_prop, d_delta;
-  DeviceArray<unsigned> d_changed, d_any, d_loc, d_size, d_ptr, d_other, d_offset, d_count;
-  DeviceArray<unsigned char> d_is_store;
-  DeviceArray<unsigned> d_src, d_dst, d_counts;
-  // kFree: the edges sorted by destination (in_dst, in_edge), a spare pair
-  // to merge into, this round's edges before and after sorting (new_*), the
-  // start of each destination's run (in_start), the edge counts' prefix sum
-  // (offsets).
-  DeviceArray<unsigned> d_in_dst, d_spare_dst, d_new_dst, d_new_dst_sorted, d_in_start, d_offsets;
-  DeviceArray<unsigned long long> d_in_edge, d_spare_edge, d_new_edge, d_new_edge_sorted;
-  DeviceArray<char> d_temp; // CUB's scratch, grown as calls ask
-  std::size_t capacity = std::max<std::size_t>(src.size() * 2, 1 << 16);
+  DeviceArray<unsigned> d_changed, d_any, d_loc, d_size;
   for (auto step : {d_pts.allocate(cells), d_prop.allocate(cells), d_delta.allocate(cells),
                     d_changed.allocate(nodes), d_any.allocate(1), d_loc.allocate(loc.size()),
-                    d_size.allocate(sizes.size()), d_ptr.allocate(ptr.size()),
-                    d_other.allocate(other.size()), d_offset.allocate(offset.size()),
-                    d_is_store.allocate(is_store.size()), d_count.allocate(1),
-                    d_src.allocate(capacity), d_dst.allocate(capacity)})
+                    d_size.allocate(sizes.size())})
     if (step != cudaSuccess)
-      return cuda_status(step, "allocating the sets and constraints");
-  for (auto step : {d_pts.put(pts), d_prop.zero(), d_loc.put(loc), d_size.put(sizes),
-                    d_ptr.put(ptr), d_other.put(other), d_offset.put(offset),
-                    d_is_store.put(is_store), d_src.put(src), d_dst.put(dst)})
+      return cuda_status(step, "allocating the sets");
+  for (auto step : {d_pts.put(pts), d_prop.zero(), d_loc.put(loc), d_size.put(sizes)})
     if (step != cudaSuccess)
       return cuda_status(step, "copying the constraints");
+  const Sets sets{d_pts.ptr, d_prop.ptr, d_delta.ptr, d_changed.ptr, words, nodes};
+
+  // kAtomic: the loads and stores as one list, and the copy edges, those of
+  // loads and stores appended as they are made.
+  DeviceArray<unsigned> d_ptr, d_other, d_offset, d_count, d_src, d_dst;
+  DeviceArray<unsigned char> d_is_store;
+  std::size_t capacity = std::max<std::size_t>(src.size() * 2, 1 << 16);
+  // kFree: the constraints grouped by the node they write (Incoming), the
+  // stores' slots and their transposed sets (Stores), the loads' offsets
+  // and their columns' masks (LoadOffsets).
+  DeviceArray<unsigned> d_copy_start, d_copy_src, d_load_start, d_load_ptr, d_load_group,
+      d_load_offsets, d_target_start, d_target_column, d_target_first, d_target_last, d_store_ptr,
+      d_store_value;
+  DeviceArray<Word> d_store_all, d_store_fresh, d_store_changed, d_load_valid, d_load_changed;
+  Incoming incoming{};
+  Stores stores{};
+  LoadOffsets load_offsets{};
+  if (variant == Variant::kAtomic) {
+    for (auto step : {d_ptr.allocate(ptr.size()), d_other.allocate(other.size()),
+                      d_offset.allocate(offset.size()), d_is_store.allocate(is_store.size()),
+                      d_count.allocate(1), d_src.allocate(capacity), d_dst.allocate(capacity)})
+      if (step != cudaSuccess)
+        return cuda_status(step, "allocating the constraints");
+    for (auto step : {d_ptr.put(ptr), d_other.put(other), d_offset.put(offset),
+                      d_is_store.put(is_store), d_src.put(src), d_dst.put(dst)})
+      if (step != cudaSuccess)
+        return cuda_status(step, "copying the constraints");
+  } else {
+    if (nodes >= kWhole) // a list entry's high bit is kWhole (collect)
+      return Status::error("GPU points-to analysis: more than 2^31 nodes for gpu-free");
+    const PullTables t = pull_tables(set, loc, words);
+    const std::size_t store_words = t.store_ptr.size() / 32;
+    const std::size_t store_cells = loc.size() * store_words;
+    for (auto step :
+         {d_copy_start.allocate(t.copy_start.size()), d_copy_src.allocate(t.copy_src.size()),
+          d_load_start.allocate(t.load_start.size()), d_load_ptr.allocate(t.load_ptr.size()),
+          d_load_group.allocate(t.load_group.size()), d_load_offsets.allocate(t.load_offsets.size()),
+          d_load_valid.allocate(t.load_valid.size()), d_load_changed.allocate(t.load_valid.size()),
+          d_target_start.allocate(t.target_start.size()),
+          d_target_column.allocate(t.target_column.size()),
+          d_target_first.allocate(t.target_first.size()), d_target_last.allocate(t.target_last.size()),
+          d_store_ptr.allocate(t.store_ptr.size()), d_store_value.allocate(t.store_value.size()),
+          d_store_all.allocate(store_cells), d_store_fresh.allocate(store_cells),
+          d_store_changed.allocate(store_words)})
+      if (step != cudaSuccess)
+        return cuda_status(step, "allocating the constraints");
+    for (auto step : {d_copy_start.put(t.copy_start), d_copy_src.put(t.copy_src),
+                      d_load_start.put(t.load_start), d_load_ptr.put(t.load_ptr),
+                      d_load_group.put(t.load_group), d_load_offsets.put(t.load_offsets),
+                      d_load_valid.put(t.load_valid), d_target_start.put(t.target_start),
+                      d_target_column.put(t.target_column), d_target_first.put(t.target_first),
+                      d_target_last.put(t.target_last), d_store_ptr.put(t.store_ptr),
+                      d_store_value.put(t.store_value), d_store_all.zero()})
+      if (step != cudaSuccess)
+        return cuda_status(step, "copying the constraints");
+    incoming = {d_copy_start.ptr,    d_copy_src.ptr,     d_load_start.ptr,
+                d_load_ptr.ptr,      d_load_group.ptr,   d_target_start.ptr,
+                d_target_column.ptr, d_target_first.ptr, d_target_last.ptr};
+    stores = {d_store_ptr.ptr,   d_store_value.ptr,   unsigned(store_words),
+              d_store_all.ptr,   d_store_fresh.ptr,   d_store_changed.ptr};
+    load_offsets = {d_load_offsets.ptr, unsigned(t.load_offsets.size()), d_load_valid.ptr,
+                    d_load_changed.ptr};
+  }
   const Complex complex{d_ptr.ptr, d_other.ptr, d_offset.ptr, d_is_store.ptr,
                         unsigned(ptr.size())};
   const std::size_t complex_cells = std::size_t(complex.count) * words;
-  if (variant == Variant::kFree)
-    for (auto step : {d_counts.allocate(complex_cells + 1), d_offsets.allocate(complex_cells + 1),
-                      d_in_start.allocate(std::size_t(nodes) + 1)})
-      if (step != cudaSuccess)
-        return cuda_status(step, "allocating the edge counts");
-  // Runs CUB call `run(temp, bytes)` twice, as CUB asks: for the scratch
-  // size, then with the (grown) scratch.
-  auto with_scratch = [&](auto run) -> cudaError_t {
-    std::size_t bytes = 0;
-    if (cudaError_t err = run(static_cast<void *>(nullptr), bytes); err != cudaSuccess)
-      return err;
-    if (cudaError_t err = d_temp.grow(std::max<std::size_t>(bytes, 1), 0); err != cudaSuccess)
-      return err;
-    return run(static_cast<void *>(d_temp.ptr), bytes);
-  };
 
   EventPair events;
   if (cudaError_t err = events.create(); err != cudaSuccess)
     return cuda_status(err, "creating events");
   cudaEventRecord(events.start);
 
-  std::size_t edges = src.size(); // edges made so far; all but this round's are "old"
+  std::size_t edges = src.size(); // kAtomic: edges made so far; all but this round's are "old"
   // Grows the edge arrays to hold at least `need`, keeping the edges made.
   auto grow_edges = [&](std::size_t need) -> Status {
     const std::size_t bigger = std::max<std::size_t>(need, capacity * 2);
@@ -410,12 +696,6 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
     capacity = bigger;
     return Status();
   };
-  std::size_t sorted = 0;         // kFree: edges in the destination-sorted arrays
-  // kFree: the bits of a node id, all the radix sort of the edges looks at.
-  int key_bits = 1;
-  while (key_bits < 32 && (1ull << key_bits) < nodes)
-    ++key_bits;
-  const Sets sets{d_pts.ptr, d_prop.ptr, d_delta.ptr, d_changed.ptr, words, nodes};
   unsigned round = 1; // the last one finds no delta: the fixed point
   for (;; ++round) {
     // 1. The deltas.
@@ -428,10 +708,21 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
       return cuda_status(err, "round");
     if (!any)
       break;
-    // 2. The edges of loads and stores.
-    const std::size_t before = edges;
-    if (complex.count > 0) {
-      if (variant == Variant::kAtomic) {
+    if (variant == Variant::kFree) {
+      // 2 and 3 at once: the loads' and stores' edges are read from the
+      // pointers' sets, not made.
+      if (stores.words > 0)
+        transpose_stores<<<blocks_for(std::size_t(stores.words) * words * 32), kBlock>>>(
+            sets, stores, unsigned(loc.size()));
+      if (load_offsets.groups > 0)
+        changed_columns<<<blocks_for(std::size_t(load_offsets.groups) * words * 32), kBlock>>>(
+            sets, load_offsets, d_loc.ptr);
+      pull_through<<<blocks_for(std::size_t(nodes) * 32), kBlock>>>(sets, incoming, stores,
+                                                                    load_offsets, d_loc.ptr);
+    } else {
+      // 2. The edges of loads and stores.
+      const std::size_t before = edges;
+      if (complex.count > 0) {
         for (;;) {
           const unsigned start_count = unsigned(edges);
           if (cudaError_t err = cudaMemcpy(d_count.ptr, &start_count, sizeof start_count,
@@ -455,74 +746,11 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
           if (Status grown = grow_edges(total); !grown.ok())
             return grown;
         }
-      } else {
-        count_edges<<<blocks_for(complex_cells), kBlock>>>(complex, sets, d_loc.ptr,
-                                                            d_size.ptr, d_counts.ptr);
-        if (cudaError_t err = with_scratch([&](void *temp, std::size_t &bytes) {
-              return cub::DeviceScan::ExclusiveSum(temp, bytes, d_counts.ptr, d_offsets.ptr,
-                                                   complex_cells + 1);
-            });
-            err != cudaSuccess)
-          return cuda_status(err, "counting edges");
-        unsigned added = 0;
-        if (cudaError_t err = cudaMemcpy(&added, d_offsets.ptr + complex_cells, sizeof added,
-                                         cudaMemcpyDeviceToHost);
-            err != cudaSuccess)
-          return cuda_status(err, "counting edges");
-        if (edges + added > capacity)
-          if (Status grown = grow_edges(edges + added); !grown.ok())
-            return grown;
-        place_edges<<<blocks_for(complex_cells), kBlock>>>(complex, sets, d_loc.ptr,
-                                                            d_size.ptr, d_offsets.ptr,
-                                                            unsigned(edges), d_src.ptr,
-                                                            d_dst.ptr);
-        edges += added;
       }
-    }
-    // 3. Along the edges.
-    if (variant == Variant::kAtomic) {
+      // 3. Along the edges.
       if (edges > 0)
-        push<<<blocks_for((edges + 31) / 32 * 32), kBlock>>>(sets, d_src.ptr, d_dst.ptr, unsigned(edges),
-                                                 unsigned(before));
-    } else {
-      if (edges > sorted) {
-        // This round's edges (in round 1 also the program's copies), sorted
-        // by destination and merged with those sorted before.
-        const std::size_t added = edges - sorted;
-        for (auto step : {d_new_dst.grow(added, 0), d_new_edge.grow(added, 0),
-                          d_new_dst_sorted.grow(added, 0), d_new_edge_sorted.grow(added, 0),
-                          d_spare_dst.grow(edges, 0), d_spare_edge.grow(edges, 0)})
-          if (step != cudaSuccess)
-            return cuda_status(step, "sorting the edges");
-        pack_new_edges<<<blocks_for(added), kBlock>>>(d_src.ptr, d_dst.ptr, unsigned(sorted),
-                                                      unsigned(added), round, d_new_dst.ptr,
-                                                      d_new_edge.ptr);
-        if (cudaError_t err = with_scratch([&](void *temp, std::size_t &bytes) {
-              return cub::DeviceRadixSort::SortPairs(
-                  temp, bytes, d_new_dst.ptr, d_new_dst_sorted.ptr, d_new_edge.ptr,
-                  d_new_edge_sorted.ptr, added, 0, key_bits);
-            });
-            err != cudaSuccess)
-          return cuda_status(err, "sorting the edges");
-        if (cudaError_t err = with_scratch([&](void *temp, std::size_t &bytes) {
-              return cub::DeviceMerge::MergePairs(
-                  temp, bytes, d_in_dst.ptr, d_in_edge.ptr, std::int64_t(sorted),
-                  d_new_dst_sorted.ptr, d_new_edge_sorted.ptr, std::int64_t(added),
-                  d_spare_dst.ptr, d_spare_edge.ptr);
-            });
-            err != cudaSuccess)
-          return cuda_status(err, "merging the edges");
-        std::swap(d_in_dst.ptr, d_spare_dst.ptr);
-        std::swap(d_in_dst.size, d_spare_dst.size);
-        std::swap(d_in_edge.ptr, d_spare_edge.ptr);
-        std::swap(d_in_edge.size, d_spare_edge.size);
-        sorted = edges;
-        run_starts<<<blocks_for(sorted + 1), kBlock>>>(d_in_dst.ptr, unsigned(sorted), nodes,
-                                                       d_in_start.ptr);
-      }
-      if (sorted > 0)
-        pull<<<blocks_for(std::size_t(nodes) * 32), kBlock>>>(sets, d_in_start.ptr,
-                                                             d_in_edge.ptr, round);
+        push<<<blocks_for((edges + 31) / 32 * 32), kBlock>>>(sets, d_src.ptr, d_dst.ptr,
+                                                             unsigned(edges), unsigned(before));
     }
     if (cudaError_t err = cudaGetLastError(); err != cudaSuccess)
       return cuda_status(err, "round");
@@ -542,6 +770,13 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
     for (unsigned w = 0; w < words; ++w)
       for (Word b = pts[std::size_t(v) * words + w]; b != 0; b &= b - 1)
         out.push_back(loc[w * 32 + __builtin_ctz(b)]);
+  }
+  if (variant == Variant::kFree) {
+    // The edges kAtomic would have made: one per load or store and location
+    // of its pointer's final set that the offset fits.
+    for (std::size_t i = 0; i < ptr.size(); ++i)
+      for (std::uint32_t o : solution.pts[ptr[i]])
+        edges += offset[i] == 0 || offset[i] < sizes[o];
   }
   solution.edges = edges;
   if (stats) {

@@ -6,9 +6,11 @@
 //            and stores add take their slots from an atomicAdd on a
 //            counter (LonestarGPU's scheme as the papers describe it);
 //   kFree    no read-modify-write atomic in the solver's kernels: a warp per
-//            destination pulls from its incoming edges (one writer per
-//            word), and new edges take their slots from a prefix sum of
-//            their counts (the papers' associativity point).
+//            node pulls into it (one writer per word) along its copies and
+//            through its loads and the stores that write it, reading the
+//            edges they add from the pointers' sets instead of making them
+//            (no edge is stored, so no slot is taken); the stores' sets are
+//            transposed with warp ballots, one writer per word, first.
 // Both compute the least solution, the same sets as the CPU solver
 // (solver.h); dd-pta --verify compares them.
 //

@@ -49,8 +49,9 @@ Algorithms (--algo=A):
                along copy edges with atomicOr, the edges of loads and
                stores placed with an atomicAdd on a counter
   gpu-free     the same rounds with no read-modify-write atomic: each
-               node pulls from its incoming edges, new edges are placed by
-               a prefix sum of their counts
+               node pulls along its copies and through its loads and the
+               stores that write it, reading their edges from the pointers'
+               sets instead of placing them
 
 Options:
   --algo=A           the algorithm (required)

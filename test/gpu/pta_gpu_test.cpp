@@ -1,11 +1,12 @@
 // GPU test of Andersen's analysis (apps/pta/gpu_solver.h): both variants
 // (gpu-atomic, gpu-free) against the CPU solver on random constraint sets,
 // node for node. The sets are shaped to reach the solver's corners: more
-// locations than one word of a bitset holds (and more than 32 words, so a
-// warp's lanes loop over words), function blocks reached through offsets,
-// copy cycles, long copy chains (many rounds), loads and stores that add
-// edges late, edges that overflow the first edge arrays (the atomic
-// variant's retry, the prefix sum's growth). Run on the GPU machine
+// locations than one word of a bitset holds (more than 64 words, so
+// gpu-free's pull ORs a node's sources in several passes, and several
+// hundred), function blocks reached
+// through offsets (loads and stores of several offsets), copy cycles, long
+// copy chains (many rounds), loads and stores that add edges late, edges
+// that overflow the first edge arrays (the atomic variant's retry). Run on the GPU machine
 // (test/gpu/run.sh); prints FAIL lines and "N passed, N failed".
 #include <algorithm>
 #include <cstdio>
@@ -113,6 +114,12 @@ int main() {
     const std::uint32_t n = 3000 + rng() % 5000;
     const std::uint32_t locations = std::min<std::uint32_t>(n, 2000 + rng() % 3000);
     check(random_set(rng, n, locations, 2 * n, 5, 2, 2), "wide#" + std::to_string(i));
+  }
+  // Wider: 9000-12000 locations (282-375 words).
+  for (int i = 0; i < 4; ++i) {
+    const std::uint32_t n = 10000 + rng() % 4000;
+    const std::uint32_t locations = std::min<std::uint32_t>(n, 9000 + rng() % 3000);
+    check(random_set(rng, n, locations, 2 * n, 5, 2, 2), "wider#" + std::to_string(i));
   }
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
