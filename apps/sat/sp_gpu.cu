@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "common/cuda_host.cuh"
@@ -31,11 +33,12 @@ struct GpuEngine::Buffers {
   DeviceArray<unsigned> clause_offsets, edge_var, var_offsets, var_edges;
   DeviceArray<unsigned char> edge_negative, clause_live, edge_live;
   DeviceArray<double> eta, eta_next, ratio, prod_pos, prod_neg, next_pos, next_neg;
-  DeviceArray<int> moved;
+  DeviceArray<int> moved;            // the host loop's flag; the device loop's three
+  DeviceArray<unsigned> loop_result; // the device loop's rounds and convergence
   apps::EventPair events;
 };
 
-GpuEngine::GpuEngine(Variant variant) : variant_(variant) {}
+GpuEngine::GpuEngine(Variant variant, RoundLoop loop) : variant_(variant), loop_(loop) {}
 GpuEngine::~GpuEngine() = default;
 
 Status GpuEngine::upload(const FactorGraph &graph) {
@@ -47,7 +50,8 @@ Status GpuEngine::upload(const FactorGraph &graph) {
                     b.edge_negative.allocate(e), b.clause_live.allocate(c),
                     b.edge_live.allocate(e), b.eta.allocate(e), b.eta_next.allocate(e),
                     b.ratio.allocate(e), b.prod_pos.allocate(v), b.prod_neg.allocate(v),
-                    b.next_pos.allocate(v), b.next_neg.allocate(v), b.moved.allocate(1),
+                    b.next_pos.allocate(v), b.next_neg.allocate(v), b.moved.allocate(3),
+                    b.loop_result.allocate(2),
                     b.var_offsets.allocate(graph.var_offsets.size()),
                     b.var_edges.allocate(e), b.var_offsets.put(graph.var_offsets),
                     b.var_edges.put(graph.var_edges),
@@ -77,6 +81,14 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
   const unsigned clause_blocks = static_cast<unsigned>((std::uint64_t{clauses} + kBlock - 1) / kBlock);
   const unsigned var_blocks = static_cast<unsigned>((std::uint64_t{vars} + kBlock - 1) / kBlock);
   Convergence result;
+  if (loop_ == RoundLoop::kDevice) {
+    Expected<bool> ran = converge_on_device(graph, options, result);
+    if (!ran.ok())
+      return ran.status();
+    if (*ran)
+      return download(state, result);
+    // No cooperative launch here: the host drives the rounds.
+  }
   cudaEventRecord(b.events.start);
   while (result.rounds < options.max_rounds && !result.converged) {
     ++result.rounds;
@@ -123,6 +135,84 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
   float ms = 0;
   cudaEventElapsedTime(&ms, b.events.start, b.events.stop);
   result.ms = ms;
+  return download(state, result);
+}
+
+Expected<bool> GpuEngine::converge_on_device(const FactorGraph &graph, const SpOptions &options,
+                                             Convergence &result) {
+  Buffers &b = *buffers_;
+  int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+  const bool gather = variant_ == Variant::kGather;
+  const void *kernel = gather ? reinterpret_cast<const void *>(&sp_rounds_gather)
+                              : reinterpret_cast<const void *>(&sp_rounds_atomic);
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err == cudaSuccess)
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, 0);
+  if (err != cudaSuccess)
+    return cuda_status(err, "survey propagation");
+  if (!cooperative || per_sm == 0)
+    return false;
+  // Every block resident (a grid sync waits for all): as many as fit, no
+  // more than the clauses or variables need.
+  const std::uint64_t most = std::max<std::uint64_t>(graph.num_clauses(), graph.num_vars);
+  const unsigned needed = static_cast<unsigned>(std::max<std::uint64_t>(1, (most + kBlock - 1) / kBlock));
+  const unsigned blocks = std::min(needed, static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms));
+  RoundArgs args{};
+  args.num_clauses = graph.num_clauses();
+  args.num_vars = graph.num_vars;
+  args.max_rounds = static_cast<unsigned>(
+      std::min<std::uint64_t>(options.max_rounds, std::numeric_limits<unsigned>::max()));
+  args.clause_offsets = b.clause_offsets.ptr;
+  args.clause_live = b.clause_live.ptr;
+  args.edge_var = b.edge_var.ptr;
+  args.edge_negative = b.edge_negative.ptr;
+  args.edge_live = b.edge_live.ptr;
+  args.var_offsets = b.var_offsets.ptr;
+  args.var_edges = b.var_edges.ptr;
+  args.eta[0] = b.eta.ptr, args.eta[1] = b.eta_next.ptr;
+  args.prod_pos[0] = b.prod_pos.ptr, args.prod_pos[1] = b.next_pos.ptr;
+  args.prod_neg[0] = b.prod_neg.ptr, args.prod_neg[1] = b.next_neg.ptr;
+  args.ratio = b.ratio.ptr;
+  args.epsilon = options.epsilon;
+  args.damping = options.damping;
+  args.moved = b.moved.ptr;
+  args.rounds = b.loop_result.ptr;
+  args.converged = reinterpret_cast<int *>(b.loop_result.ptr + 1);
+  void *params[] = {&args};
+  cudaMemsetAsync(b.moved.ptr, 0, 3 * sizeof(int));
+  cudaEventRecord(b.events.start);
+  err = cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(kBlock), params, 0, nullptr);
+  ++launches_;
+  cudaEventRecord(b.events.stop);
+  if (err == cudaSuccess)
+    err = cudaEventSynchronize(b.events.stop);
+  if (err != cudaSuccess)
+    return cuda_status(err, "survey propagation");
+  unsigned out[2] = {0, 0};
+  if ((err = cudaMemcpy(out, b.loop_result.ptr, sizeof out, cudaMemcpyDeviceToHost)) != cudaSuccess)
+    return cuda_status(err, "survey propagation");
+  float ms = 0;
+  cudaEventElapsedTime(&ms, b.events.start, b.events.stop);
+  result.ms = ms;
+  result.rounds = out[0];
+  result.converged = out[1] != 0;
+  // Round r wrote buffers r & 1: after an odd number the next ones hold the
+  // state, as after the host loop's swaps.
+  if (out[0] % 2 == 1) {
+    std::swap(b.eta.ptr, b.eta_next.ptr);
+    std::swap(b.prod_pos.ptr, b.next_pos.ptr);
+    std::swap(b.prod_neg.ptr, b.next_neg.ptr);
+  }
+  return true;
+}
+
+Expected<Convergence> GpuEngine::download(SpState &state, const Convergence &result) {
+  Buffers &b = *buffers_;
+  cudaError_t err = cudaSuccess;
 
   // Dead edges' surveys are not in the device's buffer (only live edges are
   // written each round): keep the host's.

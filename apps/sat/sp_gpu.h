@@ -23,9 +23,18 @@ namespace dd::sat::gpu {
 
 enum class Variant { kAtomic, kGather };
 
+/// Who drives a convergence's rounds: a launch per phase and a copy of the
+/// flag to the host after every round (kHost), or one cooperative launch
+/// that runs them all, the grid syncing between phases and reading the
+/// convergence flag itself (kDevice; the host loop where the device cannot
+/// launch cooperatively). The rounds, and so the results, are the same; the
+/// device loop saves the host's round trip a round, but its kernel holds
+/// both phases' registers (docs/sp.md, "Who drives the rounds").
+enum class RoundLoop { kHost, kDevice };
+
 class GpuEngine : public Engine {
 public:
-  explicit GpuEngine(Variant variant);
+  explicit GpuEngine(Variant variant, RoundLoop loop = RoundLoop::kHost);
   ~GpuEngine() override;
   GpuEngine(const GpuEngine &) = delete;
   GpuEngine &operator=(const GpuEngine &) = delete;
@@ -41,7 +50,14 @@ public:
 
 private:
   struct Buffers;
+  /// The rounds in one cooperative launch; false (and nothing run) where
+  /// the device cannot launch one.
+  Expected<bool> converge_on_device(const FactorGraph &graph, const SpOptions &options,
+                                    Convergence &result);
+  /// The surveys and products back into `state`.
+  Expected<Convergence> download(SpState &state, const Convergence &result);
   Variant variant_;
+  RoundLoop loop_;
   std::unique_ptr<Buffers> buffers_;
   std::uint64_t launches_ = 0;
 };

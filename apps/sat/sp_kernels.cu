@@ -5,6 +5,7 @@
 // gathers them (gather). Two clauses of one variable meet on its product
 // whenever they run at once, which is why a plain store there loses
 // factors (docs/sp.md, "The GPU variants").
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 
 #include "sat/sp_kernels.h"
@@ -90,15 +91,12 @@ __global__ void sp_round_surveys(unsigned num_clauses, const unsigned *clause_of
     flag_moved(moved);
 }
 
-__global__ void gather_products(unsigned num_vars, const unsigned *var_offsets,
-                                const unsigned *var_edges, const unsigned char *edge_negative,
-                                const unsigned char *edge_live, const double *eta,
-                                double *prod_pos, double *prod_neg) {
-  const unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= num_vars)
-    return;
-  // The CPU's order: the variable's edges in increasing order, each factor
-  // multiplied into a product that starts at 1.
+// One variable's products for the next round, in the CPU's order: its
+// edges in increasing order, each factor multiplied into a product that
+// starts at 1.
+static __device__ void gather_one(unsigned v, const unsigned *var_offsets, const unsigned *var_edges,
+                           const unsigned char *edge_negative, const unsigned char *edge_live,
+                           const double *eta, double *prod_pos, double *prod_neg) {
   double pos = 1.0, neg = 1.0;
   for (unsigned k = var_offsets[v]; k < var_offsets[v + 1]; ++k) {
     const unsigned e = var_edges[k];
@@ -112,5 +110,80 @@ __global__ void gather_products(unsigned num_vars, const unsigned *var_offsets,
   prod_pos[v] = pos;
   prod_neg[v] = neg;
 }
+
+__global__ void gather_products(unsigned num_vars, const unsigned *var_offsets,
+                                const unsigned *var_edges, const unsigned char *edge_negative,
+                                const unsigned char *edge_live, const double *eta,
+                                double *prod_pos, double *prod_neg) {
+  const unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < num_vars)
+    gather_one(v, var_offsets, var_edges, edge_negative, edge_live, eta, prod_pos, prod_neg);
+}
+
+// The rounds of one convergence in one cooperative launch: the grid syncs
+// where the host loop's launches end, and each thread reads the round's
+// flag after the last sync, so no round waits for the host. Round r
+// (from 1) reads buffers (r - 1) & 1 and writes r & 1; its flag is
+// moved[r % 3], cleared by thread 0 in round r - 1 (no thread reads it
+// then: its last readers read it before round r - 2's end).
+template <bool Gather> __device__ void run_rounds(const RoundArgs &a) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  const unsigned first = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned stride = gridDim.x * blockDim.x;
+  unsigned round = 0;
+  bool converged = false;
+  while (round < a.max_rounds) {
+    ++round;
+    const unsigned cur = (round - 1) & 1, next = round & 1;
+    int *const moved = a.moved + round % 3;
+    if (first == 0)
+      cuda::atomic_ref<int, cuda::thread_scope_device>(a.moved[(round + 1) % 3])
+          .store(0, cuda::memory_order_relaxed);
+    if (!Gather) {
+      for (unsigned v = first; v < a.num_vars; v += stride)
+        a.prod_pos[next][v] = a.prod_neg[next][v] = 1.0;
+      grid.sync();
+    }
+    for (unsigned c = first; c < a.num_clauses; c += stride) {
+      if (!a.clause_live[c])
+        continue;
+      bool did_move;
+      if (Gather) {
+        NoContribution contribute;
+        did_move = survey::update_clause(a.clause_offsets[c], a.clause_offsets[c + 1], a.edge_var,
+                                         a.edge_negative, a.edge_live, a.prod_pos[cur],
+                                         a.prod_neg[cur], a.eta[cur], a.eta[next], a.ratio,
+                                         a.epsilon, a.damping, contribute);
+      } else {
+        AtomicMultiply contribute{a.prod_pos[next], a.prod_neg[next]};
+        did_move = survey::update_clause(a.clause_offsets[c], a.clause_offsets[c + 1], a.edge_var,
+                                         a.edge_negative, a.edge_live, a.prod_pos[cur],
+                                         a.prod_neg[cur], a.eta[cur], a.eta[next], a.ratio,
+                                         a.epsilon, a.damping, contribute);
+      }
+      if (did_move)
+        flag_moved(moved);
+    }
+    grid.sync();
+    if (Gather) {
+      for (unsigned v = first; v < a.num_vars; v += stride)
+        gather_one(v, a.var_offsets, a.var_edges, a.edge_negative, a.edge_live, a.eta[next],
+                   a.prod_pos[next], a.prod_neg[next]);
+      grid.sync();
+    }
+    converged = cuda::atomic_ref<int, cuda::thread_scope_device>(*moved).load(
+                    cuda::memory_order_relaxed) == 0;
+    if (converged)
+      break;
+  }
+  if (first == 0) {
+    *a.rounds = round;
+    *a.converged = converged ? 1 : 0;
+  }
+}
+
+__global__ void sp_rounds_atomic(RoundArgs a) { run_rounds<false>(a); }
+__global__ void sp_rounds_gather(RoundArgs a) { run_rounds<true>(a); }
 
 } // namespace dd::sat::gpu

@@ -35,6 +35,32 @@ __global__ void gather_products(unsigned num_vars, const unsigned *var_offsets,
                                 const unsigned char *edge_live, const double *eta,
                                 double *prod_pos, double *prod_neg);
 
+/// What sp_rounds reads and writes: the formula, the state's two buffers
+/// (this round's and the next's, by the round's parity: index 0 holds the
+/// state uploaded), three convergence flags (zero at the launch), and where
+/// the rounds run and whether they converged go.
+struct RoundArgs {
+  unsigned num_clauses, num_vars, max_rounds;
+  const unsigned *clause_offsets;
+  const unsigned char *clause_live;
+  const unsigned *edge_var;
+  const unsigned char *edge_negative, *edge_live;
+  const unsigned *var_offsets, *var_edges;
+  double *eta[2], *prod_pos[2], *prod_neg[2];
+  double *ratio;
+  double epsilon, damping;
+  int *moved;
+  unsigned *rounds;
+  int *converged;
+};
+
+/// Every round of one convergence (at most a.max_rounds) in one launch,
+/// which must be cooperative (cudaLaunchCooperativeKernel, every block
+/// resident): the atomic variant's reset and clause pass a round, or the
+/// gather variant's clause and variable passes.
+__global__ void sp_rounds_atomic(RoundArgs a);
+__global__ void sp_rounds_gather(RoundArgs a);
+
 } // namespace dd::sat::gpu
 
 #endif // DD_SAT_SP_KERNELS_H

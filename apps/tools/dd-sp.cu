@@ -74,6 +74,14 @@ Options:
                      B (default 0.01)
   --seed=S           the initial surveys and WalkSAT's choices (default 1)
   --max-flips=N      WalkSAT's flips (default 100000 + 1000 per variable)
+  --round-loop=L     who drives a convergence's rounds on the GPU: host
+                     (default: a launch per phase, the flag copied to the
+                     host after every round) or device (one cooperative
+                     launch runs them all, the grid syncing between phases
+                     and reading the flag itself; the host loop where the GPU
+                     cannot launch cooperatively). The rounds and results are
+                     the same; which is faster depends on the algo and the
+                     formula (docs/sp.md)
   --out=FILE         write the result in the SAT competition's style:
                      "s SATISFIABLE" and "v" lines of literals ending in 0,
                      or "s UNKNOWN" ("-": standard output; the result line
@@ -122,7 +130,8 @@ int fail(const std::string &message) {
 
 const std::set<std::string> kValueOptions = {
     "algo",      "out",  "runs",      "max-input-bytes", "epsilon",  "max-rounds",
-    "fraction",  "seed", "max-flips", "paramagnetic",    "tolerance", "damping"};
+    "fraction",  "seed", "max-flips", "paramagnetic",    "tolerance", "damping",
+    "round-loop"};
 const std::set<std::string> kFlagOptions = {"verify", "help"};
 
 enum class Algo { kAtomic, kGather, kCpu };
@@ -175,6 +184,13 @@ int main_impl(int argc, char **argv) {
         get_real(args, "tolerance", 0.0, true, 1.0, tolerance)})
     if (problem)
       return fail(*problem);
+  sat::gpu::RoundLoop round_loop = sat::gpu::RoundLoop::kHost;
+  if (auto it = args.values.find("round-loop"); it != args.values.end()) {
+    if (it->second == "device")
+      round_loop = sat::gpu::RoundLoop::kDevice;
+    else if (it->second != "host")
+      return fail("--round-loop must be device or host (is '" + it->second + "')");
+  }
   if (args.positional.size() != 1)
     return fail(args.positional.empty()
                     ? std::string("no FORMULA given (dd-sp --help)")
@@ -200,7 +216,8 @@ int main_impl(int argc, char **argv) {
                           err != cudaSuccess ? cudaGetErrorString(err) : "no device",
                           " (--algo=cpu runs on the CPU)"));
     auto gpu = std::make_unique<sat::gpu::GpuEngine>(
-        algo == Algo::kAtomic ? sat::gpu::Variant::kAtomic : sat::gpu::Variant::kGather);
+        algo == Algo::kAtomic ? sat::gpu::Variant::kAtomic : sat::gpu::Variant::kGather,
+        round_loop);
     if (Status s = gpu->upload(graph); !s.ok())
       return fail(path + ": " + s.message());
     engine = std::move(gpu);

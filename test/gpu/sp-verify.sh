@@ -21,7 +21,9 @@
 # result exactly (its arithmetic is the CPU's, bit for bit, and so is every
 # decision after it); atomic may differ once a decimation
 # ranks two nearly equal biases differently, which is reported, not failed.
-# The "s" line of each --out file must match the result line. Each run is
+# On small formulas each algo also runs with --round-loop=device (every
+# round in one cooperative launch). The "s" line of each --out file must
+# match the result line. Each run is
 # limited to DD_GPU_TEST_TIMEOUT seconds (default 300). Prints one line per
 # run and "N passed, N failed"; exit status 1 when any failed.
 set -u
@@ -112,6 +114,9 @@ check() {
   fi
   for algo in atomic gather; do
     variant "$formula" "$label" "$algo" "$want" "$@"
+    # The rounds in one cooperative launch: the same rounds, so gather must
+    # still give the CPU's result exactly.
+    [[ $size == small ]] && variant "$formula" "$label" "$algo" "$want" "$@" --round-loop=device
   done
   [[ -n $want ]] && echo "     $label: cpu $want"
 }
