@@ -35,10 +35,10 @@ __global__ void gather_products(unsigned num_vars, const unsigned *var_offsets,
                                 const unsigned char *edge_live, const double *eta,
                                 double *prod_pos, double *prod_neg);
 
-/// What sp_rounds reads and writes: the formula, the state's two buffers
-/// (this round's and the next's, by the round's parity: index 0 holds the
-/// state uploaded), three convergence flags (zero at the launch), and where
-/// the rounds run and whether they converged go.
+/// What sp_rounds_atomic and sp_rounds_gather read and write: the formula,
+/// the state's two buffers (this round's and the next's, by the round's
+/// parity: index 0 holds the state uploaded), three convergence flags (zero
+/// at the launch), and where the rounds run and whether they converged go.
 struct RoundArgs {
   unsigned num_clauses, num_vars, max_rounds;
   const unsigned *clause_offsets;
