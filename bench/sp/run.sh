@@ -23,7 +23,9 @@
 # columns show), with its geometric mean.
 # SP_INPUTS selects rows by name (default: all); SP_FLAGS adds options to
 # every dd-sp run (e.g. --max-flips=1000000: WalkSAT's flips, which run on
-# the host and are not in sp_ms, otherwise dominate the larger rows).
+# the host and are not in sp_ms, otherwise dominate the larger rows; or
+# --round-loop=device: every round of a convergence in one cooperative
+# launch, docs/sp.md "Who drives the rounds").
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR}
 work=${2:?usage: run.sh BIN_DIR WORK_DIR}
