@@ -278,6 +278,8 @@ __global__ void changed_columns(Sets s, LoadOffsets lo, const unsigned *loc) {
 
 // kFree: what node v takes in by each kind of constraint.
 struct Incoming {
+  const unsigned *order;      // the nodes that take anything in, heaviest first
+  unsigned count;             // how many
   const unsigned *copy_start; // per node + 1: its copies' sources in copy_src
   const unsigned *copy_src;
   const unsigned *load_start; // per node + 1: its loads p = *(q+k), (q, k) in load_ptr/offset
@@ -365,6 +367,9 @@ __device__ __forceinline__ void collect(const Sets &s, unsigned v, unsigned *lis
 //   - through the stores that write v, found in the transposed sets: for
 //     each store *(q+k) = r whose q holds the location o with v = o+k,
 //     pts(r) whole if q gained o this round, else delta(r).
+// Warps take the nodes heaviest first (Incoming::order: a node's
+// constraints weighed by the words they scan), so that the round does not
+// wait on a heavy node started last; nodes that take nothing in get none.
 // No edge is stored: prop(q) is the loads' and stores' edges, so a round
 // costs no allocation, prefix sum or sort, and the sets grow only here.
 // Words set by the whole sets the warp reads while other warps add to them
@@ -374,14 +379,12 @@ __global__ void pull_through(Sets s, Incoming in, Stores st, LoadOffsets lo,
                              const unsigned *loc) {
   const std::size_t warp = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x % 32;
-  if (warp >= s.nodes)
+  if (warp >= in.count)
     return;
-  const unsigned v = unsigned(warp);
+  const unsigned v = in.order[warp];
   const unsigned copies_begin = in.copy_start[v], copies_end = in.copy_start[v + 1];
   const unsigned loads_begin = in.load_start[v], loads_end = in.load_start[v + 1];
   const unsigned targets_begin = in.target_start[v], targets_end = in.target_start[v + 1];
-  if (copies_begin == copies_end && loads_begin == loads_end && targets_begin == targets_end)
-    return;
   __shared__ unsigned lists[kBlock / 32][kPending];
   unsigned *const list = lists[threadIdx.x / 32];
   unsigned pending = 0;
@@ -467,6 +470,7 @@ namespace {
 /// kFree's constraint tables, built once on the host (Incoming, Stores,
 /// LoadOffsets).
 struct PullTables {
+  std::vector<unsigned> order; // Incoming::order
   std::vector<unsigned> copy_start, copy_src, load_start, load_ptr, load_group;
   std::vector<unsigned> load_offsets; // per group: its offset k
   std::vector<Word> load_valid;       // per group, W words: k < size(loc[c])
@@ -552,6 +556,21 @@ PullTables pull_tables(const ConstraintSet &set, const std::vector<unsigned> &lo
     t.target_first.push_back(targets[i].first);
     t.target_last.push_back(targets[i].last);
   }
+  // A node's weight: the words its warp scans each round (a load's whole
+  // pointer set, a store group's words, a copy each), heaviest first.
+  std::vector<std::pair<std::uint64_t, unsigned>> weighed;
+  for (unsigned v = 0; v < nodes; ++v) {
+    std::uint64_t weight = t.copy_start[v + 1] - t.copy_start[v];
+    weight += std::uint64_t(t.load_start[v + 1] - t.load_start[v]) * words;
+    for (unsigned i = t.target_start[v]; i < t.target_start[v + 1]; ++i)
+      weight += t.target_last[i] - t.target_first[i];
+    if (weight > 0)
+      weighed.push_back({weight, v});
+  }
+  std::stable_sort(weighed.begin(), weighed.end(),
+                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  for (const auto &[weight, v] : weighed)
+    t.order.push_back(v);
   return t;
 }
 
@@ -622,7 +641,7 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
   // kFree: the constraints grouped by the node they write (Incoming), the
   // stores' slots and their transposed sets (Stores), the loads' offsets
   // and their columns' masks (LoadOffsets).
-  DeviceArray<unsigned> d_copy_start, d_copy_src, d_load_start, d_load_ptr, d_load_group,
+  DeviceArray<unsigned> d_order, d_copy_start, d_copy_src, d_load_start, d_load_ptr, d_load_group,
       d_load_offsets, d_target_start, d_target_column, d_target_first, d_target_last, d_store_ptr,
       d_store_value;
   DeviceArray<Word> d_store_all, d_store_fresh, d_store_changed, d_load_valid, d_load_changed;
@@ -646,7 +665,8 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
     const std::size_t store_words = t.store_ptr.size() / 32;
     const std::size_t store_cells = loc.size() * store_words;
     for (auto step :
-         {d_copy_start.allocate(t.copy_start.size()), d_copy_src.allocate(t.copy_src.size()),
+         {d_order.allocate(t.order.size()), d_copy_start.allocate(t.copy_start.size()),
+          d_copy_src.allocate(t.copy_src.size()),
           d_load_start.allocate(t.load_start.size()), d_load_ptr.allocate(t.load_ptr.size()),
           d_load_group.allocate(t.load_group.size()), d_load_offsets.allocate(t.load_offsets.size()),
           d_load_valid.allocate(t.load_valid.size()), d_load_changed.allocate(t.load_valid.size()),
@@ -658,7 +678,8 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
           d_store_changed.allocate(store_words)})
       if (step != cudaSuccess)
         return cuda_status(step, "allocating the constraints");
-    for (auto step : {d_copy_start.put(t.copy_start), d_copy_src.put(t.copy_src),
+    for (auto step : {d_order.put(t.order), d_copy_start.put(t.copy_start),
+                      d_copy_src.put(t.copy_src),
                       d_load_start.put(t.load_start), d_load_ptr.put(t.load_ptr),
                       d_load_group.put(t.load_group), d_load_offsets.put(t.load_offsets),
                       d_load_valid.put(t.load_valid), d_target_start.put(t.target_start),
@@ -667,7 +688,8 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
                       d_store_value.put(t.store_value), d_store_all.zero()})
       if (step != cudaSuccess)
         return cuda_status(step, "copying the constraints");
-    incoming = {d_copy_start.ptr,    d_copy_src.ptr,     d_load_start.ptr,
+    incoming = {d_order.ptr,         unsigned(t.order.size()),
+                d_copy_start.ptr,    d_copy_src.ptr,     d_load_start.ptr,
                 d_load_ptr.ptr,      d_load_group.ptr,   d_target_start.ptr,
                 d_target_column.ptr, d_target_first.ptr, d_target_last.ptr};
     stores = {d_store_ptr.ptr,   d_store_value.ptr,   unsigned(store_words),
@@ -717,8 +739,9 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
       if (load_offsets.groups > 0)
         changed_columns<<<blocks_for(std::size_t(load_offsets.groups) * words * 32), kBlock>>>(
             sets, load_offsets, d_loc.ptr);
-      pull_through<<<blocks_for(std::size_t(nodes) * 32), kBlock>>>(sets, incoming, stores,
-                                                                    load_offsets, d_loc.ptr);
+      if (incoming.count > 0)
+        pull_through<<<blocks_for(std::size_t(incoming.count) * 32), kBlock>>>(
+            sets, incoming, stores, load_offsets, d_loc.ptr);
     } else {
       // 2. The edges of loads and stores.
       const std::size_t before = edges;
