@@ -1347,23 +1347,11 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
   // The message carries the flag's value before the loop (false); in the
   // original the condition has set it by the time the section runs.
   if (CS.FlagInCondition) {
-    struct FlagUse : RecursiveASTVisitor<FlagUse> {
-      const VarDecl *Flag;
-      const DeclRefExpr *Found = nullptr;
-      bool VisitDeclRefExpr(DeclRefExpr *D) {
-        if (D->getDecl() == Flag)
-          Found = D;
-        return !Found;
-      }
-    } Use;
-    Use.Flag = CS.Flags.front();
-    for (const Stmt *S : CS.Body)
-      if (!Use.Found)
-        Use.TraverseStmt(const_cast<Stmt *>(S));
-    if (Use.Found)
-      return Refusal{RefusalKind::SectionShape, Use.Found->getLocation(),
-                     "the critical section reads '" +
-                         Use.Flag->getName().str() +
+    const VarDecl *Flag = CS.Flags.front();
+    if (SourceLocation Use = firstUse(Flag, CS.Body, SourceLocation());
+        Use.isValid())
+      return Refusal{RefusalKind::SectionShape, Use,
+                     "the critical section reads '" + Flag->getName().str() +
                          "', which the try-lock's condition sets: on the "
                          "server it would still read as before the loop"};
   }
