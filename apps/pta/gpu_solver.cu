@@ -359,6 +359,24 @@ __device__ __forceinline__ void collect(const Sets &s, unsigned v, unsigned *lis
   __syncwarp(); // the entries are written before flush reads them
 }
 
+// Queues the sources that 32 words of candidates name, a word per lane
+// (`act`: the bits to take; `gained`: those whose edge is new this round,
+// so the source's whole set goes): the set bits of each non-zero word, a
+// lane per bit; bit i of word jw is source(32 * jw + i).
+template <class Source>
+__device__ __forceinline__ void collect_bits(const Sets &s, unsigned v, unsigned *list,
+                                             unsigned &pending, Word act, Word gained,
+                                             Source source) {
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned nz = __ballot_sync(~0u, act != 0); nz != 0; nz &= nz - 1) {
+    const unsigned jw = __ffs(nz) - 1;
+    const Word bits = __shfl_sync(~0u, act, jw), fresh = __shfl_sync(~0u, gained, jw);
+    const bool active = (bits >> lane) & 1u;
+    const unsigned from = active ? source(32 * jw + lane) : 0;
+    collect(s, v, list, pending, __ballot_sync(~0u, active), from, (fresh >> lane) & 1u);
+  }
+}
+
 // Step 3, kFree: a warp per node v, the only writer of v's words, pulls
 //   - along its copies: delta(src), where src has one;
 //   - through each load v = *(q+k): for each location o in prop(q) with
@@ -396,8 +414,7 @@ __global__ void pull_through(Sets s, Incoming in, Stores st, LoadOffsets lo,
     collect(s, v, list, pending, __ballot_sync(~0u, active), from, false);
   }
   // Loads: the locations o of prop(q) whose o+k is new to v (o in
-  // delta(q)) or has a delta, 32 words at a time, found word by word;
-  // then a lane per bit of each non-zero word.
+  // delta(q)) or has a delta, 32 words at a time, found word by word.
   for (unsigned j = loads_begin; j < loads_end; ++j) {
     const unsigned q = in.load_ptr[j], g = in.load_group[j], k = lo.offset[g];
     const std::size_t row = std::size_t(q) * s.words, masks = std::size_t(g) * s.words;
@@ -408,19 +425,13 @@ __global__ void pull_through(Sets s, Incoming in, Stores st, LoadOffsets lo,
         gained = s.delta[row + pw];
         act = s.prop[row + pw] & lo.valid[masks + pw] & (gained | lo.changed[masks + pw]);
       }
-      for (unsigned nz = __ballot_sync(~0u, act != 0); nz != 0; nz &= nz - 1) {
-        const unsigned jw = __ffs(nz) - 1;
-        const Word bits = __shfl_sync(~0u, act, jw), fresh = __shfl_sync(~0u, gained, jw);
-        const bool active = (bits >> lane) & 1u;
-        const unsigned from = active ? loc[(p0 + jw) * 32 + lane] + k : 0;
-        const bool whole = (fresh >> lane) & 1u;
-        collect(s, v, list, pending, __ballot_sync(~0u, active), from, whole);
-      }
+      collect_bits(s, v, list, pending, act, gained,
+                   [&](unsigned i) { return loc[32 * p0 + i] + k; });
     }
   }
   // Stores into v: per (column, store group) pair, the stores of the
   // group whose pointer gained the column or whose value has a delta,
-  // word by word; then a lane per bit.
+  // word by word.
   for (unsigned t = targets_begin; t < targets_end; ++t) {
     const std::size_t row = std::size_t(in.target_column[t]) * st.words;
     const unsigned first = in.target_first[t], last = in.target_last[t];
@@ -431,14 +442,8 @@ __global__ void pull_through(Sets s, Incoming in, Stores st, LoadOffsets lo,
         gained = st.fresh[row + sw];
         act = st.all[row + sw] & (gained | st.changed_values[sw]);
       }
-      for (unsigned nz = __ballot_sync(~0u, act != 0); nz != 0; nz &= nz - 1) {
-        const unsigned jw = __ffs(nz) - 1;
-        const Word bits = __shfl_sync(~0u, act, jw), fresh = __shfl_sync(~0u, gained, jw);
-        const bool active = (bits >> lane) & 1u;
-        const unsigned from = active ? st.value[(sw0 + jw) * 32 + lane] : 0;
-        const bool whole = (fresh >> lane) & 1u;
-        collect(s, v, list, pending, __ballot_sync(~0u, active), from, whole);
-      }
+      collect_bits(s, v, list, pending, act, gained,
+                   [&](unsigned i) { return st.value[32 * sw0 + i]; });
     }
   }
   if (pending > 0)
@@ -622,20 +627,19 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
   const std::vector<unsigned> sizes(set.sizes.begin(), set.sizes.end());
 
   DeviceArray<Word> d_pts, d_prop, d_delta;
-  DeviceArray<unsigned> d_changed, d_any, d_loc, d_size;
+  DeviceArray<unsigned> d_changed, d_any, d_loc;
   for (auto step : {d_pts.allocate(cells), d_prop.allocate(cells), d_delta.allocate(cells),
-                    d_changed.allocate(nodes), d_any.allocate(1), d_loc.allocate(loc.size()),
-                    d_size.allocate(sizes.size())})
+                    d_changed.allocate(nodes), d_any.allocate(1), d_loc.allocate(loc.size())})
     if (step != cudaSuccess)
       return cuda_status(step, "allocating the sets");
-  for (auto step : {d_pts.put(pts), d_prop.zero(), d_loc.put(loc), d_size.put(sizes)})
+  for (auto step : {d_pts.put(pts), d_prop.zero(), d_loc.put(loc)})
     if (step != cudaSuccess)
       return cuda_status(step, "copying the constraints");
   const Sets sets{d_pts.ptr, d_prop.ptr, d_delta.ptr, d_changed.ptr, words, nodes};
 
-  // kAtomic: the loads and stores as one list, and the copy edges, those of
-  // loads and stores appended as they are made.
-  DeviceArray<unsigned> d_ptr, d_other, d_offset, d_count, d_src, d_dst;
+  // kAtomic: the loads and stores as one list, the blocks' sizes, and the
+  // copy edges, those of loads and stores appended as they are made.
+  DeviceArray<unsigned> d_ptr, d_other, d_offset, d_size, d_count, d_src, d_dst;
   DeviceArray<unsigned char> d_is_store;
   std::size_t capacity = std::max<std::size_t>(src.size() * 2, 1 << 16);
   // kFree: the constraints grouped by the node they write (Incoming), the
@@ -650,12 +654,14 @@ Expected<Solution> solve(const ConstraintSet &set, Variant variant, Stats *stats
   LoadOffsets load_offsets{};
   if (variant == Variant::kAtomic) {
     for (auto step : {d_ptr.allocate(ptr.size()), d_other.allocate(other.size()),
-                      d_offset.allocate(offset.size()), d_is_store.allocate(is_store.size()),
+                      d_offset.allocate(offset.size()), d_size.allocate(sizes.size()),
+                      d_is_store.allocate(is_store.size()),
                       d_count.allocate(1), d_src.allocate(capacity), d_dst.allocate(capacity)})
       if (step != cudaSuccess)
         return cuda_status(step, "allocating the constraints");
     for (auto step : {d_ptr.put(ptr), d_other.put(other), d_offset.put(offset),
-                      d_is_store.put(is_store), d_src.put(src), d_dst.put(dst)})
+                      d_size.put(sizes), d_is_store.put(is_store), d_src.put(src),
+                      d_dst.put(dst)})
       if (step != cudaSuccess)
         return cuda_status(step, "copying the constraints");
   } else {
