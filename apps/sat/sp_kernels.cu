@@ -120,6 +120,16 @@ __global__ void gather_products(unsigned num_vars, const unsigned *var_offsets,
     gather_one(v, var_offsets, var_edges, edge_negative, edge_live, eta, prod_pos, prod_neg);
 }
 
+// Clause c's new surveys of round cur -> next, its factors handed to
+// `contribute`; whether a survey moved.
+template <class Contribute>
+__device__ bool clause_round(const RoundArgs &a, unsigned c, unsigned cur, unsigned next,
+                             Contribute contribute) {
+  return survey::update_clause(a.clause_offsets[c], a.clause_offsets[c + 1], a.edge_var,
+                               a.edge_negative, a.edge_live, a.prod_pos[cur], a.prod_neg[cur],
+                               a.eta[cur], a.eta[next], a.ratio, a.epsilon, a.damping, contribute);
+}
+
 // The rounds of one convergence in one cooperative launch: the grid syncs
 // where the host loop's launches end, and each thread reads the round's
 // flag after the last sync, so no round waits for the host. Round r
@@ -148,21 +158,8 @@ template <bool Gather> __device__ void run_rounds(const RoundArgs &a) {
     for (unsigned c = first; c < a.num_clauses; c += stride) {
       if (!a.clause_live[c])
         continue;
-      bool did_move;
-      if (Gather) {
-        NoContribution contribute;
-        did_move = survey::update_clause(a.clause_offsets[c], a.clause_offsets[c + 1], a.edge_var,
-                                         a.edge_negative, a.edge_live, a.prod_pos[cur],
-                                         a.prod_neg[cur], a.eta[cur], a.eta[next], a.ratio,
-                                         a.epsilon, a.damping, contribute);
-      } else {
-        AtomicMultiply contribute{a.prod_pos[next], a.prod_neg[next]};
-        did_move = survey::update_clause(a.clause_offsets[c], a.clause_offsets[c + 1], a.edge_var,
-                                         a.edge_negative, a.edge_live, a.prod_pos[cur],
-                                         a.prod_neg[cur], a.eta[cur], a.eta[next], a.ratio,
-                                         a.epsilon, a.damping, contribute);
-      }
-      if (did_move)
+      if (Gather ? clause_round(a, c, cur, next, NoContribution{})
+                 : clause_round(a, c, cur, next, AtomicMultiply{a.prod_pos[next], a.prod_neg[next]}))
         flag_moved(moved);
     }
     grid.sync();
