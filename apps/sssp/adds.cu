@@ -270,6 +270,14 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
   // the head moves on. The assignment is counted done only after its last
   // round, so termination and head switches still see these items.
   using Offer = KeepOrPush<State, Worker>;
+  // Item i goes to lane i / kWarps of warp i % kWarps: a round of fewer
+  // items than threads (an assignment is min_grain items a warp, a local
+  // round often a few dozen) then keeps every warp busy instead of leaving
+  // the edges of all of them to the first warps. On wiki-Vote, assignments
+  // of 64 items filled 2 of the 16 warps, and local rounds of 20 vertices
+  // of a few hundred edges each took 5-25 us on one warp.
+  constexpr unsigned kWarps = kAddsThreads / warp_size;
+  const unsigned item_index = lane_id() * kWarps + threadIdx.x / warp_size;
   buckets::Assignment a;
   unsigned long long scanned = 0; // thread 0: edge lists this block scanned
   while (worker.next(a)) {
@@ -285,9 +293,9 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
       Offer offer{state, worker, temp.worker.local[out], &temp.worker.local_count[out]};
       // A local slot holds kNoVertex when its offer improved nothing.
       const VertexId u =
-          threadIdx.x >= count ? Offer::kNoVertex
-          : from_pool          ? worker.item(a, threadIdx.x)
-                               : temp.worker.local[in][threadIdx.x];
+          item_index >= count ? Offer::kNoVertex
+          : from_pool         ? worker.item(a, item_index)
+                              : temp.worker.local[in][item_index];
       if (u != Offer::kNoVertex) {
         // The edge range is loaded alongside the take, not after it: on a
         // road network every hop of the search waits for this.
