@@ -101,7 +101,11 @@ relax_frontier_steps(const GraphView &g, Dist *dist, const VertexId *frontier,
   // (one block alone: 0 of 1).
   for (std::uint64_t base = std::uint64_t(block) * kBlockThreads; base < size;
        base += std::uint64_t(blocks) * kBlockThreads) {
-    const std::uint64_t i = base + threadIdx.x;
+    // Vertex base + k goes to lane k / warps of warp k % warps, so that a
+    // chunk of fewer vertices than threads (a small pile, the last chunk)
+    // keeps every warp of the block busy.
+    constexpr unsigned kWarps = kBlockThreads / warp_size;
+    const std::uint64_t i = base + lane_id() * kWarps + threadIdx.x / warp_size;
     std::uint32_t begin = 0, end = 0;
     Dist du = 0;
     if (i < size) {
