@@ -405,11 +405,17 @@ Expected<Result> nearfar(const DeviceGraph &graph, VertexId source, NearFarOptio
   // Steps in one launch cannot run the search (its prefix sum is a launch
   // of its own): there `auto` takes the warp scan, the faster of the block
   // strategies off road-like graphs too (urand18: 2.0 against 3.2 ms with
-  // TWC; PERF.md, "Load balancing").
+  // TWC; PERF.md, "Load balancing"). And `auto` runs the steps in one
+  // launch wherever they can be (no vertex of kHubDegree edges or more):
+  // with the small piles spread over the warps, the warp scan in one launch
+  // beat the search's host steps on wiki-Vote (0.57 against 0.69 ms) and
+  // urand20 (2.9 against 3.3; PERF.md, "Near-far: one launch off road-like
+  // graphs too").
   if (Status s = check_not_flat_scan(options.lb, "near-far"); !s.ok())
     return s;
-  if (options.steps == NearFarOptions::Steps::kDevice &&
-      options.lb.strategy == LoadBalance::Strategy::kAuto)
+  if (options.lb.strategy == LoadBalance::Strategy::kAuto &&
+      (options.steps == NearFarOptions::Steps::kDevice ||
+       (options.steps == NearFarOptions::Steps::kAuto && device_steps_possible(graph))))
     options.lb.strategy = LoadBalance::Strategy::kWarpScan;
   options.lb = resolve_load_balance(graph, options.lb);
   if (options.steps == NearFarOptions::Steps::kDevice &&

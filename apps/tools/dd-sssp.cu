@@ -116,7 +116,9 @@ Options:
                        flat-scan  adds, bfs-adds: ADDS's own warp scan,
                                4 edges a lane in flight
                        auto    (default) chosen from the degrees:
-                               nearfar, bf-worklist: scan on road-like
+                               nearfar: scan where its steps run in one
+                               launch (no vertex of 4096 edges or more),
+                               else search; bf-worklist: scan on road-like
                                graphs, else search; adds, bfs-adds: scan on
                                road-like graphs, else ADDS's own warp scan
                                with 4 edges a lane in flight (flat-scan);
