@@ -115,7 +115,11 @@ public:
   }
 
   /// Item i < a.count of the assignment. An L2 load: data blocks are reused,
-  /// so an L1 line could hold a previous owner's words.
+  /// so an L1 line could hold a previous owner's words. The manager sizes an
+  /// assignment as Params::min_grain (or more) items *per warp*, so a block
+  /// should spread the items over its warps (item i to warp i % warps, as
+  /// apps/sssp/adds.cu does), not give item i to thread i: that left 14 of
+  /// 16 warps idle on assignments of 64 (docs/sssp.md).
   __device__ __forceinline__ unsigned item(const Assignment &a, unsigned i) const {
     return __ldcg(s_.pool + a.start + i);
   }
