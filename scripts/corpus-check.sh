@@ -141,6 +141,35 @@ def first_error(r):
     return lines[-1].strip()[:300] if lines else ""
 
 
+def nvcc_version_macros(cuda_path):
+    """nvcc's __CUDACC_VER_*__ macros for the installation, as decoupler
+    defines them for its parse (tool/CudaPath.cpp, docs/usage.md)."""
+    try:
+        with open(os.path.join(cuda_path, "include", "cuda.h")) as f:
+            m = re.search(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)\s*$", f.read(), re.M)
+    except OSError:
+        return []
+    if not m:
+        return []
+    version = int(m.group(1))
+    build = 0
+    try:
+        with open(os.path.join(cuda_path, "version.json")) as f:
+            build = int(json.load(f)["cuda_nvcc"]["version"].split(".")[2])
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        try:
+            for name in os.listdir(os.path.join(cuda_path, "dist-info")):
+                d = re.fullmatch(r"nvidia_cuda_nvcc-\d+\.\d+\.(\d+)\.dist-info", name)
+                if d:
+                    build = int(d.group(1))
+                    break
+        except OSError:
+            pass
+    return [f"-D__CUDACC_VER_MAJOR__={version // 1000}",
+            f"-D__CUDACC_VER_MINOR__={version % 1000 // 10}",
+            f"-D__CUDACC_VER_BUILD__={build}"]
+
+
 def include_dirs(path, root):
     """Common/common/include/... folders next to the file or next to any of
     its parents up to the corpus root. Not the file's own folder: quoted
@@ -183,6 +212,7 @@ class Checker:
                  f"--cuda-path={self.a.cuda_path}", "-nocudalib",
                  f"--cuda-gpu-arch={self.a.arch}", "-Wno-unknown-cuda-version",
                  "-isystem", os.path.join(self.a.cuda_path, "include", "cccl")]
+                + nvcc_version_macros(self.a.cuda_path)
                 + [f"-I{d}" for d in incs] + [path])
 
     def nvcc_cmd(self, path, incs, obj):

@@ -282,6 +282,24 @@ std::vector<std::string> adjustForParsing(std::vector<std::string> Command,
                  "--cuda-path=" + Settings.CudaPath,
                  "--cuda-gpu-arch=" + Settings.CudaGpuArch, "-D__DECOUPLER__=1",
                  "-resource-dir=" + Settings.ResourceDir});
+  // nvcc's version macros, unless the command or --extra-arg(-before)
+  // defines or undefines the macro itself: a second definition would warn.
+  std::vector<StringRef> Given(std::next(Result.begin()), Result.end());
+  append_range(Given, Settings.ExtraArgs);
+  auto Names = [](StringRef Arg, StringRef Name) {
+    return (Arg.consume_front("-D") || Arg.consume_front("-U")) &&
+           Arg.split('=').first == Name;
+  };
+  for (const std::string &Define : Settings.NvccMacros) {
+    StringRef Name = StringRef(Define).drop_front(2).split('=').first;
+    bool Own = false;
+    for (size_t I = 0; I < Given.size() && !Own; ++I)
+      Own = Names(Given[I], Name) ||
+            ((Given[I] == "-D" || Given[I] == "-U") && I + 1 < Given.size() &&
+             Given[I + 1].split('=').first == Name);
+    if (!Own)
+      Result.push_back(Define);
+  }
   if (Settings.RuntimeIncludeDir)
     Result.push_back("-I" + *Settings.RuntimeIncludeDir);
   // CUDA 13 keeps CCCL (<cuda/atomic>, <cub/...>, <thrust/...>) under

@@ -24,6 +24,9 @@ struct ParseSettings {
   std::string ResourceDir;
   /// The dd runtime's include directory; none when it was not found.
   std::optional<std::string> RuntimeIncludeDir;
+  /// -D options for nvcc's version macros (nvccVersionMacros), added where
+  /// the command does not define or undefine them itself.
+  std::vector<std::string> NvccMacros;
   /// --extra-arg-before / --extra-arg.
   std::vector<std::string> ExtraArgsBefore;
   std::vector<std::string> ExtraArgs;

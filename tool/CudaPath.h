@@ -4,6 +4,11 @@
 // one given with --cuda-path, else $CUDA_PATH, else /usr/local/cuda; it is
 // valid when it holds include/cuda_runtime.h.
 //
+// nvcc defines __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__ and
+// __CUDACC_VER_BUILD__ and clang does not, so code that compiles with nvcc
+// and uses them outside #if (CUTLASS's examples do) would not parse. The
+// parse gets them from the installation's version (nvccVersionMacros).
+//
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_TOOL_CUDAPATH_H
 #define DECOUPLER_TOOL_CUDAPATH_H
@@ -11,11 +16,19 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
+#include <vector>
 
 namespace decoupler::tool {
 
 /// \p Explicit is --cuda-path (empty when not given): only it is tried then.
 llvm::Expected<std::string> findCudaPath(llvm::StringRef Explicit);
+
+/// -D options giving nvcc's version macros for the installation at
+/// \p CudaPath: major and minor from include/cuda.h's CUDA_VERSION, the
+/// build from version.json's cuda_nvcc version or an
+/// nvidia_cuda_nvcc-M.m.B.dist-info folder (0 when neither is there). Empty
+/// when cuda.h has no CUDA_VERSION.
+std::vector<std::string> nvccVersionMacros(llvm::StringRef CudaPath);
 
 } // namespace decoupler::tool
 

@@ -97,6 +97,7 @@ Expected<ParseSettings> findInstallation(const ToolOptions &Opts,
   if (!Cuda)
     return Cuda.takeError();
   Settings.CudaPath = std::move(*Cuda);
+  Settings.NvccMacros = nvccVersionMacros(Settings.CudaPath);
   Expected<std::string> ResourceDir = findResourceDir(ExeDir);
   if (!ResourceDir)
     return ResourceDir.takeError();

@@ -66,4 +66,33 @@ TEST(CompileCommands, EmptyCommandParsesTheFile) {
   EXPECT_EQ(Adjusted.back(), "f.cu");
 }
 
+TEST(CompileCommands, AddsNvccVersionMacrosTheCommandDoesNotSet) {
+  ParseSettings S = settings();
+  S.NvccMacros = {"-D__CUDACC_VER_MAJOR__=13", "-D__CUDACC_VER_MINOR__=0",
+                  "-D__CUDACC_VER_BUILD__=88"};
+  auto Count = [](const std::vector<std::string> &Args, const std::string &A) {
+    return std::count(Args.begin(), Args.end(), A);
+  };
+  std::vector<std::string> Plain =
+      adjustForParsing({"clang++", "f.cu"}, "f.cu", "/d", S);
+  EXPECT_EQ(Count(Plain, "-D__CUDACC_VER_MAJOR__=13"), 1);
+  EXPECT_EQ(Count(Plain, "-D__CUDACC_VER_MINOR__=0"), 1);
+  EXPECT_EQ(Count(Plain, "-D__CUDACC_VER_BUILD__=88"), 1);
+
+  // The command's own definition (joined or split), its -U, or an
+  // --extra-arg wins: ours is left out rather than redefined.
+  std::vector<std::string> Own =
+      adjustForParsing({"clang++", "-D__CUDACC_VER_MAJOR__=12", "-D",
+                        "__CUDACC_VER_MINOR__=4", "f.cu"},
+                       "f.cu", "/d", S);
+  EXPECT_EQ(Count(Own, "-D__CUDACC_VER_MAJOR__=13"), 0);
+  EXPECT_EQ(Count(Own, "-D__CUDACC_VER_MINOR__=0"), 0);
+  EXPECT_EQ(Count(Own, "-D__CUDACC_VER_BUILD__=88"), 1);
+  S.ExtraArgs = {"-U__CUDACC_VER_BUILD__"};
+  std::vector<std::string> Extra =
+      adjustForParsing({"clang++", "f.cu"}, "f.cu", "/d", S);
+  EXPECT_EQ(Count(Extra, "-D__CUDACC_VER_BUILD__=88"), 0);
+  EXPECT_EQ(Count(Extra, "-D__CUDACC_VER_MAJOR__=13"), 1);
+}
+
 } // namespace
