@@ -284,22 +284,24 @@ std::vector<std::string> adjustForParsing(std::vector<std::string> Command,
                  "-resource-dir=" + Settings.ResourceDir});
   // nvcc's version macros, unless the command or --extra-arg(-before)
   // defines or undefines the macro itself: a second definition would warn.
-  std::vector<StringRef> Given(std::next(Result.begin()), Result.end());
-  append_range(Given, Settings.ExtraArgs);
-  auto Names = [](StringRef Arg, StringRef Name) {
-    return (Arg.consume_front("-D") || Arg.consume_front("-U")) &&
-           Arg.split('=').first == Name;
+  // The names those set first: appending to Result would move the strings
+  // that StringRefs into it point at.
+  StringSet<> Own;
+  auto Note = [&](ArrayRef<std::string> Args) {
+    for (size_t I = 0; I < Args.size(); ++I) {
+      StringRef Arg = Args[I];
+      if (!Arg.consume_front("-D") && !Arg.consume_front("-U"))
+        continue;
+      if (Arg.empty() && I + 1 < Args.size()) // "-D NAME=VALUE"
+        Arg = Args[++I];
+      Own.insert(Arg.split('=').first);
+    }
   };
-  for (const std::string &Define : Settings.NvccMacros) {
-    StringRef Name = StringRef(Define).drop_front(2).split('=').first;
-    bool Own = false;
-    for (size_t I = 0; I < Given.size() && !Own; ++I)
-      Own = Names(Given[I], Name) ||
-            ((Given[I] == "-D" || Given[I] == "-U") && I + 1 < Given.size() &&
-             Given[I + 1].split('=').first == Name);
-    if (!Own)
+  Note(ArrayRef(Result).drop_front());
+  Note(Settings.ExtraArgs);
+  for (const std::string &Define : Settings.NvccMacros)
+    if (!Own.contains(StringRef(Define).drop_front(2).split('=').first))
       Result.push_back(Define);
-  }
   if (Settings.RuntimeIncludeDir)
     Result.push_back("-I" + *Settings.RuntimeIncludeDir);
   // CUDA 13 keeps CCCL (<cuda/atomic>, <cub/...>, <thrust/...>) under

@@ -270,14 +270,11 @@ __global__ void __launch_bounds__(kAddsThreads, kAddsBlocksPerSm)
   // the head moves on. The assignment is counted done only after its last
   // round, so termination and head switches still see these items.
   using Offer = KeepOrPush<State, Worker>;
-  // Item i goes to lane i / kWarps of warp i % kWarps: a round of fewer
-  // items than threads (an assignment is min_grain items a warp, a local
-  // round often a few dozen) then keeps every warp busy instead of leaving
-  // the edges of all of them to the first warps. On wiki-Vote, assignments
-  // of 64 items filled 2 of the 16 warps, and local rounds of 20 vertices
-  // of a few hundred edges each took 5-25 us on one warp.
-  constexpr unsigned kWarps = kAddsThreads / warp_size;
-  const unsigned item_index = lane_id() * kWarps + threadIdx.x / warp_size;
+  // Items spread over the warps: an assignment is min_grain items a warp,
+  // a local round often a few dozen. Given to threads 0..count-1, on
+  // wiki-Vote assignments of 64 items filled 2 of the 16 warps, and local
+  // rounds of 20 vertices of a few hundred edges each took 5-25 us on one.
+  const unsigned item_index = spread_item_index<kAddsThreads>();
   buckets::Assignment a;
   unsigned long long scanned = 0; // thread 0: edge lists this block scanned
   while (worker.next(a)) {

@@ -11,6 +11,7 @@
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
+#include "dd/warp.cuh"
 #include "graph/reference.h"
 #include "sssp/sssp.h"
 
@@ -19,6 +20,15 @@ namespace dd::sssp {
 /// Threads per block of every SSSP kernel (a multiple of the warp size, as
 /// the strategies of <dd/load_balance.cuh> require).
 inline constexpr unsigned kBlockThreads = 256;
+
+/// The item of a block-wide round (BlockThreads items at most) that this
+/// thread takes: item k goes to lane k / warps of warp k % warps, so that a
+/// round of fewer items than threads keeps every warp busy instead of
+/// leaving all of them to the first warps (docs/sssp.md, "Items spread over
+/// the warps").
+template <unsigned BlockThreads> __device__ __forceinline__ unsigned spread_item_index() {
+  return lane_id() * (BlockThreads / warp_size) + threadIdx.x / warp_size;
+}
 
 /// The graph as kernels read it: CSR with 32-bit offsets, read-only.
 struct GraphView {

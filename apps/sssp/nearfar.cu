@@ -310,10 +310,8 @@ Expected<Result> run(const DeviceGraph &graph, VertexId source, const NearFarOpt
       options.delta != 0 ? options.delta
                          : nearfar_delta(graph) * (road_like(graph) ? kRoadDeltaScale : 1);
   const Dist delta = Dist(std::min<std::uint64_t>(chosen, kInf<Dist>));
-  const LoadBalance &lb = options.lb; // resolved by nearfar()
-  if (lb.strategy != LoadBalance::Strategy::kSearch &&
-      (options.steps == NearFarOptions::Steps::kDevice ||
-       (options.steps == NearFarOptions::Steps::kAuto && device_steps_possible(graph))))
+  const LoadBalance &lb = options.lb; // resolved by nearfar(), and the steps
+  if (options.steps == NearFarOptions::Steps::kDevice)
     return with_block_strategy<Dist>(lb, [&](auto *expand) {
       using Expand = std::remove_pointer_t<decltype(expand)>;
       return run_device<Dist, Expand>(graph, source, delta, lb);
@@ -413,21 +411,26 @@ Expected<Result> nearfar(const DeviceGraph &graph, VertexId source, NearFarOptio
   // graphs too").
   if (Status s = check_not_flat_scan(options.lb, "near-far"); !s.ok())
     return s;
-  if (options.lb.strategy == LoadBalance::Strategy::kAuto &&
-      (options.steps == NearFarOptions::Steps::kDevice ||
-       (options.steps == NearFarOptions::Steps::kAuto && device_steps_possible(graph))))
+  using Steps = NearFarOptions::Steps;
+  if (options.steps == Steps::kDevice) {
+    if (options.lb.strategy == LoadBalance::Strategy::kSearch)
+      return Status::error("near-far: --nearfar-steps=device cannot run --lb=search (its "
+                           "prefix sum is a launch of its own): use host steps");
+    if (!device_steps_possible(graph))
+      return Status::error(graph.max_degree() >= kHubDegree
+                               ? "near-far: --nearfar-steps=device needs a graph without hubs "
+                                 "(every out-degree below 4096)"
+                               : "near-far: --nearfar-steps=device needs a GPU with cooperative "
+                                 "launch");
+  } else if (options.steps == Steps::kAuto) {
+    options.steps = options.lb.strategy != LoadBalance::Strategy::kSearch &&
+                            device_steps_possible(graph)
+                        ? Steps::kDevice
+                        : Steps::kHost;
+  }
+  if (options.steps == Steps::kDevice && options.lb.strategy == LoadBalance::Strategy::kAuto)
     options.lb.strategy = LoadBalance::Strategy::kWarpScan;
   options.lb = resolve_load_balance(graph, options.lb);
-  if (options.steps == NearFarOptions::Steps::kDevice &&
-      options.lb.strategy == LoadBalance::Strategy::kSearch)
-    return Status::error("near-far: --nearfar-steps=device cannot run --lb=search (its prefix "
-                         "sum is a launch of its own): use host steps");
-  if (options.steps == NearFarOptions::Steps::kDevice && !device_steps_possible(graph))
-    return Status::error(graph.max_degree() >= kHubDegree
-                             ? "near-far: --nearfar-steps=device needs a graph without hubs "
-                               "(every out-degree below 4096)"
-                             : "near-far: --nearfar-steps=device needs a GPU with cooperative "
-                               "launch");
   return graph.needs_wide_distances() ? run<unsigned long long>(graph, source, options)
                                       : run<unsigned>(graph, source, options);
 }

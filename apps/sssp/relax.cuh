@@ -99,13 +99,12 @@ relax_frontier_steps(const GraphView &g, Dist *dist, const VertexId *frontier,
   // Whole blocks iterate together: ThreadWarpBlock synchronizes the block,
   // the warp strategies the warp. `block` of `blocks` share the frontier
   // (one block alone: 0 of 1).
+  // Spread over the warps: a chunk of fewer vertices than threads (a small
+  // pile, the last chunk) keeps every warp of the block busy.
+  const unsigned k = spread_item_index<kBlockThreads>();
   for (std::uint64_t base = std::uint64_t(block) * kBlockThreads; base < size;
        base += std::uint64_t(blocks) * kBlockThreads) {
-    // Vertex base + k goes to lane k / warps of warp k % warps, so that a
-    // chunk of fewer vertices than threads (a small pile, the last chunk)
-    // keeps every warp of the block busy.
-    constexpr unsigned kWarps = kBlockThreads / warp_size;
-    const std::uint64_t i = base + lane_id() * kWarps + threadIdx.x / warp_size;
+    const std::uint64_t i = base + k;
     std::uint32_t begin = 0, end = 0;
     Dist du = 0;
     if (i < size) {
