@@ -127,7 +127,8 @@ Expected<std::int64_t> verify_flow(const FlowNetwork& net, const std::vector<std
   return -excess[net.source];
 }
 
-Status check_maximum(const FlowNetwork& net, const std::vector<std::int64_t>& flows) {
+Expected<std::int64_t> min_cut_capacity(const FlowNetwork& net,
+                                        const std::vector<std::int64_t>& flows) {
   if (flows.size() != net.num_arcs())
     return Status::error(str_cat(flows.size(), " flows for ", net.num_arcs(), " arcs"));
   // Residual capacity left on each residual arc: c - f forward, f backward.
@@ -155,7 +156,18 @@ Status check_maximum(const FlowNetwork& net, const std::vector<std::int64_t>& fl
                                  level[net.sink], " arcs leads from the source (vertex ",
                                  std::uint64_t{net.source} + 1, ") to the sink (vertex ",
                                  std::uint64_t{net.sink} + 1, ")"));
-  return Status();
+  // The cut (S, V \ S), S the vertices the source still reaches. Input
+  // capacities fit 2^31, so the sum of at most 2^32 of them fits int64.
+  std::int64_t capacity = 0;
+  for (std::uint64_t i = 0; i < net.num_arcs(); ++i)
+    if (level[net.arc_tail(i)] != kNoLevel && level[net.arc_head(i)] == kNoLevel)
+      capacity += net.arc_capacity(i);
+  return capacity;
+}
+
+Status check_maximum(const FlowNetwork& net, const std::vector<std::int64_t>& flows) {
+  Expected<std::int64_t> cut = min_cut_capacity(net, flows);
+  return cut.ok() ? Status() : cut.status();
 }
 
 } // namespace dd::graph

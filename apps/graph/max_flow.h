@@ -44,6 +44,16 @@ Expected<std::int64_t> verify_flow(const FlowNetwork& network,
 /// min-cut). O(V + E); an error names the sink's distance when a path exists.
 Status check_maximum(const FlowNetwork& network, const std::vector<std::int64_t>& flows);
 
+/// The certificate behind check_maximum(): S, the vertices that a path of
+/// positive residual capacity reaches from the source, and the capacity of
+/// the cut (S, V \ S), the sum of the capacities of the arcs that leave S.
+/// For a feasible flow it equals the flow's value exactly when the flow is
+/// maximum (max-flow min-cut), so a caller that compares the two has proved
+/// the value without a second max-flow algorithm. O(V + E); the same error
+/// as check_maximum() when the sink is reachable.
+Expected<std::int64_t> min_cut_capacity(const FlowNetwork& network,
+                                        const std::vector<std::int64_t>& flows);
+
 } // namespace dd::graph
 
 #endif // DD_GRAPH_MAX_FLOW_H

@@ -14,12 +14,16 @@
 #              delegated)
 # Each is run with --verify (MST: the forest spans and weighs what Kruskal's
 # does; SGD: no update lost, RMSE within 1% of the CPU's; MaxFlow: a
-# feasible flow, no residual path left, the value Dinic's) and --runs=R
+# feasible flow, no residual path left, the value its cut's capacity and
+# Dinic's; on the full-size meshes the cut alone) and --runs=R
 # (default APPS_RUNS=5; one untimed warm-up first); the time is the median
 # of the program's own CUDA-event timing of its GPU part. The table gives
 # ms and the ratios written/shipped and written/delegated (> 1: the rewrite
 # is faster), and the geometric means of those ratios over the rows.
-# APPS_INPUTS selects rows by name (default: all).
+# APPS_INPUTS selects rows by name (default: all but the full-size meshes,
+# which run only when named). APPS_WAYS (default "written shipped
+# delegated") drops columns: the always-delegated push is 3-4x slower on the
+# meshes.
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR}
 work=${2:?usage: run.sh BIN_DIR WORK_DIR}
@@ -84,15 +88,28 @@ example_row() {
   echo "$name $prog written=$w shipped=$s delegated=$d" >&2
 }
 
+ways=" ${APPS_WAYS:-written shipped delegated} "
+
+# way NAME: whether column NAME is selected (APPS_WAYS).
+way() {
+  [[ $ways == *" $1 "* ]]
+}
+
+# named NAME: whether APPS_INPUTS names row NAME (rows too long for the
+# default run).
+named() {
+  [[ " ${APPS_INPUTS:-} " == *" $1 "* ]]
+}
+
 row() {
   local name=$1 prog=$2
   shift 2
   want "$name" || return 0
   echo "== $name ($prog $*)" >>"$log"
-  local w s d
-  w=$(time_of "$prog" "" --algo=locks "$@")
-  s=$(time_of "$prog" "" --algo=delegate "$@")
-  d=$(time_of "$prog" "DD_DELEGATE_POLICY=delegate" --algo=delegate "$@")
+  local w=- s=- d=-
+  way written && w=$(time_of "$prog" "" --algo=locks "$@")
+  way shipped && s=$(time_of "$prog" "" --algo=delegate "$@")
+  way delegated && d=$(time_of "$prog" "DD_DELEGATE_POLICY=delegate" --algo=delegate "$@")
   rows+=("$name|$prog|$w|$s|$d")
   echo "$name $prog written=$w shipped=$s delegated=$d" >&2
 }
@@ -139,15 +156,26 @@ row ml2m dd-sgd --epochs=5 "$work/ml2m.mtx"
 row nf2m dd-sgd --epochs=5 "$work/nf2m.mtx"
 row ml10m dd-sgd --epochs=3 "$work/ml10m.mtx"
 
-# MaxFlow (the dissertation: 2k x 2k and 4k x 4k meshes; here Washington
-# RLG meshes to 512 x 512: --verify runs Dinic's on the CPU, which grows
-# fast with the mesh, about 16 s at 512 x 512 on a 2-core machine).
+# MaxFlow (the dissertation: 2k x 2k, 4k x 4k and 8k x 4k meshes; by default
+# Washington RLG meshes to 512 x 512, which --verify also checks against
+# Dinic's on the CPU, about 16 s at 512 x 512 on a 2-core machine).
 want rlg256 && gen "$work/rlg256.max" rlg --rows=256 --cols=256 --seed=1
 want rlg512 && gen "$work/rlg512.max" rlg --rows=512 --cols=512 --seed=1
 want rlg64x2048 && gen "$work/rlg64x2048.max" rlg --rows=64 --cols=2048 --seed=1
 row rlg256 dd-maxflow "$work/rlg256.max"
 row rlg512 dd-maxflow "$work/rlg512.max"
 row rlg64x2048 dd-maxflow "$work/rlg64x2048.max"
+# The dissertation's three meshes at full size (rows x levels; "8k x 4k" is
+# 8192 rows of 4096 levels), only when APPS_INPUTS names them: generated
+# here (0.3-2 GB of text each), verified by the max-flow min-cut
+# certificate (--reference=cut) instead of Dinic's, which would take hours.
+# APPS_WARMUP=0 drops the untimed warm-up run (minutes at 4096 x 4096).
+for mesh in rlg2k:2048:2048 rlg4k:4096:4096 rlg8kx4k:8192:4096; do
+  IFS=: read -r name r c <<<"$mesh"
+  named "$name" || continue
+  gen "$work/$name.max" rlg --rows="$r" --cols="$c" --seed=1
+  row "$name" dd-maxflow --reference=cut --warmup="${APPS_WARMUP:-1}" "$work/$name.max"
+done
 
 echo "| input | program | written ms | shipped ms | delegated ms | written/shipped | written/delegated |"
 echo "|---|---|---:|---:|---:|---:|---:|"

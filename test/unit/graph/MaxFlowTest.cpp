@@ -480,6 +480,42 @@ TEST(VerifyFlow, NetFlowCountsArcsBackIntoTheSource) {
   EXPECT_EQ(dinic_value(net), 5);
 }
 
+TEST(MinCut, CapacityOfTheSourcesResidualReach) {
+  // 1 -> 2 -> 3 with capacities 5 and 4: the maximum flow saturates 2 -> 3,
+  // S = {1, 2}, and the cut is that arc alone.
+  const FlowNetwork chain = parse_ok("p max 3 2\nn 1 s\nn 3 t\na 1 2 5\na 2 3 4\n");
+  EXPECT_EQ(*min_cut_capacity(chain, {4, 4}), 4);
+  EXPECT_EQ(min_cut_capacity(chain, {3, 3}).status().message(),
+            "the flow is not maximum: an augmenting path of 2 arcs leads from the source "
+            "(vertex 1) to the sink (vertex 3)");
+  EXPECT_EQ(min_cut_capacity(chain, {4}).status().message(), "1 flows for 2 arcs");
+  // Parallel arcs count once each; an arc into S (4 -> 1) and an arc inside
+  // T (3 -> 4) do not count; a self loop is not an arc.
+  const FlowNetwork par = parse_ok("p max 4 6\nn 1 s\nn 4 t\na 1 3 2\na 1 3 3\na 1 2 9\n"
+                                   "a 3 4 9\na 4 1 7\na 2 2 1\n");
+  ASSERT_EQ(par.num_arcs(), 5u);
+  Expected<MaxFlowResult> flow = max_flow_dinic(par);
+  ASSERT_TRUE(flow.ok());
+  EXPECT_EQ(flow->value, 5);
+  // Vertex 2 is a dead end the source still reaches: in S, its arc 1 -> 2
+  // does not cross the cut.
+  EXPECT_EQ(*min_cut_capacity(par, flow->flows), 5);
+}
+
+TEST(MinCut, EqualsTheMaximumFlowOnGeneratedMeshes) {
+  for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+    RlgParams p;
+    p.rows = 6;
+    p.cols = 5;
+    p.seed = seed;
+    Expected<FlowNetwork> net = generate_rlg(p);
+    ASSERT_TRUE(net.ok()) << net.status().message();
+    Expected<MaxFlowResult> flow = max_flow_dinic(*net);
+    ASSERT_TRUE(flow.ok());
+    EXPECT_EQ(*min_cut_capacity(*net, flow->flows), flow->value) << "seed " << seed;
+  }
+}
+
 TEST(FlowNetwork, BuildRejectsBadArcLists) {
   ArcList arcs;
   arcs.add(0, 1, 3);
