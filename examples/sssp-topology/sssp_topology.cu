@@ -1,9 +1,10 @@
 // Topology-driven single-source shortest paths (Bellman-Ford): every round,
 // one thread per edge relaxes it with atomicMin, and the host repeats rounds
 // until nothing changes. The kernel is annotated `monotonic`: distances only
-// decrease and the rounds repeat until a fixed point, so the decoupler
-// atomics pass may turn the atomicMin into a guarded plain write
-// (dd::monotonic_min) — a lost update is redone in the next round.
+// decrease while it runs, so the decoupler atomics pass turns the atomicMin
+// into dd::atomic_min_filtered, which skips the atomic where the distance is
+// already lower (exact; `monotonic(store)` would ask for the papers' guarded
+// plain write, whose lost updates the next round redoes).
 //
 //   sssp_topology [--src S] [--seed S] [--block T] [--format F] [--base 0|1]
 //                 [--symmetrize 0|1] [--verify 0|1] GRAPH

@@ -30,6 +30,10 @@ StringRef toString(Directive D) {
   llvm_unreachable("bad directive");
 }
 
+StringRef toString(MonotonicVariant V) {
+  return V == MonotonicVariant::Store ? "store" : "filter";
+}
+
 StringRef toString(AtomicVariant V) {
   switch (V) {
   case AtomicVariant::SR:
@@ -116,6 +120,9 @@ public:
 
     if (A.Kind == Directive::Atomic && !parseAtomicVariant(A))
       return std::nullopt;
+    if (A.Kind == Directive::Monotonic && PP.LookAhead(0).is(tok::l_paren) &&
+        !parseMonotonicVariant(A))
+      return std::nullopt;
     if (!parseClauses(A))
       return std::nullopt;
     return A;
@@ -181,6 +188,33 @@ private:
     PP.Lex(Tok);
     if (!Tok.is(tok::r_paren)) {
       fail(Tok, "expected ')' after the atomic variant");
+      return false;
+    }
+    return true;
+  }
+
+  /// Parses `(filter)` or `(store)` after `monotonic`; the next token is
+  /// the opening parenthesis.
+  bool parseMonotonicVariant(Annotation &A) {
+    Token Tok;
+    PP.Lex(Tok); // (
+    PP.Lex(Tok);
+    std::optional<MonotonicVariant> V;
+    if (Tok.is(tok::identifier))
+      V = StringSwitch<std::optional<MonotonicVariant>>(
+              Tok.getIdentifierInfo()->getName())
+              .Case("filter", MonotonicVariant::Filter)
+              .Case("store", MonotonicVariant::Store)
+              .Default(std::nullopt);
+    if (!V) {
+      fail(Tok, "unknown monotonic variant %0; expected filter or store",
+           spelling(Tok));
+      return false;
+    }
+    A.Monotonic = *V;
+    PP.Lex(Tok);
+    if (!Tok.is(tok::r_paren)) {
+      fail(Tok, "expected ')' after the monotonic variant");
       return false;
     }
     return true;
@@ -273,11 +307,14 @@ private:
           skipToEnd(Tok);
           return false;
         }
-        StringRef Allowed = StringSwitch<StringRef>(toString(A.Kind))
-                                .Case("decouple", "depth(N)")
-                                .Case("delegate", "servers(N) and locks(N)")
-                                .Case("atomic", "range(N), with privatize")
-                                .Default("none");
+        StringRef Allowed =
+            StringSwitch<StringRef>(toString(A.Kind))
+                .Case("decouple", "depth(N)")
+                .Case("delegate", "servers(N) and locks(N)")
+                .Case("atomic", "range(N), with privatize")
+                .Case("monotonic", "none; the variant is written "
+                                   "monotonic(filter) or monotonic(store)")
+                .Default("none");
         unsigned ID = Diags.getCustomDiagID(
             DiagnosticsEngine::Error,
             "unknown clause '%0' for '#pragma dd %1' (allowed: %2)");

@@ -12,7 +12,7 @@
 //   delegate [servers(N)] [locks(N)] before a loop (a try-lock loop)
 //   atomic(sr|vr|ss|none)            before a statement holding an atomic
 //   atomic(privatize) [range(N|param)]  the same: block-private copies
-//   monotonic                        before a kernel
+//   monotonic [(filter|store)]       before a kernel
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_ANNOTATIONS_ANNOTATIONS_H
@@ -29,9 +29,14 @@ namespace decoupler {
 
 enum class Directive { Decouple, Delegate, Atomic, Monotonic };
 enum class AtomicVariant { SR, VR, SS, Privatize, None };
+/// What `monotonic` makes of a min/max: the atomic behind a relaxed load
+/// that skips it where it would change nothing (exact), or the papers'
+/// guarded plain store (loses updates: a fixed point must redo them).
+enum class MonotonicVariant { Filter, Store };
 
 llvm::StringRef toString(Directive D);
 llvm::StringRef toString(AtomicVariant V);
+llvm::StringRef toString(MonotonicVariant V);
 
 /// One parsed `#pragma dd`.
 struct Annotation {
@@ -47,6 +52,8 @@ struct Annotation {
   std::optional<unsigned> Locks;
   /// atomic(...): the forced variant.
   AtomicVariant Variant = AtomicVariant::None;
+  /// monotonic(filter|store); filter when not written.
+  MonotonicVariant Monotonic = MonotonicVariant::Filter;
   /// atomic(privatize) range(N): indices in [0, N).
   std::optional<uint64_t> RangeValue;
   /// atomic(privatize) range(param): indices in [0, param), a kernel

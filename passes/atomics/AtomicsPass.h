@@ -15,7 +15,9 @@
 //   anything else, memory unknown   -> dd::atomic_OP_auto (decided per lane)
 // `#pragma dd atomic(sr|vr|privatize|none)` forces a choice; in a kernel
 // annotated `#pragma dd monotonic`, atomicMin/atomicMax become
-// dd::monotonic_min/max (a guarded plain write). Every decision is a remark
+// dd::atomic_min/max_filtered (a relaxed load, and the atomic only where it
+// would change the word), with `monotonic(store)` dd::monotonic_min/max (a
+// guarded plain write that may lose updates). Every decision is a remark
 // under -Rdecoupler.
 //
 //===----------------------------------------------------------------------===//

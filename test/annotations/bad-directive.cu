@@ -36,8 +36,16 @@ __global__ void k(int *a, int n) {
   #pragma dd atomic(rs)
   atomicAdd(a, 1);
 
-  // CHECK: bad-directive.cu:[[@LINE+1]]:24: error: unknown clause 'extra' for '#pragma dd monotonic' (allowed: none)
+  // CHECK: bad-directive.cu:[[@LINE+1]]:24: error: unknown clause 'extra' for '#pragma dd monotonic' (allowed: none; the variant is written monotonic(filter) or monotonic(store))
   #pragma dd monotonic extra
+  atomicAdd(a, 1);
+
+  // CHECK: bad-directive.cu:[[@LINE+1]]:24: error: unknown monotonic variant 'stores'; expected filter or store
+  #pragma dd monotonic(stores)
+  atomicAdd(a, 1);
+
+  // CHECK: bad-directive.cu:[[@LINE+1]]:29: error: expected ')' after the monotonic variant
+  #pragma dd monotonic(store
   atomicAdd(a, 1);
 
   // CHECK: bad-directive.cu:[[@LINE+1]]:13: error: expected a decoupler directive after '#pragma dd' (decouple, delegate, atomic or monotonic)

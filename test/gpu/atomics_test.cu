@@ -4,8 +4,8 @@
 //   nvcc -arch=sm_90 -O3 -std=c++17 -I runtime/include test/gpu/atomics_test.cu -o atomics_test
 //   ./atomics_test [--quick] [--host-only] [--filter A,B,...] [--verbose-fail N]
 //
-// For every operation x element type x variant (sr, vr, uniform; inc; the
-// monotonic updates) and every scenario (below), one case:
+// For every operation x element type x variant (sr, vr, uniform, auto;
+// filtered for min and max; inc; the monotonic updates) and every scenario (below), one case:
 //   1. random inputs are drawn on the GPU from a per-case seed (printed):
 //      per thread up to 4 (address, value) pairs and a repetition count;
 //   2. the same kernel runs twice from the same initial memory, once with
@@ -57,7 +57,7 @@ namespace {
 
 constexpr int kMaxReps = 4;
 
-enum class Variant { plain, sr, vr, uniform, automatic, monotonic };
+enum class Variant { plain, sr, vr, uniform, automatic, filtered, monotonic };
 enum class Mode { all, subset, loop, early };
 enum class Space { global, shared };
 enum class KeyPattern { random, sorted, warp_uniform };
@@ -70,6 +70,7 @@ const char *name(Variant v) {
   case Variant::vr: return "vr";
   case Variant::uniform: return "uniform";
   case Variant::automatic: return "auto";
+  case Variant::filtered: return "filtered";
   case Variant::monotonic: return "monotonic";
   }
   return "?";
@@ -161,6 +162,7 @@ struct OpMin {
   template <class T> __device__ static void vr(T *p, T v) { dd::atomic_min_vr(p, v); }
   template <class T> __device__ static void automatic(T *p, T v) { dd::atomic_min_auto(p, v); }
   template <class T> __device__ static void uniform(T *p, T v) { dd::atomic_min_uniform(p, v); }
+  template <class T> __device__ static void filtered(T *p, T v) { dd::atomic_min_filtered(p, v); }
   template <class T> __device__ static T value(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
   template <class T> __device__ static T init(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
 };
@@ -171,6 +173,7 @@ struct OpMax {
   template <class T> __device__ static void vr(T *p, T v) { dd::atomic_max_vr(p, v); }
   template <class T> __device__ static void automatic(T *p, T v) { dd::atomic_max_auto(p, v); }
   template <class T> __device__ static void uniform(T *p, T v) { dd::atomic_max_uniform(p, v); }
+  template <class T> __device__ static void filtered(T *p, T v) { dd::atomic_max_filtered(p, v); }
   template <class T> __device__ static T value(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
   template <class T> __device__ static T init(std::uint64_t h, ValueKind k, unsigned, std::uint64_t) { return draw_value<T>(h, k); }
 };
@@ -322,6 +325,7 @@ template <class Op, class T, Variant V> __device__ __forceinline__ void apply(T 
   else if constexpr (V == Variant::vr) Op::vr(p, v);
   else if constexpr (V == Variant::uniform) Op::uniform(p, v);
   else if constexpr (V == Variant::automatic) Op::automatic(p, v);
+  else if constexpr (V == Variant::filtered) Op::filtered(p, v);
   else Op::apply(p, v);
 }
 
@@ -761,6 +765,10 @@ void run_aggregated(Buffers &b, const Options &o, Totals &t, long &i) {
   // no such variant).
   if constexpr (!std::is_same_v<Op, OpInc>)
     run_variant<Op, T, Variant::automatic>(b, o, t, i);
+  // _filtered (min and max only): the atomic behind a load; every word only
+  // moves one way here, so the memory must equal plain atomics' exactly.
+  if constexpr (std::is_same_v<Op, OpMin> || std::is_same_v<Op, OpMax>)
+    run_variant<Op, T, Variant::filtered>(b, o, t, i);
 }
 
 } // namespace
