@@ -18,7 +18,8 @@ struct Node {
 
 DD_PRAGMA(monotonic)
 __global__ void relax(unsigned *dist, const unsigned *dst, unsigned nd,
-                      unsigned *p, Node *nodes, int *level, int q) {
+                      unsigned *p, unsigned *top, Node *nodes, int *level,
+                      int q) {
   unsigned i = threadIdx.x;
   // DIAG: monotonic-own-check.cu:[[@LINE+3]]:28: warning: atomicMin left as written: the check on line [[@LINE+3]] already skips it where the word is past the value; a filter would load the word again [-Wdecoupler-declined]
   // DIAG: monotonic-own-check.cu:19:1: note: the kernel is annotated '#pragma dd monotonic' here
@@ -36,9 +37,9 @@ __global__ void relax(unsigned *dist, const unsigned *dst, unsigned nd,
   // DIAG: monotonic-own-check.cu:[[@LINE+2]]:27: warning: atomicMin left as written
   // OUT: if (nd < nodes[i].dist) atomicMin(&nodes[i].dist, nd);
   if (nd < nodes[i].dist) atomicMin(&nodes[i].dist, nd);
-  // DIAG: monotonic-own-check.cu:[[@LINE+2]]:16: warning: atomicMax left as written
-  // OUT: if (*p < nd) atomicMax(p, nd);
-  if (*p < nd) atomicMax(p, nd);
+  // DIAG: monotonic-own-check.cu:[[@LINE+2]]:18: warning: atomicMax left as written
+  // OUT: if (*top < nd) atomicMax(top, nd);
+  if (*top < nd) atomicMax(top, nd);
   // DIAG: monotonic-own-check.cu:[[@LINE+2]]:24: warning: atomicMax left as written
   // OUT: if (q >= level[i]) { atomicMax(&level[i], q); }
   if (q >= level[i]) { atomicMax(&level[i], q); }

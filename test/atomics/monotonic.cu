@@ -19,7 +19,7 @@ __device__ void relax_in_helper(int *d, int v) {
 
 DD_PRAGMA(monotonic)
 __global__ void bellman_ford(int *dist, const int *src, const int *dst,
-                             const int *w, int m, int *changed) {
+                             const int *w, int m, int *changed, int *other) {
   int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= m)
     return;
@@ -33,7 +33,7 @@ __global__ void bellman_ford(int *dist, const int *src, const int *dst,
   // A used result stays an atomic even here.
   // REMARK: monotonic.cu:[[@LINE+1]]:11: remark: atomicMin left unchanged: its result is used
   int o = atomicMin(&dist[0], nd);
-  relax_in_helper(&dist[o & 3], nd);
+  relax_in_helper(&other[o & 3], nd);
   // An explicit variant wins over monotonic.
   // REMARK: monotonic.cu:[[@LINE+3]]:3: remark: atomicMin -> dd::atomic_min_sr: annotated atomic(sr)
   // OUT: dd::atomic_min_sr(&dist[dst[e]], nd + 1);
