@@ -3,7 +3,7 @@
 // them, in one process on one GPU.
 //
 //   atomics_bench [--graphs DIR] [--out DIR] [--reps N] [--warmup N]
-//                 [--keys N] [--kron-scale S] [--only hist,inc,spmv,sssp]
+//                 [--keys N] [--kron-scale S] [--only hist,inc,spmv,sssp,sssp-nocheck]
 //
 // Benchmarks (one thread per element, 256 threads per block everywhere):
 //   hist    bins[key]++ over --keys keys (default 2^24), 1..64K bins,
@@ -15,6 +15,8 @@
 //   sssp    topology-driven Bellman-Ford, one thread per edge, re-launched
 //           until a round changes nothing; atomicMin against
 //           dd::monotonic_min; distances checked against CPU Dijkstra
+//   sssp-nocheck  the same without the kernel's check before its atomicMin
+//           (naive, and auto: the pass's filtered atomic)
 // Columns: naive (kernels.cu), SR, VR, SR+SS (SR over warps reordered by
 // dd::scatter_remap), monotonic (SSSP), auto (kernels.cu through decoupler,
 // when the build made one). Each: median of --reps timed runs (CUDA events
@@ -62,6 +64,9 @@
   void launch_sssp_relax(const unsigned *src, const unsigned *dst,                       \
                          const unsigned *weight, unsigned *dist, unsigned m,             \
                          int *changed);                                                  \
+  void launch_sssp_relax_nocheck(const unsigned *src, const unsigned *dst,               \
+                                 const unsigned *weight, unsigned *dist, unsigned m,     \
+                                 int *changed);                                          \
   }
 DD_BENCH_DECLARE_KERNELS(naive)
 #if defined(DD_BENCH_HAVE_AUTO)
@@ -80,7 +85,7 @@ struct Options {
   int warmup = 3;
   unsigned keys = 1u << 24;
   unsigned kron_scale = 20;
-  std::string only = "hist,inc,spmv,sssp";
+  std::string only = "hist,inc,spmv,sssp,sssp-nocheck";
   bool wants(const char *what) const { return ("," + only + ",").find(std::string(",") + what + ",") != std::string::npos; }
 };
 
@@ -516,7 +521,10 @@ void bench_spmv(const Options &opt, const Graph &g, const DeviceCoo &coo) {
   cudaFree(remap);
 }
 
-void bench_sssp(const Options &opt, const Graph &g, const DeviceCoo &coo) {
+/// `nocheck`: the kernel without its check before the atomic
+/// (sssp_relax_nocheck), as written (naive) and through the pass (auto: the
+/// filtered atomic); the hand-written variants are of the checked kernel.
+void bench_sssp(const Options &opt, const Graph &g, const DeviceCoo &coo, bool nocheck) {
   const unsigned m = coo.m, nv = static_cast<unsigned>(g.csr.num_vertices());
   // Source: the vertex of largest out-degree (the first such), so that the
   // search reaches the big component of every graph.
@@ -565,8 +573,14 @@ void bench_sssp(const Options &opt, const Graph &g, const DeviceCoo &coo) {
   const unsigned *src = coo.rows, *dst = coo.cols, *w = coo.weights;
   std::vector<Column> cols;
   cols.push_back({"naive", reset, [&](int) {
-                    fixed_point("naive", [&] { naive::launch_sssp_relax(src, dst, w, dist, m, changed); });
+                    fixed_point("naive", [&] {
+                      if (nocheck)
+                        naive::launch_sssp_relax_nocheck(src, dst, w, dist, m, changed);
+                      else
+                        naive::launch_sssp_relax(src, dst, w, dist, m, changed);
+                    });
                   }, {}});
+  if (!nocheck) {
   cols.push_back({"SR", reset, [&](int) {
                     fixed_point("SR", [&] {
                       variants::sssp_relax<variants::SR, false><<<blocks_for(m), kBlock>>>(src, dst, w, dist, m, changed, nullptr, 0);
@@ -588,14 +602,20 @@ void bench_sssp(const Options &opt, const Graph &g, const DeviceCoo &coo) {
                       variants::sssp_relax<variants::Monotonic, false><<<blocks_for(m), kBlock>>>(src, dst, w, dist, m, changed, nullptr, 0);
                     });
                   }, {}});
+  }
 #if defined(DD_BENCH_HAVE_AUTO)
   cols.push_back({"auto", reset, [&](int) {
-                    fixed_point("auto", [&] { autorw::launch_sssp_relax(src, dst, w, dist, m, changed); });
+                    fixed_point("auto", [&] {
+                      if (nocheck)
+                        autorw::launch_sssp_relax_nocheck(src, dst, w, dist, m, changed);
+                      else
+                        autorw::launch_sssp_relax(src, dst, w, dist, m, changed);
+                    });
                   }, {}});
 #endif
   time_columns(cols, opt);
 
-  Row row{"sssp", g.name, "", {}, true};
+  Row row{nocheck ? "sssp-nocheck" : "sssp", g.name, "", {}, true};
   std::string iters;
   unsigned long long reached = 0;
   for (Column &c : cols) {
@@ -691,7 +711,7 @@ int main(int argc, char **argv) {
     else {
       std::fprintf(stderr,
                    "usage: %s [--graphs DIR] [--out DIR] [--reps N] [--warmup N] [--keys N]\n"
-                   "          [--kron-scale S] [--only hist,inc,spmv,sssp]\n",
+                   "          [--kron-scale S] [--only hist,inc,spmv,sssp,sssp-nocheck]\n",
                    argv[0]);
       return 2;
     }
@@ -727,7 +747,7 @@ int main(int argc, char **argv) {
   if (opt.wants("inc"))
     for (unsigned bins : {1u, 32u, 4096u, 65536u})
       bench_histogram_inc(opt, bins);
-  if (opt.wants("spmv") || opt.wants("sssp")) {
+  if (opt.wants("spmv") || opt.wants("sssp") || opt.wants("sssp-nocheck")) {
     std::vector<Graph> graphs;
     if (!load_graphs(opt, graphs))
       return 2;
@@ -736,7 +756,9 @@ int main(int argc, char **argv) {
       if (opt.wants("spmv"))
         bench_spmv(opt, g, coo);
       if (opt.wants("sssp"))
-        bench_sssp(opt, g, coo);
+        bench_sssp(opt, g, coo, /*nocheck=*/false);
+      if (opt.wants("sssp-nocheck"))
+        bench_sssp(opt, g, coo, /*nocheck=*/true);
     }
   }
 
