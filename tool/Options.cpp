@@ -245,10 +245,13 @@ REMARKS:
 WARNINGS:
   -Wdecoupler-declined     - An annotated construct that a pass leaves as
                              written is a warning (default): a '#pragma dd
-                             decouple' loop the split pass declines, an
-                             atomic of a '#pragma dd monotonic' kernel (or one
-                             annotated atomic(...)) in code another pass
-                             replaced, a monotonic kernel with no min/max
+                             decouple' loop the split pass declines, a
+                             min/max of a '#pragma dd monotonic' kernel left
+                             as written (its own check already filters it,
+                             the kernel writes its array otherwise, or it is
+                             in code another pass replaced), an atomic(...)
+                             atomic in replaced code, a monotonic kernel with
+                             no min/max
   -Wno-decoupler-declined  - Silence it (-Rdecoupler still says why)
   -Werror=decoupler-declined
                            - Make it an error: nothing is written
