@@ -159,6 +159,36 @@ private:
     return "'" + PP.getSpelling(Tok) + "'";
   }
 
+  /// Parses `VARIANT)`, the rest of `DIRECTIVE(VARIANT)` after its opening
+  /// parenthesis: one of \p Choices, listed for the error as \p Expected.
+  template <class E>
+  std::optional<E>
+  parseVariant(StringRef Directive, StringRef Expected,
+               std::initializer_list<std::pair<StringRef, E>> Choices) {
+    Token Tok;
+    PP.Lex(Tok);
+    std::optional<E> V;
+    if (Tok.is(tok::identifier))
+      for (const auto &[Name, Value] : Choices)
+        if (Tok.getIdentifierInfo()->getName() == Name)
+          V = Value;
+    unsigned ID = 0;
+    if (!V) {
+      ID = Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "unknown %0 variant %1; expected %2");
+      Diags.Report(loc(Tok), ID) << Directive << spelling(Tok) << Expected;
+    } else {
+      PP.Lex(Tok);
+      if (Tok.is(tok::r_paren))
+        return V;
+      ID = Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "expected ')' after the %0 variant");
+      Diags.Report(loc(Tok), ID) << Directive;
+    }
+    skipToEnd(Tok);
+    return std::nullopt;
+  }
+
   bool parseAtomicVariant(Annotation &A) {
     Token Tok;
     PP.Lex(Tok);
@@ -167,57 +197,30 @@ private:
                 "atomic(ss), atomic(privatize) or atomic(none)");
       return false;
     }
-    PP.Lex(Tok);
-    std::optional<AtomicVariant> V;
-    if (Tok.is(tok::identifier))
-      V = StringSwitch<std::optional<AtomicVariant>>(
-              Tok.getIdentifierInfo()->getName())
-              .Case("sr", AtomicVariant::SR)
-              .Case("vr", AtomicVariant::VR)
-              .Case("ss", AtomicVariant::SS)
-              .Case("privatize", AtomicVariant::Privatize)
-              .Case("none", AtomicVariant::None)
-              .Default(std::nullopt);
-    if (!V) {
-      fail(Tok,
-           "unknown atomic variant %0; expected sr, vr, ss, privatize or none",
-           spelling(Tok));
-      return false;
-    }
-    A.Variant = *V;
-    PP.Lex(Tok);
-    if (!Tok.is(tok::r_paren)) {
-      fail(Tok, "expected ')' after the atomic variant");
-      return false;
-    }
-    return true;
+    std::optional<AtomicVariant> V =
+        parseVariant<AtomicVariant>("atomic", "sr, vr, ss, privatize or none",
+                                    {{"sr", AtomicVariant::SR},
+                                     {"vr", AtomicVariant::VR},
+                                     {"ss", AtomicVariant::SS},
+                                     {"privatize", AtomicVariant::Privatize},
+                                     {"none", AtomicVariant::None}});
+    if (V)
+      A.Variant = *V;
+    return V.has_value();
   }
 
   /// Parses `(filter)` or `(store)` after `monotonic`; the next token is
   /// the opening parenthesis.
   bool parseMonotonicVariant(Annotation &A) {
-    Token Tok;
-    PP.Lex(Tok); // (
-    PP.Lex(Tok);
-    std::optional<MonotonicVariant> V;
-    if (Tok.is(tok::identifier))
-      V = StringSwitch<std::optional<MonotonicVariant>>(
-              Tok.getIdentifierInfo()->getName())
-              .Case("filter", MonotonicVariant::Filter)
-              .Case("store", MonotonicVariant::Store)
-              .Default(std::nullopt);
-    if (!V) {
-      fail(Tok, "unknown monotonic variant %0; expected filter or store",
-           spelling(Tok));
-      return false;
-    }
-    A.Monotonic = *V;
-    PP.Lex(Tok);
-    if (!Tok.is(tok::r_paren)) {
-      fail(Tok, "expected ')' after the monotonic variant");
-      return false;
-    }
-    return true;
+    Token Paren;
+    PP.Lex(Paren);
+    std::optional<MonotonicVariant> V =
+        parseVariant<MonotonicVariant>("monotonic", "filter or store",
+                                       {{"filter", MonotonicVariant::Filter},
+                                        {"store", MonotonicVariant::Store}});
+    if (V)
+      A.Monotonic = *V;
+    return V.has_value();
   }
 
   /// Parses `range(N)` or `range(name)` of atomic(privatize); \p Tok is
