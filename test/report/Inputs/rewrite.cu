@@ -11,9 +11,9 @@ __global__ void counts(unsigned *bins, const unsigned *keys, int *count,
 }
 
 #pragma dd monotonic
-__global__ void relax(int *dist, const int *next) {
+__global__ void relax(int *dist, const int *next, int *flags) {
   atomicMin(&dist[next[threadIdx.x]], 3);
-  atomicMax_block(&dist[threadIdx.x % 4], 1);
+  atomicMax_block(&flags[threadIdx.x % 4], 1);
 }
 
 #pragma dd monotonic
