@@ -710,8 +710,9 @@ bool runAtomicsPass(PassContext &P) {
       std::string Why;
       if (Monotonic) {
         MonotonicSeen.insert(Monotonic);
-        if (std::optional<OtherWrite> W =
-                otherWrite(Fn, Call, Atomic.Operation)) {
+        // The body as instantiated: its calls are resolved.
+        if (std::optional<OtherWrite> W = otherWrite(
+                enclosingFunction(Ctx, Call), Call, Atomic.Operation)) {
           const bool Based = baseVariable(Call->getArg(0)) != nullptr;
           D.declined(Loc, Name + " left as written: " +
                               (Based ? "the kernel also " : "") + W->What +

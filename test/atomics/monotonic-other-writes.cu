@@ -51,3 +51,14 @@ __global__ void mixed(unsigned *dist, unsigned *label, unsigned *level,
   atomicMin(r + 1, v);
   flags[i] = 1;
 }
+
+// A template kernel: each instantiation's body is searched as instantiated.
+template <class T>
+DD_PRAGMA(monotonic)
+__global__ void templated(T *dist, const int *next, T v) {
+  // DIAG: monotonic-other-writes.cu:[[@LINE+2]]:3: warning: atomicMin left as written: the kernel also writes 'dist' by an assignment '='
+  // OUT: atomicMin(&dist[next[threadIdx.x]], v);
+  atomicMin(&dist[next[threadIdx.x]], v);
+  dist[0] = v;
+}
+template __global__ void templated<int>(int *, const int *, int);
