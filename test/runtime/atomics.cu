@@ -1,5 +1,6 @@
 // <dd/atomics.cuh> on every architecture: sr, inc_sr and inc_uniform need
-// sm_70 (__match_any_sync) and say so; vr, uniform and monotonic work below.
+// sm_70 (__match_any_sync) and say so; vr, uniform, filtered and monotonic
+// work below.
 // REQUIRES: nvcc
 // RUN: %arch_nvcc %all_archs %s -o %t.o
 // RUN: %arch_nvcc %all_archs -DDD_ATOMICS_NO_REDUX -DDD_ATOMICS_NO_MATCH32 -DDD_ATOMICS_CHECK_UNIFORM %s -o %t.o
@@ -48,4 +49,8 @@ __global__ void kernel(int *i, unsigned *u, unsigned long long *ull, long long *
 #endif
   dd::monotonic_min(f, 0.5f);
   dd::monotonic_max(ull, 5ull);
+  dd::atomic_min_filtered(i, -3);
+  dd::atomic_max_filtered(u, 9u);
+  dd::atomic_min_filtered(ll, -7ll);
+  dd::atomic_max_filtered(ull, 11ull);
 }
