@@ -10,6 +10,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Path.h"
 #include <map>
 #include <set>
 
@@ -892,13 +893,24 @@ bool runAtomicsPass(PassContext &P) {
   }
   // A monotonic kernel without a min/max atomic of its own has nothing the
   // annotation could change.
-  for (const Annotation &A : Annotations.all())
-    if (A.Kind == Directive::Monotonic && A.TargetFunction &&
-        !MonotonicSeen.count(&A))
-      Diags.declined(A.Loc, "'#pragma dd monotonic' has no effect: kernel '" +
-                                A.TargetFunction->getNameAsString() +
-                                "' has no atomicMin or atomicMax whose result "
+  // A kernel in an included file is never rewritten, whatever it holds.
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const Annotation &A : Annotations.all()) {
+    if (A.Kind != Directive::Monotonic || !A.TargetFunction ||
+        MonotonicSeen.count(&A))
+      continue;
+    SourceLocation Def = SM.getExpansionLoc(A.TargetFunction->getLocation());
+    std::string Kernel = "kernel '" + A.TargetFunction->getNameAsString() + "'";
+    if (!SM.isInMainFile(Def))
+      Diags.declined(A.Loc, "'#pragma dd monotonic' has no effect: " + Kernel +
+                                " is in an included file (" +
+                                llvm::sys::path::filename(SM.getFilename(Def)) +
+                                "), and only the main file is rewritten");
+    else
+      Diags.declined(A.Loc, "'#pragma dd monotonic' has no effect: " + Kernel +
+                                " has no atomicMin or atomicMax whose result "
                                 "is unused in its body");
+  }
   if (Aggregated)
     P.Includes.ensure("dd/atomics.cuh");
   return Changed;
