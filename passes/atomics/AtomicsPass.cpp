@@ -2,9 +2,11 @@
 
 #include "atomics/AtomicsPass.h"
 #include "atomics/Privatize.h"
+#include "delegate/MemoryRoots.h"
 #include "support/CudaFacts.h"
 #include "support/Includes.h"
 #include "support/SourceText.h"
+#include "support/Stores.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -169,38 +171,15 @@ const BinaryOperator *ownCheck(ASTContext &Ctx, const CallExpr *Call,
   return nullptr;
 }
 
-/// The variable an address or lvalue is based on: `dist` in `&dist[i]`,
-/// `dist + i`, `*dist`, `dist[i].d`, `dist->d`; null when it is not one.
-const ValueDecl *baseVariable(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(E);
-        UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)) {
-      E = UO->getSubExpr();
-    } else if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
-      E = Sub->getBase();
-    } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      E = ME->getBase();
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(E);
-               BO && BO->isAdditiveOp()) {
-      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
-                                                   : BO->getRHS();
-    } else {
-      break;
-    }
-  }
-  const auto *Ref = dyn_cast<DeclRefExpr>(E);
-  return Ref ? Ref->getDecl() : nullptr;
-}
-
 /// A write to the words a monotonic min/max updates that is not an atomic
 /// of the same operation: the annotation states that such words only move
 /// one way while the kernel runs, and the filtered atomic (or the guarded
 /// store) is exact only then. So the kernel's body is searched for another
-/// write through the atomic's base variable or a local pointer made from
-/// it: an assignment, an increment, a different atomic (atomicMax beside
-/// atomicMin, atomicExch, ...), or the pointer passed to a function as a
-/// pointer or reference to non-const (which may write it).
+/// write whose memory roots (MemoryRoots: through local pointers and
+/// references; a pointer of unknown origin may be anything) meet the
+/// atomic's: an assignment, an increment, an atomic of another kind
+/// (atomicMax beside atomicMin, atomicExch, ...), or a pointer or
+/// reference passed to a function as non-const (which may write it).
 struct OtherWrite {
   SourceLocation Loc;
   std::string What;
@@ -208,113 +187,76 @@ struct OtherWrite {
 
 std::optional<OtherWrite> otherWrite(const FunctionDecl *Kernel,
                                      const CallExpr *Call, AtomicCall::Op Op) {
-  const ValueDecl *Base = baseVariable(Call->getArg(0));
-  if (!Base)
+  if (!Kernel || !Kernel->getBody())
+    return std::nullopt;
+  MemoryRoots Roots(*Kernel);
+  MemoryRootSet Words;
+  Roots.ofPointer(Call->getArg(0), Words);
+  const VarDecl *Base = baseVar(Call->getArg(0));
+  if (!Base || Words.Unknown)
     return OtherWrite{Call->getArg(0)->getExprLoc(),
                       "its address is not based on a variable, so the "
                       "kernel's other writes to its words cannot be found"};
-  if (!Kernel || !Kernel->getBody())
-    return std::nullopt;
+  const std::string Name = "'" + Base->getNameAsString() + "'";
 
-  struct Finder : RecursiveASTVisitor<Finder> {
-    llvm::SmallPtrSet<const ValueDecl *, 4> Aliases;
-    std::string Name; // the base variable's, for the messages
-    const CallExpr *Atomic = nullptr;
-    AtomicCall::Op Op{};
-    bool Grew = false;
-    std::optional<OtherWrite> Found;
+  std::optional<OtherWrite> Found;
+  forEachStore(Kernel->getBody(), [&](const Expr *Target, bool AtomicPointer,
+                                      const Stmt *Writer) {
+    if (Found || Writer == Call)
+      return;
+    // Assigning a pointer variable itself writes no word it points to.
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+        Ref && !AtomicPointer && Ref->getType()->isPointerType())
+      return;
+    std::string How;
+    SourceLocation Loc = Writer->getBeginLoc();
+    if (const auto *C = dyn_cast<CallExpr>(Writer)) {
+      std::optional<AtomicCall> Other = cudaAtomic(C);
+      // The same operation at any scope moves the words the same way.
+      if (Other->Operation == Op)
+        return;
+      How = Other->Name.str();
+    } else if (const auto *B = dyn_cast<BinaryOperator>(Writer)) {
+      How = ("an assignment '" + B->getOpcodeStr() + "'").str();
+      Loc = B->getOperatorLoc();
+    } else {
+      const auto *U = cast<UnaryOperator>(Writer);
+      How = U->isIncrementOp() ? "an increment" : "a decrement";
+      Loc = U->getOperatorLoc();
+    }
+    MemoryRootSet Written;
+    if (AtomicPointer)
+      Roots.ofPointer(Target, Written);
+    else
+      Roots.ofLValue(Target, Written);
+    if (Written.overlaps(Words))
+      Found = OtherWrite{Loc, "writes " + Name + " by " + How};
+  });
+  if (Found)
+    return Found;
 
-    bool aliased(const Expr *E) const {
-      const ValueDecl *D = baseVariable(E);
-      return D && Aliases.count(D);
-    }
-    // Pass 1: local pointers and references made from an alias.
-    bool collecting = true;
-    bool VisitVarDecl(VarDecl *V) {
-      if (collecting && V->hasInit() &&
-          (V->getType()->isPointerType() || V->getType()->isReferenceType()) &&
-          aliased(V->getInit()) && Aliases.insert(V).second)
-        Grew = true;
-      return true;
-    }
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      if (!BO->isAssignmentOp())
-        return true;
-      const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
-      if (collecting) {
-        if (const auto *Ref = dyn_cast<DeclRefExpr>(L);
-            Ref && BO->getOpcode() == BO_Assign &&
-            Ref->getType()->isPointerType() && aliased(BO->getRHS()) &&
-            Aliases.insert(Ref->getDecl()).second)
-          Grew = true;
-        return true;
-      }
-      // Assigning the pointer variable itself is no write to the words.
-      if (!Found && !isa<DeclRefExpr>(L) && aliased(L))
-        Found = OtherWrite{BO->getOperatorLoc(),
-                           ("writes '" + Name + "' by an assignment '" +
-                            BO->getOpcodeStr() + "'")
-                               .str()};
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *UO) {
-      if (!collecting && !Found && UO->isIncrementDecrementOp() &&
-          !isa<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()) &&
-          aliased(UO->getSubExpr()))
-        Found = OtherWrite{
-            UO->getOperatorLoc(),
-            "writes '" + Name + "' by " +
-                (UO->isIncrementOp() ? "an increment" : "a decrement")};
-      return true;
-    }
+  struct Calls : RecursiveASTVisitor<Calls> {
+    SmallVector<const CallExpr *, 8> Out;
     bool VisitCallExpr(CallExpr *C) {
-      if (collecting || Found || C == Atomic)
-        return true;
-      if (std::optional<AtomicCall> Other = cudaAtomic(C)) {
-        // The same operation at any scope moves the words the same way.
-        if (C->getNumArgs() >= 1 && aliased(C->getArg(0)) &&
-            Other->Operation != Op)
-          Found = OtherWrite{C->getBeginLoc(),
-                             "writes '" + Name + "' by " + Other->Name.str()};
-        return true;
-      }
-      const FunctionDecl *Callee = C->getDirectCallee();
-      for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-        const Expr *Arg = C->getArg(I);
-        QualType T = Arg->getType();
-        if (!(T->isPointerType() || Arg->isGLValue()) || !aliased(Arg))
-          continue;
-        if (Callee && I < Callee->getNumParams()) {
-          QualType P = Callee->getParamDecl(I)->getType();
-          if (!P->isPointerType() && !P->isReferenceType())
-            continue; // passed by value: a copy
-          if (P->getPointeeType().isConstQualified())
-            continue;
-        }
-        Found = OtherWrite{Arg->getExprLoc(),
-                           "passes '" + Name + "' to " +
-                               (Callee ? "'" + Callee->getNameAsString() + "'"
-                                       : std::string("a call")) +
-                               ", which may write it"};
-        break;
-      }
+      if (!cudaAtomic(C)) // a store, above
+        Out.push_back(C);
       return true;
     }
-  } F;
-  F.Aliases.insert(Base);
-  F.Name = Base->getNameAsString();
-  F.Atomic = Call;
-  F.Op = Op;
-  Stmt *Body = Kernel->getBody();
-  for (int Round = 0; Round < 8; ++Round) {
-    F.Grew = false;
-    F.TraverseStmt(Body);
-    if (!F.Grew)
-      break;
+  } C;
+  C.TraverseStmt(Kernel->getBody());
+  for (const CallExpr *Other : C.Out) {
+    MemoryRootSet Written;
+    writtenThroughArguments(Other, Roots, Written);
+    if (!Written.overlaps(Words))
+      continue;
+    const FunctionDecl *Callee = Other->getDirectCallee();
+    return OtherWrite{Other->getBeginLoc(),
+                      "passes " + Name + " to " +
+                          (Callee ? "'" + Callee->getNameAsString() + "'"
+                                  : std::string("a call")) +
+                          ", which may write it"};
   }
-  F.collecting = false;
-  F.TraverseStmt(Body);
-  return F.Found;
+  return std::nullopt;
 }
 
 /// The element type the atomic updates, as the runtime names it; none when
@@ -714,7 +656,7 @@ bool runAtomicsPass(PassContext &P) {
         // The body as instantiated: its calls are resolved.
         if (std::optional<OtherWrite> W = otherWrite(
                 enclosingFunction(Ctx, Call), Call, Atomic.Operation)) {
-          const bool Based = baseVariable(Call->getArg(0)) != nullptr;
+          const bool Based = baseVar(Call->getArg(0)) != nullptr;
           D.declined(Loc, Name + " left as written: " +
                               (Based ? "the kernel also " : "") + W->What +
                               ", so its words may not move one way as "

@@ -170,6 +170,21 @@ void MemoryRoots::ofVar(const VarDecl *V, MemoryRootSet &Out) {
   Visiting.erase(V);
 }
 
+void writtenThroughArguments(const CallExpr *C, MemoryRoots &Roots,
+                             MemoryRootSet &Out) {
+  const FunctionDecl *Callee = C->getDirectCallee();
+  for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+    const Expr *A = C->getArg(I);
+    QualType PT = Callee && I < Callee->getNumParams()
+                      ? Callee->getParamDecl(I)->getType()
+                      : A->getType();
+    if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+      Roots.ofLValue(A, Out);
+    else if (PT->isPointerType() && !PT->getPointeeType().isConstQualified())
+      Roots.ofPointer(A, Out);
+  }
+}
+
 namespace {
 
 /// Collects what statements of one function write into Out, following
@@ -182,14 +197,15 @@ public:
                 bool KeepLocals) {
     MemoryRoots Roots(F);
     for (const Stmt *S : Body) {
-      forEachStore(S, [&](const Expr *Target, bool AtomicPointer) {
-        MemoryRootSet R;
-        if (AtomicPointer)
-          Roots.ofPointer(Target, R);
-        else
-          Roots.ofLValue(Target, R);
-        add(R, KeepLocals);
-      });
+      forEachStore(S,
+                   [&](const Expr *Target, bool AtomicPointer, const Stmt *) {
+                     MemoryRootSet R;
+                     if (AtomicPointer)
+                       Roots.ofPointer(Target, R);
+                     else
+                       Roots.ofLValue(Target, R);
+                     add(R, KeepLocals);
+                   });
       calls(S, Roots, KeepLocals);
     }
   }
@@ -217,22 +233,9 @@ private:
       if (cudaAtomic(C))
         continue; // a store, above
       const FunctionDecl *Callee = C->getDirectCallee();
-      // What it may write through its arguments: non-const pointees and
-      // non-const references.
-      for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-        const Expr *A = C->getArg(I);
-        QualType PT = Callee && I < Callee->getNumParams()
-                          ? Callee->getParamDecl(I)->getType()
-                          : A->getType();
-        MemoryRootSet R;
-        if (PT->isReferenceType() &&
-            !PT.getNonReferenceType().isConstQualified())
-          Roots.ofLValue(A, R);
-        else if (PT->isPointerType() &&
-                 !PT->getPointeeType().isConstQualified())
-          Roots.ofPointer(A, R);
-        add(R, KeepLocals);
-      }
+      MemoryRootSet R;
+      writtenThroughArguments(C, Roots, R);
+      add(R, KeepLocals);
       // What it writes to globals itself (its own parameters' memory is the
       // arguments', above).
       if (isa<CXXMemberCallExpr>(C))

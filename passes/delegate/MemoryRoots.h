@@ -52,6 +52,14 @@ private:
   llvm::SmallPtrSet<const clang::VarDecl *, 8> Visiting;
 };
 
+/// The memory a call may write through its arguments (\p Roots: those of
+/// the calling function): the pointees of its non-const pointer parameters
+/// and the referents of its non-const reference parameters; an argument
+/// past the parameters, or of a call without a known callee, by its own
+/// type. Added to \p Out.
+void writtenThroughArguments(const clang::CallExpr *C, MemoryRoots &Roots,
+                             MemoryRootSet &Out);
+
 /// The memory \p Body (statements of \p F) may write: its stores and
 /// atomics, the pointers and non-const references it passes to functions,
 /// and what the functions it calls write to globals (transitively); locals

@@ -53,7 +53,7 @@ bool isMemoryLValue(const Expr *E) {
 /// atomic* calls), in order of first appearance.
 SmallVector<const ParmVarDecl *, 4> storedParams(const Stmt *S) {
   SmallVector<const ParmVarDecl *, 4> Out;
-  forEachStore(S, [&](const Expr *E, bool AtomicPointer) {
+  forEachStore(S, [&](const Expr *E, bool AtomicPointer, const Stmt *) {
     if (!AtomicPointer && !isMemoryLValue(E))
       return;
     if (const ParmVarDecl *P = baseParam(E); P && !is_contained(Out, P))

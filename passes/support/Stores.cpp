@@ -9,25 +9,27 @@ using namespace llvm;
 
 namespace decoupler {
 
-void forEachStore(
-    const Stmt *S,
-    function_ref<void(const Expr *Target, bool AtomicPointer)> Fn) {
+void forEachStore(const Stmt *S,
+                  function_ref<void(const Expr *Target, bool AtomicPointer,
+                                    const Stmt *Writer)>
+                      Fn) {
+  using Callback = function_ref<void(const Expr *, bool, const Stmt *)>;
   struct Finder : RecursiveASTVisitor<Finder> {
-    function_ref<void(const Expr *, bool)> Fn;
-    explicit Finder(function_ref<void(const Expr *, bool)> Fn) : Fn(Fn) {}
+    Callback Fn;
+    explicit Finder(Callback Fn) : Fn(Fn) {}
     bool VisitBinaryOperator(BinaryOperator *B) {
       if (B->isAssignmentOp())
-        Fn(B->getLHS(), false);
+        Fn(B->getLHS(), false, B);
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *U) {
       if (U->isIncrementDecrementOp())
-        Fn(U->getSubExpr(), false);
+        Fn(U->getSubExpr(), false, U);
       return true;
     }
     bool VisitCallExpr(CallExpr *C) {
       if (cudaAtomic(C))
-        Fn(C->getArg(0), true);
+        Fn(C->getArg(0), true, C);
       return true;
     }
   } Finder(Fn);

@@ -18,10 +18,13 @@
 namespace decoupler {
 
 /// Calls \p Fn for every write in \p S, in source order: with the written
-/// lvalue and false, or with an atomic* call's pointer argument and true.
+/// lvalue and false, or with an atomic* call's pointer argument and true;
+/// \p Writer is the assignment, increment, decrement or atomic call.
 void forEachStore(
     const clang::Stmt *S,
-    llvm::function_ref<void(const clang::Expr *Target, bool AtomicPointer)> Fn);
+    llvm::function_ref<void(const clang::Expr *Target, bool AtomicPointer,
+                            const clang::Stmt *Writer)>
+        Fn);
 
 /// The variable at the base of an lvalue or pointer expression: `a` of
 /// a[i], a.f[i], a->f, *a, *(a + i), &a[i]; null when there is none.

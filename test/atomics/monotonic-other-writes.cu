@@ -52,6 +52,32 @@ __global__ void mixed(unsigned *dist, unsigned *label, unsigned *level,
   flags[i] = 1;
 }
 
+// Through a reference to one of the words, through a pointer read from
+// memory, which may point anywhere (MemoryRoots: its origin is unknown), and
+// a variable stored by its name.
+DD_PRAGMA(monotonic)
+__global__ void through(unsigned *dist, unsigned *level, unsigned **tables,
+                        unsigned v) {
+  unsigned &first = dist[0];
+  first = 0;
+  // DIAG: monotonic-other-writes.cu:[[@LINE+3]]:3: warning: atomicMin left as written: the kernel also writes 'dist' by an assignment '='
+  // DIAG: monotonic-other-writes.cu:[[@LINE-2]]:9: note: the other write is here
+  // OUT: atomicMin(&dist[threadIdx.x], v);
+  atomicMin(&dist[threadIdx.x], v);
+  unsigned *table = tables[blockIdx.x];
+  table[threadIdx.x] = 1;
+  // DIAG: monotonic-other-writes.cu:[[@LINE+3]]:3: warning: atomicMax left as written: the kernel also writes 'level' by an assignment '='
+  // DIAG: monotonic-other-writes.cu:[[@LINE-2]]:22: note: the other write is here
+  // OUT: atomicMax(&level[threadIdx.x], v);
+  atomicMax(&level[threadIdx.x], v);
+  // A variable of its own, stored by name.
+  __shared__ unsigned best;
+  best = ~0u;
+  // DIAG: monotonic-other-writes.cu:[[@LINE+2]]:3: warning: atomicMin left as written: the kernel also writes 'best' by an assignment '='
+  // OUT: atomicMin(&best, v);
+  atomicMin(&best, v);
+}
+
 // A template kernel: each instantiation's body is searched as instantiated.
 template <class T>
 DD_PRAGMA(monotonic)
@@ -62,3 +88,4 @@ __global__ void templated(T *dist, const int *next, T v) {
   dist[0] = v;
 }
 template __global__ void templated<int>(int *, const int *, int);
+
