@@ -79,6 +79,11 @@ struct Result {
   std::uint64_t rounds = 0;           ///< push + relabel rounds, both phases
   std::uint64_t global_relabels = 0;  ///< host BFS relabels
   std::uint64_t launches = 0;         ///< kernel launches
+  /// Of `ms`, the host's wall-clock time in the global relabels (the
+  /// residuals copied back, the BFS, the heights copied up), after the GPU
+  /// finished the round before: the part of a run that is the same work
+  /// for every way of pushing, and that varies with the host's load.
+  double relabel_ms = 0;
 };
 
 // One entry point per build of push_relabel.cu (docs/maxflow.md). Each call

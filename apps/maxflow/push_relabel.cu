@@ -33,6 +33,7 @@
 // `decoupler --passes=delegate`, with DD_MAXFLOW_VARIANT=delegate, which
 // turns the annotated try-lock loop into messages to server blocks that own
 // the node locks (docs/maxflow.md). Plain nvcc builds ignore DD_PRAGMA.
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -191,7 +192,11 @@ Expected<Result> push_relabel(const DeviceNetwork &network) {
     std::uint64_t relabels = n; // a global relabel first
     for (;;) {
       if (relabels >= n) {
-        // Exact heights from the residual network as it is now.
+        // Exact heights from the residual network as it is now. Timed after
+        // the last push finished, so the time is the relabel's alone.
+        if (Status s = cuda_status(cudaDeviceSynchronize(), "global relabel"); !s.ok())
+          return s;
+        const auto relabel_start = std::chrono::steady_clock::now();
         if (result.rounds > 0 && m > 0)
           if (Status s = cuda_status(cudaMemcpy(residual.data(), d_residual.ptr,
                                                 m * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
@@ -205,6 +210,9 @@ Expected<Result> push_relabel(const DeviceNetwork &network) {
             !s.ok())
           return s;
         ++result.global_relabels;
+        result.relabel_ms += std::chrono::duration<double, std::milli>(
+                                 std::chrono::steady_clock::now() - relabel_start)
+                                 .count();
         relabels = 0;
       }
       cudaMemsetAsync(d_counters.ptr, 0, 2 * sizeof(std::uint32_t));

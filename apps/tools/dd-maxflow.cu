@@ -94,8 +94,9 @@ the first launch to the end of the last (including the host's reads of the
 per-round counters and the global relabels, excluding reading the network,
 the upload, the initial preflow and the copy back); cpu: Dinic's time.
 Standard error gets one line "dd-maxflow: algo=A runs=N vertices=V arcs=E
-rounds=R global_relabels=G launches=L" (E the arcs, self loops excluded; R,
-G and L of the last run, 0 for cpu).
+rounds=R global_relabels=G launches=L relabel_ms=H" (E the arcs, self loops
+excluded; R, G, L and H of the last run, 0 for cpu; H: the part of its
+time_ms the host spent in the global relabels, copies included).
 )";
 
 int fail(const std::string &message) {
@@ -246,11 +247,11 @@ int main_impl(int argc, char **argv) {
 
   std::fprintf(stderr,
                "dd-maxflow: algo=%s runs=%llu vertices=%llu arcs=%llu rounds=%llu "
-               "global_relabels=%llu launches=%llu\n",
+               "global_relabels=%llu launches=%llu relabel_ms=%.3f\n",
                algo_name.c_str(), (unsigned long long)runs,
                (unsigned long long)network->num_vertices(), (unsigned long long)network->num_arcs(),
                (unsigned long long)result->rounds, (unsigned long long)result->global_relabels,
-               (unsigned long long)result->launches);
+               (unsigned long long)result->launches, result->relabel_ms);
 
   if (args.flags.count("verify")) {
     if (auto problem = verify(*network, *result, reference))
