@@ -2,9 +2,10 @@
 
 #include "atomics/AtomicsPass.h"
 #include "atomics/Privatize.h"
-#include "delegate/MemoryRoots.h"
 #include "support/CudaFacts.h"
 #include "support/Includes.h"
+#include "support/MemoryRoots.h"
+#include "support/SameExpr.h"
 #include "support/SourceText.h"
 #include "support/Stores.h"
 #include "clang/AST/Attr.h"
@@ -72,20 +73,6 @@ bool resultUnused(ASTContext &Ctx, const CallExpr *Call) {
   return false;
 }
 
-/// Whether \p A and \p B are the same expression, written alike (up to
-/// parentheses and implicit conversions) and free of side effects, so that
-/// both evaluate to the same value or object at the same point.
-bool sameExpr(ASTContext &Ctx, const Expr *A, const Expr *B) {
-  A = A->IgnoreParenImpCasts();
-  B = B->IgnoreParenImpCasts();
-  if (A->HasSideEffects(Ctx) || B->HasSideEffects(Ctx))
-    return false;
-  llvm::FoldingSetNodeID IA, IB;
-  A->Profile(IA, Ctx, /*Canonical=*/true);
-  B->Profile(IB, Ctx, /*Canonical=*/true);
-  return IA == IB;
-}
-
 /// Whether \p E reads the word the atomic's address \p Address points to:
 /// `M` for `&M`, `*p` or `p[0]` for `p`.
 bool readsTarget(ASTContext &Ctx, const Expr *E, const Expr *Address) {
@@ -93,14 +80,15 @@ bool readsTarget(ASTContext &Ctx, const Expr *E, const Expr *Address) {
   Address = Address->IgnoreParenImpCasts();
   if (const auto *AddrOf = dyn_cast<UnaryOperator>(Address);
       AddrOf && AddrOf->getOpcode() == UO_AddrOf)
-    return sameExpr(Ctx, E, AddrOf->getSubExpr());
+    return samePureExpr(E, AddrOf->getSubExpr(), Ctx);
   if (const auto *Deref = dyn_cast<UnaryOperator>(E);
       Deref && Deref->getOpcode() == UO_Deref)
-    return sameExpr(Ctx, Deref->getSubExpr(), Address);
+    return samePureExpr(Deref->getSubExpr(), Address, Ctx);
   if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
     Expr::EvalResult Index;
     return Sub->getIdx()->EvaluateAsInt(Index, Ctx) &&
-           Index.Val.getInt() == 0 && sameExpr(Ctx, Sub->getBase(), Address);
+           Index.Val.getInt() == 0 &&
+           samePureExpr(Sub->getBase(), Address, Ctx);
   }
   return false;
 }
@@ -119,7 +107,7 @@ const BinaryOperator *findCheck(ASTContext &Ctx, const Expr *Cond,
     return findCheck(Ctx, BO->getRHS(), Call, IsMax);
   }
   auto IsValue = [&](const Expr *E) {
-    return sameExpr(Ctx, E, Call->getArg(1));
+    return samePureExpr(E, Call->getArg(1), Ctx);
   };
   auto IsWord = [&](const Expr *E) {
     return readsTarget(Ctx, E, Call->getArg(0));

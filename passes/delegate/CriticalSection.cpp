@@ -2,12 +2,12 @@
 
 #include "delegate/CriticalSection.h"
 #include "support/CudaFacts.h"
+#include "support/SameExpr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -307,15 +307,6 @@ const Expr *tryOfCondition(const Expr *Cond, const VarDecl *&Assigned) {
     return A->getRHS();
   }
   return Cond;
-}
-
-bool sameExpr(const Expr *A, const Expr *B, const ASTContext &Ctx) {
-  if (!A || !B)
-    return A == B;
-  FoldingSetNodeID IA, IB;
-  strip(A)->Profile(IA, Ctx, /*Canonical=*/true);
-  strip(B)->Profile(IB, Ctx, /*Canonical=*/true);
-  return IA == IB;
 }
 
 bool sameLock(const LockRef &A, const LockRef &B, const ASTContext &Ctx) {

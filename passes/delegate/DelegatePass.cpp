@@ -2,11 +2,11 @@
 
 #include "delegate/DelegatePass.h"
 #include "delegate/CriticalSection.h"
-#include "delegate/MemoryRoots.h"
 #include "support/Barriers.h"
 #include "support/CudaFacts.h"
 #include "support/Includes.h"
 #include "support/LaunchRewriter.h"
+#include "support/MemoryRoots.h"
 #include "support/SourceText.h"
 #include "support/Stores.h"
 #include "clang/AST/ASTContext.h"

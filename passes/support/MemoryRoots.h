@@ -1,8 +1,10 @@
-//===- delegate/MemoryRoots.h - Memory a kernel may reach ---*- C++ -*-===//
+//===- support/MemoryRoots.h - Memory a kernel may reach ----*- C++ -*-===//
 //
-// Which memory a critical section writes and which the kernel around it
-// reads afterwards, to decide whether a delegated client must wait for the
-// server's reply (docs/delegate-pass.md, "Replies"). An address is reduced
+// Which memory a statement may write or read, by the variables it reaches:
+// the delegate pass asks it whether a delegated client must wait for the
+// server's reply (docs/delegate-pass.md, "Replies"), the atomics pass whether
+// a `monotonic` kernel writes an atomic's array some other way
+// (docs/atomics.md). An address is reduced
 // to its roots: the kernel parameters, globals and locals whose storage (or,
 // for a pointer parameter or global, whose pointee) it may lie in, following
 // pointer and reference locals through their initializers and assignments,
@@ -12,8 +14,8 @@
 // are taken not to overlap (as if __restrict__).
 //
 //===----------------------------------------------------------------------===//
-#ifndef DECOUPLER_DELEGATE_MEMORYROOTS_H
-#define DECOUPLER_DELEGATE_MEMORYROOTS_H
+#ifndef DECOUPLER_SUPPORT_MEMORYROOTS_H
+#define DECOUPLER_SUPPORT_MEMORYROOTS_H
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -69,4 +71,4 @@ MemoryRootSet writtenMemory(llvm::ArrayRef<const clang::Stmt *> Body,
 
 } // namespace decoupler
 
-#endif // DECOUPLER_DELEGATE_MEMORYROOTS_H
+#endif // DECOUPLER_SUPPORT_MEMORYROOTS_H

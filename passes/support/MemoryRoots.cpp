@@ -1,6 +1,6 @@
-//===- delegate/MemoryRoots.cpp - Memory a kernel may reach -----------===//
+//===- support/MemoryRoots.cpp - Memory a kernel may reach ------------===//
 
-#include "delegate/MemoryRoots.h"
+#include "support/MemoryRoots.h"
 #include "support/CudaFacts.h"
 #include "support/Stores.h"
 #include "clang/AST/ExprCXX.h"
