@@ -65,7 +65,9 @@ __global__ void spmv_coo(const unsigned *rows, const unsigned *cols, const float
     P::add(&y[rows[i]], vals[i] * x[cols[i]]);
 }
 
-template <class P, bool Remap>
+/// `Check`: the relaxation tests the word before its atomic (sssp), or
+/// does not (sssp-nocheck: every edge from a reached vertex issues it).
+template <class P, bool Remap, bool Check = true>
 __global__ void sssp_relax(const unsigned *src, const unsigned *dst, const unsigned *weight,
                            unsigned *dist, unsigned m, int *changed, const unsigned *remap,
                            unsigned long long remap_warps) {
@@ -76,6 +78,12 @@ __global__ void sssp_relax(const unsigned *src, const unsigned *dst, const unsig
   if (du == 0xffffffffu)
     return;
   const unsigned nd = du + weight[i];
+  if (!Check) { // kernels.cu's sssp_relax_nocheck
+    if (nd < dist[dst[i]])
+      *changed = 1;
+    P::min(&dist[dst[i]], nd);
+    return;
+  }
   if (nd < dist[dst[i]]) {
     P::min(&dist[dst[i]], nd);
     *changed = 1;

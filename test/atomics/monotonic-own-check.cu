@@ -3,9 +3,9 @@
 // v)`) stays as written, with a warning: the filter would only load the word
 // a second time (0.89x on wiki-Vote's SSSP, docs/PERF.md). The check is
 // recognized by what it compares, written in any order, with <, <=, > or >=,
-// through `&M`, `*p` or `p[0]`, as one conjunct of an &&; anything else (a
-// different word or value, the wrong direction, the else branch, a loop in
-// between, a disjunction) gets the filtered atomic.
+// through `&M`, `*p`, `p[0]` or `p[i]` for `p + i`, as one conjunct of an
+// &&; anything else (a different word or value, the wrong direction, the
+// else branch, a loop in between, a disjunction) gets the filtered atomic.
 // RUN: %decoupler -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=DIAG
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
 // REQUIRES: nvcc
@@ -43,6 +43,9 @@ __global__ void relax(unsigned *dist, const unsigned *dst, unsigned nd,
   // DIAG: monotonic-own-check.cu:[[@LINE+2]]:24: warning: atomicMax left as written
   // OUT: if (q >= level[i]) { atomicMax(&level[i], q); }
   if (q >= level[i]) { atomicMax(&level[i], q); }
+  // DIAG: monotonic-own-check.cu:[[@LINE+2]]:26: warning: atomicMin left as written
+  // OUT: if (dist[dst[i]] > nd) atomicMin(dist + dst[i], nd);
+  if (dist[dst[i]] > nd) atomicMin(dist + dst[i], nd);
 
   // DIAG: monotonic-own-check.cu:[[@LINE+2]]:26: remark: atomicMin -> dd::atomic_min_filtered
   // OUT: if (nd < dist[dst[i]]) dd::atomic_min_filtered(&dist[dst[i] + 1], nd);
