@@ -79,7 +79,18 @@ def parse_args():
     p.add_argument("--clang", default="clang-22")
     p.add_argument("--nvcc-bin", "--nvcc-cmd", dest="nvcc_bin", default="")
     p.add_argument("--arch", default="sm_90")
+    p.add_argument("--nvcc-flag", dest="nvcc_flags", action="append",
+                   default=[], metavar="FLAG",
+                   help="one more nvcc option for both compiles, before and "
+                        "after the rewrite (--nvcc-flag=--extended-lambda "
+                        "for moderngpu)")
+    p.add_argument("-I", "--include", dest="include", action="append",
+                   default=[], metavar="DIR",
+                   help="an include folder for every file, after the ones "
+                        "found next to it (a library's headers kept "
+                        "elsewhere, e.g. LonestarGPU's libgpu/include)")
     a = p.parse_args()
+    a.include = [os.path.abspath(d) for d in a.include]
     if a.j < 1:
         p.error("-j must be at least 1")
     a.decoupler = os.path.abspath(a.decoupler)
@@ -216,14 +227,16 @@ class Checker:
                 + [f"-I{d}" for d in incs] + [path])
 
     def nvcc_cmd(self, path, incs, obj):
-        return ([self.a.nvcc_bin, f"-arch={self.a.arch}", "-std=c++17", "-c",
-                 f"-I{self.a.runtime_include}"] + [f"-I{d}" for d in incs]
+        return ([self.a.nvcc_bin, f"-arch={self.a.arch}", "-std=c++17", "-c"]
+                + self.a.nvcc_flags
+                + [f"-I{self.a.runtime_include}"] + [f"-I{d}" for d in incs]
                 + [path, "-o", obj])
 
     def check(self, path, corpus, root):
         a = self.a
         fid = file_id(path)
-        incs = include_dirs(path, root)
+        incs = include_dirs(path, root) + \
+            [d for d in a.include if d not in include_dirs(path, root)]
         res = {"file": path, "corpus": corpus, "id": fid, "includes": incs}
         extra = ["--"] + [f"-I{d}" for d in incs]
 
