@@ -90,8 +90,9 @@ bool readsTarget(ASTContext &Ctx, const Expr *E, const Expr *Address) {
       const Expr *Ptr = Add->getLHS(), *Idx = Add->getRHS();
       if (!Ptr->getType()->isPointerType())
         std::swap(Ptr, Idx);
-      return samePureExpr(Sub->getBase(), Ptr, Ctx) &&
-             samePureExpr(Sub->getIdx(), Idx, Ctx);
+      if (samePureExpr(Sub->getBase(), Ptr, Ctx) &&
+          samePureExpr(Sub->getIdx(), Idx, Ctx))
+        return true;
     }
     Expr::EvalResult Index;
     return Sub->getIdx()->EvaluateAsInt(Index, Ctx) &&

@@ -37,6 +37,9 @@ __global__ void relax(Graph graph, const unsigned *src, unsigned m, int *best,
   // DIAG: own-check.cu:[[@LINE+2]]:29: remark: atomicMin left unchanged: the check on line [[@LINE+2]]
   // OUT: if (nd < *(dist + to[e])) atomicMin(dist + to[e], nd);
   if (nd < *(dist + to[e])) atomicMin(dist + to[e], nd);
+  // DIAG: own-check.cu:[[@LINE+2]]:31: remark: atomicMin left unchanged: the check on line [[@LINE+2]]
+  // OUT: if (nd < (dist + to[e])[0]) atomicMin(dist + to[e], nd);
+  if (nd < (dist + to[e])[0]) atomicMin(dist + to[e], nd);
   // Not their own checks: another word, the wrong direction.
   // DIAG: own-check.cu:[[@LINE+2]]:25: remark: atomicMin -> dd::atomic_min_vr: nonaffine address
   // OUT: if (nd < dist[e + 1]) dd::atomic_min_vr(&dist[to[e]], nd);
