@@ -235,8 +235,8 @@ class Checker:
     def check(self, path, corpus, root):
         a = self.a
         fid = file_id(path)
-        incs = include_dirs(path, root) + \
-            [d for d in a.include if d not in include_dirs(path, root)]
+        incs = include_dirs(path, root)
+        incs += [d for d in a.include if d not in incs]
         res = {"file": path, "corpus": corpus, "id": fid, "includes": incs}
         extra = ["--"] + [f"-I{d}" for d in incs]
 

@@ -232,16 +232,7 @@ std::optional<OtherWrite> otherWrite(const FunctionDecl *Kernel,
   if (Found)
     return Found;
 
-  struct Calls : RecursiveASTVisitor<Calls> {
-    SmallVector<const CallExpr *, 8> Out;
-    bool VisitCallExpr(CallExpr *C) {
-      if (!cudaAtomic(C)) // a store, above
-        Out.push_back(C);
-      return true;
-    }
-  } C;
-  C.TraverseStmt(Kernel->getBody());
-  for (const CallExpr *Other : C.Out) {
+  for (const CallExpr *Other : nonAtomicCalls(Kernel->getBody())) {
     MemoryRootSet Written;
     writtenThroughArguments(Other, Roots, Written);
     if (!Written.overlaps(Words))

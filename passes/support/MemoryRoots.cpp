@@ -185,6 +185,19 @@ void writtenThroughArguments(const CallExpr *C, MemoryRoots &Roots,
   }
 }
 
+SmallVector<const CallExpr *, 4> nonAtomicCalls(const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SmallVector<const CallExpr *, 4> Calls;
+    bool VisitCallExpr(CallExpr *C) {
+      if (!cudaAtomic(C))
+        Calls.push_back(C);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return std::move(F.Calls);
+}
+
 namespace {
 
 /// Collects what statements of one function write into Out, following
@@ -221,17 +234,7 @@ private:
   }
 
   void calls(const Stmt *S, MemoryRoots &Roots, bool KeepLocals) {
-    struct Finder : RecursiveASTVisitor<Finder> {
-      SmallVector<const CallExpr *, 4> Calls;
-      bool VisitCallExpr(CallExpr *C) {
-        Calls.push_back(C);
-        return true;
-      }
-    } F;
-    F.TraverseStmt(const_cast<Stmt *>(S));
-    for (const CallExpr *C : F.Calls) {
-      if (cudaAtomic(C))
-        continue; // a store, above
+    for (const CallExpr *C : nonAtomicCalls(S)) {
       const FunctionDecl *Callee = C->getDirectCallee();
       MemoryRootSet R;
       writtenThroughArguments(C, Roots, R);

@@ -62,6 +62,11 @@ private:
 void writtenThroughArguments(const clang::CallExpr *C, MemoryRoots &Roots,
                              MemoryRootSet &Out);
 
+/// The calls in \p S other than CUDA atomics (forEachStore reports those as
+/// stores), in source order.
+llvm::SmallVector<const clang::CallExpr *, 4>
+nonAtomicCalls(const clang::Stmt *S);
+
 /// The memory \p Body (statements of \p F) may write: its stores and
 /// atomics, the pointers and non-const references it passes to functions,
 /// and what the functions it calls write to globals (transitively); locals
