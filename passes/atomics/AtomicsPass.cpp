@@ -232,17 +232,38 @@ std::optional<OtherWrite> otherWrite(const FunctionDecl *Kernel,
   if (Found)
     return Found;
 
-  for (const CallExpr *Other : nonAtomicCalls(Kernel->getBody())) {
+  for (const Expr *Other : nonAtomicCalls(Kernel->getBody())) {
+    std::string Callee = "a call";
+    if (const auto *K = dyn_cast<CXXConstructExpr>(Other))
+      Callee = "a constructor of '" +
+               K->getConstructor()->getParent()->getNameAsString() + "'";
+    else if (const FunctionDecl *F = calleeOf(Other))
+      Callee = "'" + F->getNameAsString() + "'";
     MemoryRootSet Written;
     writtenThroughArguments(Other, Roots, Written);
-    if (!Written.overlaps(Words))
+    if (Written.overlaps(Words))
+      return OtherWrite{Other->getBeginLoc(), "passes " + Name + " to " +
+                                                  Callee +
+                                                  ", which may write it"};
+    MemoryRootSet Object;
+    bool ThroughMembers = false;
+    const Expr *On = writtenObject(Other, Roots, Object, ThroughMembers);
+    if (!On)
       continue;
-    const FunctionDecl *Callee = Other->getDirectCallee();
-    return OtherWrite{Other->getBeginLoc(),
-                      "passes " + Name + " to " +
-                          (Callee ? "'" + Callee->getNameAsString() + "'"
-                                  : std::string("a call")) +
-                          ", which may write it"};
+    std::string OnName = "an object";
+    if (const auto *D = dyn_cast<DeclRefExpr>(On->IgnoreParenImpCasts()))
+      OnName = "'" + D->getDecl()->getNameAsString() + "'";
+    if (Object.overlaps(Words))
+      return OtherWrite{Other->getBeginLoc(), "calls " + Callee + " on " +
+                                                  Name +
+                                                  ", which may write it"};
+    MemoryRootSet Anything;
+    Anything.Unknown = ThroughMembers;
+    if (Anything.overlaps(Words))
+      return OtherWrite{Other->getBeginLoc(),
+                        "calls " + Callee + " on " + OnName +
+                            ", which may write " + Name +
+                            " through the pointers the object holds"};
   }
   return std::nullopt;
 }

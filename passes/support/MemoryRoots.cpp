@@ -32,6 +32,43 @@ bool isPointerOrReference(QualType T) {
   return T->isPointerType() || T->isReferenceType();
 }
 
+/// The arguments of a call or constructor call that bind to its parameters,
+/// each with the parameter's type (the argument's own where the callee is
+/// unknown or the argument is variadic), and the object a member function
+/// is called on (null for a free function). A member operator's first
+/// argument is that object, not its first parameter's.
+struct CallArguments {
+  const FunctionDecl *Callee = nullptr;
+  const Expr *Object = nullptr;
+  ArrayRef<const Expr *> Args;
+  QualType paramType(unsigned I) const {
+    return Callee && I < Callee->getNumParams()
+               ? Callee->getParamDecl(I)->getType()
+               : Args[I]->getType();
+  }
+};
+
+CallArguments argumentsOf(const Expr *Site) {
+  CallArguments A;
+  if (const auto *K = dyn_cast<CXXConstructExpr>(Site)) {
+    A.Callee = K->getConstructor();
+    A.Args = ArrayRef(K->getArgs(), K->getNumArgs());
+    return A;
+  }
+  const auto *C = cast<CallExpr>(Site);
+  A.Callee = C->getDirectCallee();
+  A.Args = ArrayRef(C->getArgs(), C->getNumArgs());
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(A.Callee);
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(C)) {
+    A.Object = M->getImplicitObjectArgument();
+  } else if (isa<CXXOperatorCallExpr>(C) && Method && !Method->isStatic() &&
+             !A.Args.empty()) {
+    A.Object = A.Args.front();
+    A.Args = A.Args.drop_front();
+  }
+  return A;
+}
+
 } // namespace
 
 MemoryRoots::MemoryRoots(const FunctionDecl &F) {
@@ -60,15 +97,23 @@ MemoryRoots::MemoryRoots(const FunctionDecl &F) {
       return true;
     }
     bool VisitCallExpr(CallExpr *C) {
-      // A pointer bound to a reference parameter may be changed by the callee.
-      const FunctionDecl *Callee = C->getDirectCallee();
-      for (unsigned I = 0; I < C->getNumArgs(); ++I)
-        if (const VarDecl *V = localVar(C->getArg(I));
-            V && V->getType()->isPointerType() &&
-            (!Callee || I >= Callee->getNumParams() ||
-             Callee->getParamDecl(I)->getType()->isReferenceType()))
-          M.Escaped.insert(V);
+      escape(C);
       return true;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+      escape(C);
+      return true;
+    }
+    // A pointer bound to a reference parameter may be changed by the callee
+    // (or, for a constructor, by the object it makes).
+    void escape(const Expr *Site) {
+      CallArguments A = argumentsOf(Site);
+      for (unsigned I = 0; I < A.Args.size(); ++I)
+        if (const VarDecl *V = localVar(A.Args[I]);
+            V && V->getType()->isPointerType() &&
+            (!A.Callee || I >= A.Callee->getNumParams() ||
+             A.paramType(I)->isReferenceType()))
+          M.Escaped.insert(V);
     }
   } C(*this);
   C.TraverseStmt(F.getBody());
@@ -170,27 +215,83 @@ void MemoryRoots::ofVar(const VarDecl *V, MemoryRootSet &Out) {
   Visiting.erase(V);
 }
 
-void writtenThroughArguments(const CallExpr *C, MemoryRoots &Roots,
+const FunctionDecl *calleeOf(const Expr *Site) {
+  if (const auto *K = dyn_cast<CXXConstructExpr>(Site))
+    return K->getConstructor();
+  return cast<CallExpr>(Site)->getDirectCallee();
+}
+
+namespace {
+
+/// Whether an object of type \p T holds pointers or references (directly
+/// or in its bases and fields): what a member function writes through them
+/// is not followed.
+bool holdsPointers(QualType T, unsigned Depth = 0) {
+  const auto *R = T->getAsCXXRecordDecl();
+  if (!R || !R->hasDefinition() || Depth > 8)
+    return T->isPointerType() || T->isReferenceType();
+  for (const CXXBaseSpecifier &B : R->bases())
+    if (holdsPointers(B.getType(), Depth + 1))
+      return true;
+  for (const FieldDecl *F : R->fields()) {
+    QualType FT = F->getType();
+    while (const auto *A = dyn_cast<ArrayType>(FT.getCanonicalType()))
+      FT = A->getElementType();
+    if (FT->isPointerType() || FT->isReferenceType() ||
+        holdsPointers(FT, Depth + 1))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+void writtenThroughArguments(const Expr *Site, MemoryRoots &Roots,
                              MemoryRootSet &Out) {
-  const FunctionDecl *Callee = C->getDirectCallee();
-  for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-    const Expr *A = C->getArg(I);
-    QualType PT = Callee && I < Callee->getNumParams()
-                      ? Callee->getParamDecl(I)->getType()
-                      : A->getType();
-    if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
-      Roots.ofLValue(A, Out);
-    else if (PT->isPointerType() && !PT->getPointeeType().isConstQualified())
-      Roots.ofPointer(A, Out);
+  CallArguments A = argumentsOf(Site);
+  for (unsigned I = 0; I < A.Args.size(); ++I) {
+    const Expr *Arg = A.Args[I];
+    QualType PT = A.paramType(I);
+    // A temporary bound to a reference is no one else's memory.
+    if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified()) {
+      if (!isa<MaterializeTemporaryExpr>(Arg->IgnoreParenImpCasts()) &&
+          Arg->isGLValue())
+        Roots.ofLValue(Arg, Out);
+    } else if (PT->isPointerType() &&
+               !PT->getPointeeType().isConstQualified()) {
+      Roots.ofPointer(Arg, Out);
+    }
   }
 }
 
-SmallVector<const CallExpr *, 4> nonAtomicCalls(const Stmt *S) {
+const Expr *writtenObject(const Expr *Site, MemoryRoots &Roots,
+                          MemoryRootSet &Storage, bool &ThroughMembers) {
+  ThroughMembers = false;
+  CallArguments A = argumentsOf(Site);
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(A.Callee);
+  if (!A.Object || (Method && Method->isConst()))
+    return nullptr;
+  QualType T = A.Object->getType();
+  if (T->isPointerType()) {
+    Roots.ofPointer(A.Object, Storage);
+    T = T->getPointeeType();
+  } else if (A.Object->isGLValue()) {
+    Roots.ofLValue(A.Object, Storage);
+  }
+  ThroughMembers = holdsPointers(T);
+  return A.Object;
+}
+
+SmallVector<const Expr *, 4> nonAtomicCalls(const Stmt *S) {
   struct Finder : RecursiveASTVisitor<Finder> {
-    SmallVector<const CallExpr *, 4> Calls;
+    SmallVector<const Expr *, 4> Calls;
     bool VisitCallExpr(CallExpr *C) {
       if (!cudaAtomic(C))
         Calls.push_back(C);
+      return true;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+      Calls.push_back(C);
       return true;
     }
   } F;
@@ -209,9 +310,14 @@ public:
   void function(const FunctionDecl &F, ArrayRef<const Stmt *> Body,
                 bool KeepLocals) {
     MemoryRoots Roots(F);
+    const bool Constructor = isa<CXXConstructorDecl>(F);
     for (const Stmt *S : Body) {
       forEachStore(S,
                    [&](const Expr *Target, bool AtomicPointer, const Stmt *) {
+                     // A constructor's stores into its own object's fields
+                     // write the object being made, no one else's memory.
+                     if (Constructor && !AtomicPointer && ownField(Target))
+                       return;
                      MemoryRootSet R;
                      if (AtomicPointer)
                        Roots.ofPointer(Target, R);
@@ -224,6 +330,17 @@ public:
   }
 
 private:
+  static bool ownField(const Expr *Target) {
+    const auto *M = dyn_cast<MemberExpr>(Target->IgnoreParens());
+    for (; M; M = dyn_cast<MemberExpr>(M->getBase()->IgnoreParens())) {
+      if (M->getMemberDecl()->getType()->isReferenceType())
+        return false; // a reference field: the store writes its referent
+      if (M->isArrow())
+        return isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts());
+    }
+    return false;
+  }
+
   void add(const MemoryRootSet &R, bool KeepLocals) {
     Out.Unknown |= R.Unknown;
     for (const VarDecl *V : R.Vars)
@@ -234,10 +351,13 @@ private:
   }
 
   void calls(const Stmt *S, MemoryRoots &Roots, bool KeepLocals) {
-    for (const CallExpr *C : nonAtomicCalls(S)) {
-      const FunctionDecl *Callee = C->getDirectCallee();
+    for (const Expr *C : nonAtomicCalls(S)) {
+      const FunctionDecl *Callee = calleeOf(C);
       MemoryRootSet R;
       writtenThroughArguments(C, Roots, R);
+      bool ThroughMembers = false;
+      writtenObject(C, Roots, R, ThroughMembers);
+      R.Unknown |= ThroughMembers;
       add(R, KeepLocals);
       // What it writes to globals itself (its own parameters' memory is the
       // arguments', above).

@@ -58,14 +58,27 @@ private:
 /// the calling function): the pointees of its non-const pointer parameters
 /// and the referents of its non-const reference parameters; an argument
 /// past the parameters, or of a call without a known callee, by its own
-/// type. Added to \p Out.
-void writtenThroughArguments(const clang::CallExpr *C, MemoryRoots &Roots,
+/// type. \p Site is a CallExpr or a CXXConstructExpr: a constructor that
+/// takes a non-const reference or pointer makes an object that may write
+/// through it later (`cuda::atomic_ref<T>(x).store(v)` writes x). Added to
+/// \p Out.
+void writtenThroughArguments(const clang::Expr *Site, MemoryRoots &Roots,
                              MemoryRootSet &Out);
 
+/// The object a non-const member function (or member operator) \p Site is
+/// called on, or null: its storage is added to \p Storage, and
+/// \p ThroughMembers says whether the object holds pointers or references,
+/// through which the function may write anything (the object's members are
+/// not followed).
+const clang::Expr *writtenObject(const clang::Expr *Site, MemoryRoots &Roots,
+                                 MemoryRootSet &Storage, bool &ThroughMembers);
+
+/// The function a call site (CallExpr or CXXConstructExpr) calls, if known.
+const clang::FunctionDecl *calleeOf(const clang::Expr *Site);
+
 /// The calls in \p S other than CUDA atomics (forEachStore reports those as
-/// stores), in source order.
-llvm::SmallVector<const clang::CallExpr *, 4>
-nonAtomicCalls(const clang::Stmt *S);
+/// stores) and the constructor calls, in source order.
+llvm::SmallVector<const clang::Expr *, 4> nonAtomicCalls(const clang::Stmt *S);
 
 /// The memory \p Body (statements of \p F) may write: its stores and
 /// atomics, the pointers and non-const references it passes to functions,
