@@ -963,6 +963,9 @@ void FunctionAnalyzer::recordAccess(const Expr *E, AccessKind Kind,
     It->second.Address = AffineValue::join(It->second.Address, Address);
   AffineValue &A = K.Out.Addresses[E];
   A = AffineValue::join(A, Address);
+  llvm::SmallVector<AffineValue, 2> &Contexts = K.Out.AddressContexts[E];
+  if (!llvm::is_contained(Contexts, Address))
+    Contexts.push_back(Address);
 }
 
 void FunctionAnalyzer::recordBranch(const Expr *Cond, const AffineValue &V) {

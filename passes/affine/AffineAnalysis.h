@@ -15,6 +15,7 @@
 #include "affine/Report.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <map>
 #include <memory>
 #include <string>
@@ -36,6 +37,10 @@ struct KernelAnalysis {
   /// Address of every memory access expression (lvalue, atomic call), joined
   /// over all contexts it was reached in.
   llvm::DenseMap<const clang::Expr *, AffineValue> Addresses;
+  /// The distinct addresses of each access in the contexts it was reached
+  /// in (a device function called from several places), before the join.
+  llvm::DenseMap<const clang::Expr *, llvm::SmallVector<AffineValue, 2>>
+      AddressContexts;
   /// Value of every expression evaluated (joined over contexts).
   llvm::DenseMap<const clang::Expr *, AffineValue> Values;
   /// Class of every branch condition (if/loop/switch conditions, ?:).

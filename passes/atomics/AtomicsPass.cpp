@@ -461,6 +461,14 @@ private:
   PassDiagnostics *Out;
 };
 
+/// Whether the lanes of a warp update distinct words: an affine address
+/// with a known, non-zero x stride, under no condition.
+bool distinctWords(const AffineValue &Address) {
+  return Address.valueClass() == ValueClass::Affine &&
+         Address.conditions().empty() && Address.strides()[0] &&
+         *Address.strides()[0] != 0;
+}
+
 std::string describeStride(const AffineValue &Address) {
   std::optional<int64_t> X = Address.strides()[0];
   return X ? "stride " + std::to_string(*X) + " bytes" : "unknown stride";
@@ -474,15 +482,24 @@ bool runAtomicsPass(PassContext &P) {
   Rewriter &R = P.R;
   PassDiagnostics &Diags = P.Diags;
 
-  // The address of each atomic, joined over every kernel that reaches it.
+  // The address of each atomic, joined over every kernel that reaches it,
+  // and whether some context (a call of the function it is in) gives lanes
+  // distinct words.
   std::map<const CallExpr *, AffineValue> Addresses;
-  for (const std::unique_ptr<KernelAnalysis> &K : P.Kernels)
+  std::map<const CallExpr *, AffineValue> DistinctContext;
+  for (const std::unique_ptr<KernelAnalysis> &K : P.Kernels) {
     for (const auto &[E, Address] : K->Addresses)
       if (const auto *Call = dyn_cast<CallExpr>(E)) {
         auto [It, New] = Addresses.try_emplace(Call, Address);
         if (!New)
           It->second = AffineValue::join(It->second, Address);
       }
+    for (const auto &[E, Contexts] : K->AddressContexts)
+      if (const auto *Call = dyn_cast<CallExpr>(E))
+        for (const AffineValue &Address : Contexts)
+          if (distinctWords(Address))
+            DistinctContext.try_emplace(Call, Address);
+  }
   std::map<unsigned, const Annotation *> Forced = annotatedCalls(Annotations);
 
   bool Changed = false;
@@ -631,9 +648,14 @@ bool runAtomicsPass(PassContext &P) {
       // Where the lanes' words lie: shared-memory atomics are native and
       // cheap, so only a provably uniform address is worth a reduction there.
       const AddressSpace Space = addressSpaceOf(Address);
-      const bool Distinct = Address.valueClass() == ValueClass::Affine &&
-                            Address.conditions().empty() &&
-                            Address.strides()[0] && *Address.strides()[0] != 0;
+      const bool Distinct = distinctWords(Address);
+      // Distinct words in one context but not in all: one text serves every
+      // call of its function, so a rewrite would make those lanes pay the
+      // vote too (HeCBench's bincount: its shared-memory variant, whose
+      // merge goes through the same helper, ran 2x slower).
+      auto SomeContext =
+          Distinct ? DistinctContext.end() : DistinctContext.find(Call);
+      const bool DistinctSomewhere = SomeContext != DistinctContext.end();
       const bool Scalar = Address.valueClass() == ValueClass::Scalar;
       const bool WantsPrivate =
           Pragma && Pragma->Variant == AtomicVariant::Privatize;
@@ -643,9 +665,10 @@ bool runAtomicsPass(PassContext &P) {
         continue;
       }
       std::string NotPrivate;
-      if (WantsPrivate || (!Pragma && !Monotonic && Op != "inc" && !Scalar &&
-                           !Distinct && Space == AddressSpace::Global &&
-                           (!Type.Floating || P.Options.AtomicsFloat))) {
+      if (WantsPrivate ||
+          (!Pragma && !Monotonic && Op != "inc" && !Scalar && !Distinct &&
+           !DistinctSomewhere && Space == AddressSpace::Global &&
+           (!Type.Floating || P.Options.AtomicsFloat))) {
         if (Planning) {
           Private.offer(Call, Atomic, Type.Spelling, Pragma);
           continue;
@@ -723,6 +746,15 @@ bool runAtomicsPass(PassContext &P) {
         D.remark(Loc, Name + " left unchanged: affine address (" +
                           describeStride(Address) +
                           "): the lanes of a warp update distinct words");
+        continue;
+      } else if (DistinctSomewhere) {
+        D.remark(Loc, Name +
+                          " left unchanged: in one of the contexts it is "
+                          "reached in, its address is affine (" +
+                          describeStride(SomeContext->second) +
+                          ") and the lanes of a warp update distinct words; "
+                          "one rewrite for every call would make them pay "
+                          "the vote (atomic(vr) forces it)");
         continue;
       } else if (Space == AddressSpace::Shared) {
         // Measured: a per-warp shared-memory histogram ran 10x slower through
