@@ -250,20 +250,20 @@ std::optional<OtherWrite> otherWrite(const FunctionDecl *Kernel,
     const Expr *On = writtenObject(Other, Roots, Object, ThroughMembers);
     if (!On)
       continue;
-    std::string OnName = "an object";
-    if (const auto *D = dyn_cast<DeclRefExpr>(On->IgnoreParenImpCasts()))
-      OnName = "'" + D->getDecl()->getNameAsString() + "'";
     if (Object.overlaps(Words))
       return OtherWrite{Other->getBeginLoc(), "calls " + Callee + " on " +
                                                   Name +
                                                   ", which may write it"};
-    MemoryRootSet Anything;
-    Anything.Unknown = ThroughMembers;
-    if (Anything.overlaps(Words))
-      return OtherWrite{Other->getBeginLoc(),
-                        "calls " + Callee + " on " + OnName +
-                            ", which may write " + Name +
-                            " through the pointers the object holds"};
+    // Through the object's pointers it may write anything.
+    if (!ThroughMembers || Words.empty())
+      continue;
+    std::string OnName = "an object";
+    if (const auto *D = dyn_cast<DeclRefExpr>(On->IgnoreParenImpCasts()))
+      OnName = "'" + D->getDecl()->getNameAsString() + "'";
+    return OtherWrite{Other->getBeginLoc(),
+                      "calls " + Callee + " on " + OnName +
+                          ", which may write " + Name +
+                          " through the pointers the object holds"};
   }
   return std::nullopt;
 }

@@ -227,20 +227,17 @@ namespace {
 /// or in its bases and fields): what a member function writes through them
 /// is not followed.
 bool holdsPointers(QualType T, unsigned Depth = 0) {
+  while (const auto *A = dyn_cast<ArrayType>(T.getCanonicalType()))
+    T = A->getElementType();
   const auto *R = T->getAsCXXRecordDecl();
   if (!R || !R->hasDefinition() || Depth > 8)
     return T->isPointerType() || T->isReferenceType();
   for (const CXXBaseSpecifier &B : R->bases())
     if (holdsPointers(B.getType(), Depth + 1))
       return true;
-  for (const FieldDecl *F : R->fields()) {
-    QualType FT = F->getType();
-    while (const auto *A = dyn_cast<ArrayType>(FT.getCanonicalType()))
-      FT = A->getElementType();
-    if (FT->isPointerType() || FT->isReferenceType() ||
-        holdsPointers(FT, Depth + 1))
+  for (const FieldDecl *F : R->fields())
+    if (holdsPointers(F->getType(), Depth + 1))
       return true;
-  }
   return false;
 }
 
