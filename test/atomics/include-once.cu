@@ -17,4 +17,4 @@
 // CHECK: {{^}}#include <dd/atomics.cuh>
 #include <dd/atomics.cuh>
 #endif
-__global__ void k(int *count) { atomicAdd(count, 1); }
+__global__ void k(unsigned long long *count) { atomicAdd(count, 1ull); }

@@ -14,18 +14,18 @@ struct Counter {
   // CHECK: __device__ void bump(unsigned k) { dd::atomic_add_auto(&slots[k], 1u); }
   __device__ void bump(unsigned k) { atomicAdd(&slots[k], 1u); }
   // Through a parameter: the call's argument decides (a kernel parameter:
-  // scalar, one atomic per warp).
-  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:46: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp
-  // CHECK: __device__ void total(unsigned *t) const { dd::atomic_add_uniform(t, 1u); }
-  __device__ void total(unsigned *t) const { atomicAdd(t, 1u); }
+  // scalar, one atomic per warp for a 64-bit word).
+  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:56: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp
+  // CHECK: __device__ void total(unsigned long long *t) const { dd::atomic_add_uniform(t, 1ull); }
+  __device__ void total(unsigned long long *t) const { atomicAdd(t, 1ull); }
 };
 
-__global__ void members(Counter c, const unsigned *keys, unsigned *t) {
+__global__ void members(Counter c, const unsigned *keys, unsigned long long *t) {
   c.bump(keys[threadIdx.x]);
   c.total(t);
 }
 
-__global__ void lambdas(const unsigned *keys, unsigned *bins, unsigned *t) {
+__global__ void lambdas(const unsigned *keys, unsigned *bins, unsigned long long *t) {
   // A captured pointer: not tracked in the lambda (nonaffine, memory
   // unknown: decided at run time).
   // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:32: remark: atomicAdd -> dd::atomic_add_auto: nonaffine address in memory the pass cannot place
@@ -33,8 +33,8 @@ __global__ void lambdas(const unsigned *keys, unsigned *bins, unsigned *t) {
   auto add = [&](unsigned k) { atomicAdd(&bins[k], 1u); };
   add(keys[threadIdx.x]);
   // A parameter: as the call passes it.
-  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:34: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp
-  // CHECK: auto count = [](unsigned *p) { dd::atomic_add_uniform(p, 1u); };
-  auto count = [](unsigned *p) { atomicAdd(p, 1u); };
+  // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:44: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp
+  // CHECK: auto count = [](unsigned long long *p) { dd::atomic_add_uniform(p, 1ull); };
+  auto count = [](unsigned long long *p) { atomicAdd(p, 1ull); };
   count(t);
 }

@@ -19,14 +19,15 @@ typedef void (*Op)(int *, int);
 __device__ void bump(int *p, int i) { atomicAdd(&p[i], 1); }
 __device__ Op table[] = {bump};
 
-// Without -fgpu-rdc only its caller reaches it: scalar, one atomic per warp.
-// With it, other translation units may pass a per-lane address.
-// REMARK: open-context.cu:[[@LINE+3]]:40: remark: atomicAdd -> dd::atomic_add_uniform: scalar address
-// RDC: open-context.cu:[[@LINE+2]]:40: remark: atomicAdd -> dd::atomic_add_auto: nonaffine address
-// OUT: __device__ void count(int *p, int i) { dd::atomic_add_uniform(&p[i], 1); }
-__device__ void count(int *p, int i) { atomicAdd(&p[i], 1); }
+// Without -fgpu-rdc only its caller reaches it: scalar, one atomic per warp
+// (a 64-bit word, which nvcc does not combine itself). With it, other
+// translation units may pass a per-lane address.
+// REMARK: open-context.cu:[[@LINE+3]]:55: remark: atomicAdd -> dd::atomic_add_uniform: scalar address
+// RDC: open-context.cu:[[@LINE+2]]:55: remark: atomicAdd -> dd::atomic_add_auto: nonaffine address
+// OUT: __device__ void count(unsigned long long *p, int i) { dd::atomic_add_uniform(&p[i], 1ull); }
+__device__ void count(unsigned long long *p, int i) { atomicAdd(&p[i], 1ull); }
 
-__global__ void calls(int *p) {
+__global__ void calls(int *p, unsigned long long *q) {
   bump(p, 0);
-  count(p, 0);
+  count(q, 0);
 }

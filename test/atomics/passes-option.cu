@@ -4,5 +4,5 @@
 // RUN: grep -v '^ *//' %t.on.cu | FileCheck %s
 // RUN: %decoupler --passes=split %s -o %t.off.cu 2>&1 | count 0
 // RUN: diff %s %t.off.cu
-// CHECK: dd::atomic_add_uniform(count, 1);
-__global__ void k(int *count) { atomicAdd(count, 1); }
+// CHECK: dd::atomic_add_uniform(count, 1ull);
+__global__ void k(unsigned long long *count) { atomicAdd(count, 1ull); }

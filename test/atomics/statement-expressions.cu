@@ -14,7 +14,7 @@
 #define BUMP_VALUE(p) ({ atomicAdd(p, 1); })
 #define STATEMENT(s) ({ s; })
 
-__global__ void k(int *a, int *out, const int *keys) {
+__global__ void k(int *a, int *out, const int *keys, unsigned long long *c) {
   int i = keys[threadIdx.x];
 
   // The last statement: its value is the statement expression's.
@@ -42,12 +42,12 @@ __global__ void k(int *a, int *out, const int *keys) {
   // CHECK: ({ dd::atomic_add_vr(&a[i], 1); });
   ({ atomicAdd(&a[i], 1); });
   // REMARK: statement-expressions.cu:[[@LINE+2]]:14: remark: atomicAdd -> dd::atomic_add_uniform
-  // CHECK: int w = ({ dd::atomic_add_uniform(&a[0], 1); 5; });
-  int w = ({ atomicAdd(&a[0], 1); 5; });
+  // CHECK: int w = ({ dd::atomic_add_uniform(&c[0], 1ull); 5; });
+  int w = ({ atomicAdd(&c[0], 1ull); 5; });
   out[4] = w;
   // REMARK: statement-expressions.cu:[[@LINE+2]]:12: remark: atomicAdd -> dd::atomic_add_uniform
-  // CHECK: (void)({ dd::atomic_add_uniform(&a[0], 1); });
-  (void)({ atomicAdd(&a[0], 1); });
+  // CHECK: (void)({ dd::atomic_add_uniform(c, 1ull); });
+  (void)({ atomicAdd(c, 1ull); });
   // REMARK: statement-expressions.cu:[[@LINE+2]]:17: remark: atomicOr -> dd::atomic_or_vr
   // CHECK: int y = ({ ({ dd::atomic_or_vr(&a[i], 2); }); 0; });
   int y = ({ ({ atomicOr(&a[i], 2); }); 0; });

@@ -10,9 +10,9 @@
 // CHECK: #include <dd/atomics.cuh>
 
 // Every instantiation has a scalar address: one text for both.
-// REMARK-DAG: templates.cu:[[@LINE+2]]:55: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp (in every instantiation: count<1>, count<2>) [-Rdecoupler]
-// CHECK: __global__ void count(unsigned *c) { dd::atomic_add_uniform(c, 1u); }
-template <int B> __global__ void count(unsigned *c) { atomicAdd(c, 1u); }
+// REMARK-DAG: templates.cu:[[@LINE+2]]:65: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp (in every instantiation: count<1>, count<2>) [-Rdecoupler]
+// CHECK: __global__ void count(unsigned long long *c) { dd::atomic_add_uniform(c, 1ull); }
+template <int B> __global__ void count(unsigned long long *c) { atomicAdd(c, 1ull); }
 
 // unsigned and int: both vote and reduce.
 template <class T>
@@ -36,16 +36,21 @@ __global__ void weigh(const unsigned *keys, unsigned n, T *sums) {
 }
 
 // A device-function template reached from a kernel: decided in that context.
+// An int at a scalar address stays (nvcc combines it), a 64-bit word does
+// not, so one text cannot serve both.
 template <class T> __device__ void add_one(T *p) {
-  // REMARK-DAG: templates.cu:[[@LINE+2]]:3: remark: atomicAdd -> dd::atomic_add_uniform: scalar address: one atomic per warp (in every instantiation: add_one<int>) [-Rdecoupler]
-  // CHECK: dd::atomic_add_uniform(p, T(1));
+  // REMARK-DAG: templates.cu:[[@LINE+2]]:3: remark: atomicAdd left unchanged: its template's instantiations need different rewrites (add_one<int>: as written, the address is the same in every lane, and nvcc already combines the lanes of a warp at such an address for int (one reduction, one atomic); add_one<unsigned long long>: dd::atomic_add_uniform) [-Rdecoupler]
+  // CHECK: {{^}}  atomicAdd(p, T(1));
   atomicAdd(p, T(1));
 }
-__global__ void uses(int *p) { add_one(p); }
+__global__ void uses(int *p, unsigned long long *q) {
+  add_one(p);
+  add_one(q);
+}
 
-void host(const unsigned *k, unsigned *u, int *s, float *f) {
-  count<1><<<1, 32>>>(u);
-  count<2><<<1, 32>>>(u);
+void host(const unsigned *k, unsigned *u, int *s, float *f, unsigned long long *c) {
+  count<1><<<1, 32>>>(c);
+  count<2><<<1, 32>>>(c);
   hist<<<1, 32>>>(k, 32, u);
   hist<<<1, 32>>>(k, 32, s);
   weigh<<<1, 32>>>(k, 32, u);

@@ -17,7 +17,7 @@
 // CHECK-NEXT: {{^}}  for (const uint3 blockIdx : dd_blocks) {
 // CHECK-NEXT: {{^}}    int i = blockIdx.x * blockDim.x + threadIdx.x;
 // CHECK: {{^}}      continue;
-// CHECK-NEXT: {{^}}    dd::atomic_add_uniform(total, 1);
+// CHECK-NEXT: {{^}}    dd::atomic_add_uniform(total, 1ull);
 // CHECK-NEXT: {{^}}    dd_private_bins.update(keys[i] & 255, 1); // BARE-LF
 // CHECK-NEXT: {{^}}  }
 // CHECK-NEXT: {{^}}  dd_private_bins.flush();

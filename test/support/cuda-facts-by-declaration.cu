@@ -32,14 +32,14 @@ __global__ void saturate(int *bins, const int *keys) {
   mylib::atomicAdd(&bins[k & 255], 1);
 }
 
-__global__ void shorts(short *s, int *total, const int *keys) {
+__global__ void shorts(short *s, unsigned long long *total, const int *keys) {
   int k = keys[threadIdx.x];
   // CHECK: atomicAdd(&s[k & 7], (short)1);
   atomicAdd(&s[k & 7], (short)1);
   // CUDA's own atomicAdd in the same file is still rewritten.
   // REMARK: [[@LINE+2]]:3: remark: atomicAdd -> dd::atomic_add_uniform: scalar address
-  // CHECK: dd::atomic_add_uniform(total, 1);
-  atomicAdd(total, 1);
+  // CHECK: dd::atomic_add_uniform(total, 1ull);
+  atomicAdd(total, 1ull);
 }
 
 __global__ void timed(long long *out) {

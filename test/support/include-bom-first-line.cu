@@ -7,4 +7,4 @@
 // BOM: ef bb bf 23 69 6e 63 6c 75 64 65 20 3c 64 64 2f
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o
-__global__ void count(int *total) { atomicAdd(total, 1); }
+__global__ void count(unsigned long long *total) { atomicAdd(total, 1ull); }

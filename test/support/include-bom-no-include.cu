@@ -7,5 +7,5 @@
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o
 // CHECK: #include <dd/atomics.cuh>
-// CHECK-NEXT: __global__ void count(int *total) { dd::atomic_add_uniform(total, 1); }
-__global__ void count(int *total) { atomicAdd(total, 1); }
+// CHECK-NEXT: __global__ void count(unsigned long long *total) { dd::atomic_add_uniform(total, 1ull); }
+__global__ void count(unsigned long long *total) { atomicAdd(total, 1ull); }

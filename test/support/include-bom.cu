@@ -9,4 +9,4 @@
 // CHECK: #include <dd/atomics.cuh>
 // CHECK-NEXT: #include <cstdio>
 #include <cstdio>
-__global__ void count(int *total) { atomicAdd(total, 1); }
+__global__ void count(unsigned long long *total) { atomicAdd(total, 1ull); }

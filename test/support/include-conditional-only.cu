@@ -13,4 +13,4 @@
 #include <unistd.h>
 #endif
 
-__global__ void count(int *total) { atomicAdd(total, 1); }
+__global__ void count(unsigned long long *total) { atomicAdd(total, 1ull); }

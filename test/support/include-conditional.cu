@@ -21,4 +21,4 @@
 #endif
 #include <cstdio>
 
-__global__ void count(int *total) { atomicAdd(total, 1); }
+__global__ void count(unsigned long long *total) { atomicAdd(total, 1ull); }

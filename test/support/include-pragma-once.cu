@@ -4,7 +4,7 @@
 // RUN: FileCheck %s --input-file %t.cu --match-full-lines
 // CHECK: #pragma once
 // CHECK-NEXT: #include <dd/atomics.cuh>
-// CHECK-NEXT: __device__ inline void count(int *total) { dd::atomic_add_uniform(total, 1); }
+// CHECK-NEXT: __device__ inline void count(unsigned long long *total) { dd::atomic_add_uniform(total, 1ull); }
 #pragma once
-__device__ inline void count(int *total) { atomicAdd(total, 1); }
-__global__ void k(int *total) { count(total); }
+__device__ inline void count(unsigned long long *total) { atomicAdd(total, 1ull); }
+__global__ void k(unsigned long long *total) { count(total); }

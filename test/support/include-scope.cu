@@ -14,5 +14,5 @@ extern "C" {
 namespace util {
 #include "inner.h"
 }
-__global__ void count(int *total) { atomicAdd(total, util::twice(1)); }
+__global__ void count(unsigned long long *total) { atomicAdd(total, util::twice(1)); }
 #include <cstdio>

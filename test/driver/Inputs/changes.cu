@@ -1,2 +1,2 @@
 // A kernel the atomics pass rewrites: --in-place changes this file.
-__global__ void k(int *count) { atomicAdd(count, 1); }
+__global__ void k(unsigned long long *count) { atomicAdd(count, 1ull); }

@@ -2,13 +2,13 @@
 // access and branch, and one decision of each kind. Line numbers matter.
 __device__ int load_at(const int *p, int i) { return p[i]; }
 
-__global__ void classes(int *out, const int *in, const int *idx, int *count,
+__global__ void classes(int *out, const int *in, const int *idx, unsigned long long *count,
                         int n) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   // <script>alert("x")</script> & 'quotes' stay text
   if (tid < n && (n & 1))
     out[tid] = in[idx[tid]] + load_at(in, tid);
-  atomicAdd(count, 1);
+  atomicAdd(count, 1ull);
   atomicAdd(&out[tid], 2);
 }
 

@@ -1,12 +1,12 @@
 // Input of the --remarks-output tests: a file the passes rewrite without
 // error (a rewrite, a decline with a note, what stays unchanged).
-__global__ void counts(unsigned *bins, const unsigned *keys, int *count,
+__global__ void counts(unsigned *bins, const unsigned *keys, unsigned long long *count,
                        float *sum, int n) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= n)
     return;
   atomicAdd(&bins[keys[tid]], 1u);
-  atomicAdd(count, 1);
+  atomicAdd(count, 1ull);
   atomicAdd(sum, 1.0f);
 }
 

@@ -12,11 +12,11 @@ __global__ void hist(const int *in, int *bins, int n) {
 const char *raw = R"x(
 # inside a raw string: text, "quoted" \ and /* not a comment
 )x";
-__global__ void total(int *sum) {
-  atomicAdd(sum, 1);
+__global__ void total(unsigned long long *sum) {
+  atomicAdd(sum, 1ull);
 }
 
-void run(const int *in, int *bins, int *sum, int n) {
+void run(const int *in, int *bins, unsigned long long *sum, int n) {
   hist<<<(n + 255) / 256, 256>>>(in, bins, n);
   total<<<1, 32>>>(sum);
 }

@@ -10,4 +10,4 @@ concept Counter = requires(T v) { v + 1u; };
 
 template <Counter T> __device__ T one() { return T(1); }
 
-__global__ void other_kernel(unsigned *count) { atomicAdd(count, one<unsigned>()); }
+__global__ void other_kernel(unsigned long long *count) { atomicAdd(count, one<unsigned long long>()); }

@@ -16,4 +16,4 @@ static_assert(sizeof(QUOTED) == 4, "a quoted definition");
 #error "CMAKE_CUDA_FLAGS"
 #endif
 
-__global__ void src_kernel(unsigned *count) { atomicAdd(count, 1u); }
+__global__ void src_kernel(unsigned long long *count) { atomicAdd(count, 1ull); }
