@@ -45,14 +45,14 @@ pack() {
   "$root/scripts/setup.sh" >/dev/null
   cmake --build "$build" --target atomics_test channel_stress delegate_test dd-sssp dd-mst dd-maxflow dd-sp dd-dmr dd-graph \
     histogram histogram_dd privatize privatize_dd spmv_coo spmv_coo_dd sssp_topology sssp_topology_dd \
-    hashtable hashtable_dd bank bank_dd ledger ledger_dd decouple decouple_dd >&2
+    hashtable hashtable_dd bank bank_dd ledger ledger_dd reply reply_dd decouple decouple_dd >&2
   mkdir -p "$dir/bin" "$dir/graphs"
   cp "$build"/bin/{atomics_test,channel_stress,delegate_test,dd-sssp,dd-mst,dd-maxflow,dd-sp,dd-dmr,dd-graph} "$dir/bin/"
   # The delegate benchmark is not a CMake target (bench/delegate/build.sh).
   "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" \
     "$root/bench/delegate/delegate_bench.cu" -o "$dir/bin/delegate_bench"
   # Every example test/gpu/examples-differential.sh runs, as written and rewritten.
-  cp "$build"/examples/{histogram,privatize,spmv_coo,sssp_topology,hashtable,bank,ledger,decouple}{,_dd} "$dir/bin/"
+  cp "$build"/examples/{histogram,privatize,spmv_coo,sssp_topology,hashtable,bank,ledger,reply,decouple}{,_dd} "$dir/bin/"
   # racecheck names source lines only in -lineinfo builds.
   mkdir -p "$dir/bin/lineinfo"
   for ex in hashtable bank; do
