@@ -545,6 +545,20 @@ bool distinctPerLane(const Expr *E, const ValueMap &Values,
   return false;
 }
 
+/// Whether `L == R` holds in at most one lane of a warp: one side's values
+/// are distinct across the lanes (distinctPerLane), the other's the same.
+bool oneLaneEquality(const Expr *L, const Expr *R, const ValueMap &Values,
+                     const FunctionDecl *F) {
+  auto Uniform = [&](const Expr *E) {
+    if (E->isIntegerConstantExpr(F->getASTContext()))
+      return true;
+    std::optional<AffineValue> V = valueIn(Values, E);
+    return V && V->valueClass() == ValueClass::Scalar;
+  };
+  return (distinctPerLane(L, Values, F) && Uniform(R)) ||
+         (distinctPerLane(R, Values, F) && Uniform(L));
+}
+
 /// A condition in \p Cond (itself, or a conjunct of an `&&`) that at most
 /// one lane of a warp passes: `E == u` or `!E` with the lanes' values of E
 /// distinct (distinctPerLane) and u the same in every lane.
@@ -564,26 +578,44 @@ const Expr *oneLaneCondition(const Expr *Cond, const ValueMap &Values,
       return L;
     return oneLaneCondition(B->getRHS(), Values, F);
   }
-  if (B->getOpcode() != BO_EQ)
-    return nullptr;
-  auto Uniform = [&](const Expr *E) {
-    if (E->isIntegerConstantExpr(F->getASTContext()))
-      return true;
-    std::optional<AffineValue> V = valueIn(Values, E);
-    return V && V->valueClass() == ValueClass::Scalar;
-  };
-  return (distinctPerLane(B->getLHS(), Values, F) && Uniform(B->getRHS())) ||
-                 (distinctPerLane(B->getRHS(), Values, F) &&
-                  Uniform(B->getLHS()))
+  return B->getOpcode() == BO_EQ &&
+                 oneLaneEquality(B->getLHS(), B->getRHS(), Values, F)
              ? Cond
              : nullptr;
 }
 
-/// The condition of an enclosing `if` of \p Call, in its function \p F,
-/// that lets at most one lane of a warp reach it (`if (threadIdx.x == 0)`,
-/// `if (lane == 0)`): with one lane there is nothing to combine, and a
-/// reduction only adds latency (HeCBench's pad, whose thread 0 chains the
-/// blocks through a flag, ran 0.92-0.97x with the vote).
+/// A condition in \p Cond (itself, or a disjunct of an `||`) whose
+/// failing lanes are at most one of a warp: `E != u` or `E` itself, with E
+/// as for oneLaneCondition. The lanes that go on past `if (Cond) return;`.
+const Expr *allButOneLaneCondition(const Expr *Cond, const ValueMap &Values,
+                                   const FunctionDecl *F) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
+    if (B->getOpcode() == BO_LOr) {
+      if (const Expr *L = allButOneLaneCondition(B->getLHS(), Values, F))
+        return L;
+      return allButOneLaneCondition(B->getRHS(), Values, F);
+    }
+    if (B->getOpcode() == BO_NE) // fails where `E == u` holds
+      return oneLaneEquality(B->getLHS(), B->getRHS(), Values, F) ? Cond
+                                                                  : nullptr;
+  }
+  return distinctPerLane(Cond, Values, F) ? Cond : nullptr;
+}
+
+/// Whether \p S does nothing but return.
+bool onlyReturns(const Stmt *S) {
+  if (const auto *C = dyn_cast<CompoundStmt>(S))
+    return C->size() == 1 && onlyReturns(C->body_front());
+  return isa<ReturnStmt>(S);
+}
+
+/// The condition that lets at most one lane of a warp reach \p Call, in its
+/// function \p F: an enclosing `if` (`if (threadIdx.x == 0)`, `if (lane ==
+/// 0)`), or an earlier `if (threadIdx.x != 0) return;` in an enclosing
+/// block. With one lane there is nothing to combine, and a reduction only
+/// adds latency (HeCBench's pad, whose thread 0 chains the blocks through a
+/// flag, ran 0.92-0.97x with the vote).
 const Expr *oneLaneGuard(ASTContext &Ctx, const CallExpr *Call,
                          const ValueMap &Values, const FunctionDecl *F) {
   if (!F)
@@ -598,6 +630,16 @@ const Expr *oneLaneGuard(ASTContext &Ctx, const CallExpr *Call,
         If && If->getThen() == Child && !If->isConsteval())
       if (const Expr *C = oneLaneCondition(If->getCond(), Values, F))
         return C;
+    if (const auto *Block = dyn_cast<CompoundStmt>(P))
+      for (const Stmt *Before : Block->body()) {
+        if (Before == Child)
+          break;
+        const auto *If = dyn_cast<IfStmt>(Before);
+        if (If && !If->getElse() && !If->isConsteval() && !If->getInit() &&
+            !If->getConditionVariable() && onlyReturns(If->getThen()))
+          if (const Expr *C = allButOneLaneCondition(If->getCond(), Values, F))
+            return C;
+      }
     Child = P;
     Parents = Ctx.getParents(*P);
   }

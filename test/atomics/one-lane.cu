@@ -5,7 +5,9 @@
 // whose condition, or a conjunct of its `&&`, is `E == u` or `!E` with E
 // distinct in the lanes of a warp (affine in threadIdx.x, or such a value of
 // odd stride modulo a power of two of at least 32, through locals never
-// changed) and u the same in every lane.
+// changed) and u the same in every lane; or an earlier `if (E != u)
+// return;` (`if (E) return;`, or a disjunct of its `||`) in an enclosing
+// block.
 // RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s --check-prefix=OUT
 // REQUIRES: nvcc
@@ -72,4 +74,37 @@ __global__ void several(const int *keys, int *hist, int n) {
   } else {
     atomicAdd(&hist[v], 8);
   }
+}
+
+// An earlier `if (...) return;` in an enclosing block whose condition only
+// one lane of a warp fails (`E != u`, `E`, or a disjunct of an `||`).
+__global__ void returns(const int *keys, int *hist, int n) {
+  const int v = keys[blockIdx.x * blockDim.x + threadIdx.x];
+  if (threadIdx.x != 0)
+    return;
+  // CHECK: one-lane.cu:[[@LINE+2]]:3: remark: atomicAdd left unchanged: only one lane of a warp reaches it (the condition on line [[@LINE-2]]), so there is nothing to combine [-Rdecoupler]
+  // OUT: {{^}}  atomicAdd(&hist[v], 1);
+  atomicAdd(&hist[v], 1);
+}
+
+__global__ void returnsOr(const int *keys, int *hist, int n) {
+  const int v = keys[blockIdx.x * blockDim.x + threadIdx.x];
+  if (v > n || threadIdx.x % 32) {
+    return;
+  }
+  // CHECK: one-lane.cu:[[@LINE+1]]:3: remark: atomicAdd left unchanged: only one lane of a warp reaches it (the condition on line [[@LINE-3]])
+  atomicAdd(&hist[v], 1);
+}
+
+// Every lane but one goes on, or the branch does not return: combined.
+__global__ void returnsMost(const int *keys, int *hist, int n) {
+  const int v = keys[blockIdx.x * blockDim.x + threadIdx.x];
+  if (threadIdx.x == 0)
+    return;
+  // CHECK: one-lane.cu:[[@LINE+1]]:3: remark: atomicAdd -> dd::atomic_add_vr
+  atomicAdd(&hist[v], 1);
+  if (threadIdx.x != 1)
+    hist[0] = 1;
+  // CHECK: one-lane.cu:[[@LINE+1]]:3: remark: atomicAdd -> dd::atomic_add_vr
+  atomicAdd(&hist[v], 2);
 }
