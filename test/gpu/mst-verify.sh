@@ -112,6 +112,9 @@ variant() {
   if [[ $rc -ne 0 ]]; then
     [[ $rc -eq 124 || $rc -eq 137 ]] && echo "  (timed out after ${timeout_s}s)"
     fail "$name: exit $rc: $(grep -v '^dd: ' "$work/gpu.err" | tail -n 1)"
+    # The launcher's last probes and choices (DD_DELEGATE_VERBOSE), to see
+    # which way ran when a run is slow.
+    grep '^dd: ' "$work/gpu.err" | tail -n 12 | sed 's/^/    /'
     return
   fi
   if ! grep -q '^dd-mst: verified:' "$work/gpu.err"; then
