@@ -464,6 +464,15 @@ private:
   PassDiagnostics *Out;
 };
 
+/// Whether the lanes of a warp hold distinct values of \p Value (for an
+/// address, update distinct words): affine with a known, non-zero x stride,
+/// under no condition.
+bool distinctWords(const AffineValue &Value) {
+  return Value.valueClass() == ValueClass::Affine &&
+         Value.conditions().empty() && Value.strides()[0] &&
+         *Value.strides()[0] != 0;
+}
+
 /// Whether \p V, a local of \p F, keeps the value it was initialized with:
 /// nothing assigns, increments or takes the address of it, and no call binds
 /// it to a reference.
@@ -495,13 +504,20 @@ bool neverChanged(const VarDecl *V, const FunctionDecl *F) {
   return !Find.Changed;
 }
 
-/// The analysis's values of the kernels' expressions, joined over kernels.
-using ValueMap = std::map<const Expr *, AffineValue>;
+/// The analysis's values of the kernels' expressions, joined over the
+/// kernels that reach them; looked up only for the few conditions asked
+/// about, not copied.
+using KernelValues = ArrayRef<std::unique_ptr<KernelAnalysis>>;
 
-std::optional<AffineValue> valueIn(const ValueMap &Values, const Expr *E) {
-  for (const Expr *Form : {E, E->IgnoreParenImpCasts()})
-    if (auto It = Values.find(Form); It != Values.end())
-      return It->second;
+std::optional<AffineValue> valueIn(const KernelValues &Kernels, const Expr *E) {
+  for (const Expr *Form : {E, E->IgnoreParenImpCasts()}) {
+    std::optional<AffineValue> Joined;
+    for (const std::unique_ptr<KernelAnalysis> &K : Kernels)
+      if (auto It = K->Values.find(Form); It != K->Values.end())
+        Joined = Joined ? AffineValue::join(*Joined, It->second) : It->second;
+    if (Joined)
+      return Joined;
+  }
   return std::nullopt;
 }
 
@@ -510,14 +526,12 @@ std::optional<AffineValue> valueIn(const ValueMap &Values, const Expr *E) {
 /// in one row of the block, as for distinctWords), such a value of odd
 /// stride modulo a power of two of at least 32 (`tid % 32`, `tid & 31`, the
 /// lane), or a local initialized to one and never changed.
-bool distinctPerLane(const Expr *E, const ValueMap &Values,
+bool distinctPerLane(const Expr *E, const KernelValues &Values,
                      const FunctionDecl *F, unsigned Depth = 0) {
   if (Depth > 8 || !E->getType()->isIntegerType())
     return false;
   E = E->IgnoreParenImpCasts();
-  if (std::optional<AffineValue> V = valueIn(Values, E);
-      V && V->valueClass() == ValueClass::Affine && V->conditions().empty() &&
-      V->strides()[0] && *V->strides()[0] != 0)
+  if (std::optional<AffineValue> V = valueIn(Values, E); V && distinctWords(*V))
     return true;
   if (const auto *B = dyn_cast<BinaryOperator>(E)) {
     Expr::EvalResult R;
@@ -532,9 +546,7 @@ bool distinctPerLane(const Expr *E, const ValueMap &Values,
     if (Modulus < 32 || !llvm::isPowerOf2_64(Modulus))
       return false;
     std::optional<AffineValue> X = valueIn(Values, B->getLHS());
-    return X && X->valueClass() == ValueClass::Affine &&
-           X->conditions().empty() && X->strides()[0] &&
-           (*X->strides()[0] & 1) != 0;
+    return X && distinctWords(*X) && (*X->strides()[0] & 1) != 0;
   }
   if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
@@ -547,7 +559,7 @@ bool distinctPerLane(const Expr *E, const ValueMap &Values,
 
 /// Whether `L == R` holds in at most one lane of a warp: one side's values
 /// are distinct across the lanes (distinctPerLane), the other's the same.
-bool oneLaneEquality(const Expr *L, const Expr *R, const ValueMap &Values,
+bool oneLaneEquality(const Expr *L, const Expr *R, const KernelValues &Values,
                      const FunctionDecl *F) {
   auto Uniform = [&](const Expr *E) {
     if (E->isIntegerConstantExpr(F->getASTContext()))
@@ -562,7 +574,7 @@ bool oneLaneEquality(const Expr *L, const Expr *R, const ValueMap &Values,
 /// A condition in \p Cond (itself, or a conjunct of an `&&`) that at most
 /// one lane of a warp passes: `E == u` or `!E` with the lanes' values of E
 /// distinct (distinctPerLane) and u the same in every lane.
-const Expr *oneLaneCondition(const Expr *Cond, const ValueMap &Values,
+const Expr *oneLaneCondition(const Expr *Cond, const KernelValues &Values,
                              const FunctionDecl *F) {
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(Cond))
@@ -587,7 +599,7 @@ const Expr *oneLaneCondition(const Expr *Cond, const ValueMap &Values,
 /// A condition in \p Cond (itself, or a disjunct of an `||`) whose
 /// failing lanes are at most one of a warp: `E != u` or `E` itself, with E
 /// as for oneLaneCondition. The lanes that go on past `if (Cond) return;`.
-const Expr *allButOneLaneCondition(const Expr *Cond, const ValueMap &Values,
+const Expr *allButOneLaneCondition(const Expr *Cond, const KernelValues &Values,
                                    const FunctionDecl *F) {
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
@@ -617,7 +629,7 @@ bool onlyReturns(const Stmt *S) {
 /// adds latency (HeCBench's pad, whose thread 0 chains the blocks through a
 /// flag, ran 0.92-0.97x with the vote).
 const Expr *oneLaneGuard(ASTContext &Ctx, const CallExpr *Call,
-                         const ValueMap &Values, const FunctionDecl *F) {
+                         const KernelValues &Values, const FunctionDecl *F) {
   if (!F)
     return nullptr;
   const Stmt *Child = Call;
@@ -646,14 +658,6 @@ const Expr *oneLaneGuard(ASTContext &Ctx, const CallExpr *Call,
   return nullptr;
 }
 
-/// Whether the lanes of a warp update distinct words: an affine address
-/// with a known, non-zero x stride, under no condition.
-bool distinctWords(const AffineValue &Address) {
-  return Address.valueClass() == ValueClass::Affine &&
-         Address.conditions().empty() && Address.strides()[0] &&
-         *Address.strides()[0] != 0;
-}
-
 std::string describeStride(const AffineValue &Address) {
   std::optional<int64_t> X = Address.strides()[0];
   return X ? "stride " + std::to_string(*X) + " bytes" : "unknown stride";
@@ -672,13 +676,8 @@ bool runAtomicsPass(PassContext &P) {
   // distinct words.
   std::map<const CallExpr *, AffineValue> Addresses;
   std::map<const CallExpr *, AffineValue> DistinctContext;
-  ValueMap Values;
+  const KernelValues Values = P.Kernels;
   for (const std::unique_ptr<KernelAnalysis> &K : P.Kernels) {
-    for (const auto &[E, V] : K->Values) {
-      auto [It, New] = Values.try_emplace(E, V);
-      if (!New)
-        It->second = AffineValue::join(It->second, V);
-    }
     for (const auto &[E, Address] : K->Addresses)
       if (const auto *Call = dyn_cast<CallExpr>(E)) {
         auto [It, New] = Addresses.try_emplace(Call, Address);
