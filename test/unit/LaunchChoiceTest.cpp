@@ -10,6 +10,9 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+#include <vector>
+
 using dd::AdaptiveChoice;
 
 namespace {
@@ -265,22 +268,101 @@ TEST(LaunchChoice, VaryingWorkDoesNotFlipTheChoice) {
 }
 
 TEST(LaunchChoice, WatchesShortKernelsNowAndThen) {
-  // Events cost the host microseconds: launches of a 20 us winner are timed
-  // one in 16; a winner of 0.25 ms or more, every launch.
+  // Events cost the host microseconds: launches of a 20 us winner whose
+  // times hold are watched further and further apart (the first after the
+  // probes, then 2, 4, 8 and 16 launches apart); a winner of 0.25 ms or
+  // more, every launch.
   AdaptiveChoice C;
   C.record(AdaptiveChoice::Rewrite, 0.3);
   C.record(AdaptiveChoice::Original, 0.02);
-  unsigned Watched = 0;
-  for (unsigned I = 0; I < 64; ++I) {
-    Watched += C.watch();
-    C.record_untimed(C.which());
+  std::vector<unsigned> Watched;
+  for (unsigned I = 1; I <= 64; ++I) {
+    const bool W = C.watch();
+    C.record_untimed(C.which(), W);
+    if (W) {
+      Watched.push_back(I);
+      EXPECT_FALSE(C.observe(AdaptiveChoice::Original, 0.021));
+    }
   }
-  EXPECT_EQ(Watched, 4u);
+  EXPECT_EQ(Watched, (std::vector<unsigned>{1, 3, 7, 15, 31, 47, 63}));
   AdaptiveChoice D;
   D.record(AdaptiveChoice::Rewrite, 3.0);
   D.record(AdaptiveChoice::Original, 0.5);
   for (unsigned I = 0; I < 8; ++I) {
     EXPECT_TRUE(D.watch());
-    D.record_untimed(D.which());
+    D.record_untimed(D.which(), true);
+    D.observe(AdaptiveChoice::Original, 0.5);
   }
 }
+
+TEST(LaunchChoice, WatchesEveryLaunchWhileTimesGrow) {
+  // A watched time that more than doubled watches the next launch, however
+  // far apart the watched launches had grown.
+  AdaptiveChoice C;
+  C.record(AdaptiveChoice::Rewrite, 10.0);
+  C.record(AdaptiveChoice::Original, 0.02);
+  double Ms = 0.02;
+  for (unsigned I = 1; I <= 40; ++I) {
+    const bool W = C.watch();
+    C.record_untimed(AdaptiveChoice::Original, W);
+    if (W)
+      C.observe(AdaptiveChoice::Original, Ms);
+  }
+  EXPECT_FALSE(C.watch()); // watched 16 apart by now
+  bool Seen = false;
+  for (unsigned I = 0; I < 16 && !Seen; ++I) {
+    Seen = C.watch();
+    C.record_untimed(AdaptiveChoice::Original, Seen);
+  }
+  ASSERT_TRUE(Seen);
+  Ms = 0.05; // more than doubled
+  EXPECT_FALSE(C.observe(AdaptiveChoice::Original, Ms));
+  for (unsigned I = 0; I < 4; ++I) {
+    EXPECT_TRUE(C.watch());
+    C.record_untimed(AdaptiveChoice::Original, true);
+    Ms *= 2.5;
+    EXPECT_FALSE(C.observe(AdaptiveChoice::Original, Ms));
+  }
+}
+
+TEST(LaunchChoice, LeavesTheOriginalWhenContentionGrows) {
+  // Boruvka's find_min as written, once per round: no contention in the
+  // first rounds (0.05 ms, the probe's winner), then components grow and
+  // every vertex of one queues on its lock, each round 3x the last; the
+  // rewrite takes 1 ms a round throughout. The program runs four times in
+  // one process (a warm-up and three timed runs), with the chooser's
+  // measurements kept. The original may run past the rewrite's time once
+  // (the launch whose watched time calls the re-probe), never more.
+  AdaptiveChoice C;
+  const unsigned Rounds = 12;
+  unsigned SlowOriginals = 0;
+  bool Pending = false; // a watched launch whose time the next launch reads
+  double PendingMs = 0;
+  for (unsigned Run = 0; Run < 4; ++Run) {
+    for (unsigned Round = 0; Round < Rounds; ++Round) {
+      if (Pending) {
+        C.observe(AdaptiveChoice::Original, PendingMs);
+        Pending = false;
+      }
+      const double Original = 0.05 * std::pow(3.0, Round > 2 ? Round - 2 : 0);
+      const AdaptiveChoice::Way Way = C.which();
+      const double Ms = Way == AdaptiveChoice::Rewrite ? 1.0 : Original;
+      if (Way == AdaptiveChoice::Original && Ms > 2.0)
+        ++SlowOriginals;
+      if (C.timed()) {
+        C.record(Way, Ms);
+      } else if (Way == AdaptiveChoice::Rewrite) {
+        C.record_untimed(Way);
+        C.observe(Way, Ms); // a delegated launch waits: its time is known
+      } else {
+        const bool W = C.watch();
+        C.record_untimed(Way, W);
+        Pending = W;
+        PendingMs = Ms;
+      }
+    }
+  }
+  EXPECT_LE(SlowOriginals, 1u);
+  EXPECT_EQ(C.winner(), AdaptiveChoice::Rewrite);
+}
+

@@ -33,6 +33,7 @@
 #define DD_LAUNCH_CHOICE_H
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -138,6 +139,10 @@ public:
     if (ms_[Rewrite] < 0 || ms_[Original] < 0)
       return; // still probing
     since_probe_ = 0;
+    // The winner's next launch is watched: the pair just measured says
+    // nothing of how its time moves from here.
+    watch_gap_ = 1;
+    since_watched_ = 0;
     if (called_) {
       // A re-probe that observe() called: each one that confirms the choice
       // makes the next wait twice as long, so varying work cannot make the
@@ -156,10 +161,12 @@ public:
     wait_ = wait;
   }
 
-  /// An untimed launch of `way` ran.
-  void record_untimed(Way way) {
+  /// An untimed launch of `way` ran; `watched`: timed by events for
+  /// observe() (the launcher asked watch()).
+  void record_untimed(Way way, bool watched = false) {
     ++launches_[way];
     ++since_probe_;
+    since_watched_ = watched ? 0 : since_watched_ + 1;
   }
 
   /// An untimed launch of `way` (already counted by record_untimed) took
@@ -176,6 +183,11 @@ public:
   bool observe(Way way, double ms) {
     if (ms_[Rewrite] < 0 || ms_[Original] < 0 || way != winner())
       return false; // probing (the probes decide), or a probe's own launch
+    // A time that more than doubled since the winner's last one is a trend
+    // (Boruvka's components grow, and every vertex of one queues on its
+    // lock): watch every launch until the times settle, then twice as
+    // rarely each time they hold (watch()).
+    watch_gap_ = ms > 2 * ms_[way] ? 1 : std::min<std::uint64_t>(2 * watch_gap_, kMaxWatchGap);
     ms_[way] = ms > 0 ? ms : 0;
     if (ms_[way] <= ms_[other(way)] || since_probe_ < hold_ || since_probe_ >= wait_)
       return false;
@@ -184,14 +196,16 @@ public:
     return true;
   }
 
-  /// Whether the next untimed launch should be timed for observe(): events
+  /// Whether the next untimed launch should be timed for observe(). Events
   /// cost the host a few microseconds per launch, which a loop of 20 us
-  /// kernels (push-relabel's rounds) feels. Every launch while the winner
-  /// takes 0.25 ms or more (then under 2 %), else one in 16, the first of
-  /// them 15 launches after the probes: a program that launches a short
-  /// kernel a few times pays for the probes only, not for creating events
-  /// as well (ATM at 128K accounts: 0.17 ms a launch, docs/PERF.md).
-  bool watch() const { return ms_[winner()] >= 0.25 || (since_probe_ + 1) % 16 == 0; }
+  /// kernels (push-relabel's rounds) feels; a launch nobody watches may
+  /// cost seconds, once contention grows (Boruvka's later rounds as
+  /// written, docs/PERF.md). So: every launch while the winner takes
+  /// 0.25 ms or more (events then cost under 2 %); otherwise the first
+  /// launch after a probe, then launches further and further apart (1, 2,
+  /// 4, ... up to one in 16) while the watched times hold, and every
+  /// launch again after one that more than doubled (observe()).
+  bool watch() const { return ms_[winner()] >= 0.25 || since_watched_ + 1 >= watch_gap_; }
 
   /// The way that ran before the next launch: the winner, or the way whose
   /// time called the next launch's re-probe.
@@ -223,6 +237,9 @@ private:
   std::uint64_t since_probe_ = 0;
   std::uint64_t wait_ = 0;
   std::uint64_t hold_ = 1;  // launches after a probe before observe() calls one
+  static constexpr std::uint64_t kMaxWatchGap = 16;
+  std::uint64_t watch_gap_ = 1;     // watch() one launch in this many
+  std::uint64_t since_watched_ = 0; // untimed launches since the last watched
   bool called_ = false;     // the next launch is a re-probe observe() called
   Way watched_ = Rewrite;   // ... after a launch of this way
 };
@@ -315,18 +332,23 @@ public:
                    static_cast<unsigned long long>(choice_.until_probe()));
     std::fputc('\n', stderr);
   }
-  /// An untimed launch of `way` ran.
-  void record_untimed(AdaptiveChoice::Way way) { choice_.record_untimed(way); }
+  /// An untimed launch of `way` ran (`watched`: timed by events).
+  void record_untimed(AdaptiveChoice::Way way, bool watched = false) { choice_.record_untimed(way, watched); }
 
   /// An untimed launch of `way` took `ms` (AdaptiveChoice::observe); a
   /// re-probe it calls is reported when `verbose`.
+  /// A time slower than the other way's last that calls no re-probe (one
+  /// is held back, or due anyway) still hands over: reported too.
   void observe(const char *kernel, AdaptiveChoice::Way way, double ms, bool verbose) {
-    if (!choice_.observe(way, ms) || !verbose)
+    const AdaptiveChoice::Way before = choice_.winner();
+    const bool called = choice_.observe(way, ms);
+    if (!verbose || (!called && choice_.winner() == before))
       return;
     const char *names[2] = {rewrite_name_, "original"};
-    std::fprintf(stderr, "dd: %s: %s took %.4f ms (%s %.4f ms last): re-probes the %s\n", kernel, names[way],
-                 ms, names[AdaptiveChoice::other(way)], choice_.ms(AdaptiveChoice::other(way)),
-                 names[AdaptiveChoice::other(way)]);
+    const AdaptiveChoice::Way other = AdaptiveChoice::other(way);
+    std::fprintf(stderr, "dd: %s: %s took %.4f ms (%s %.4f ms last): %s the %s%s\n", kernel, names[way], ms,
+                 names[other], choice_.ms(other), called ? "re-probes" : "runs", names[other],
+                 called ? "" : " now");
   }
 
   const AdaptiveChoice &choice() const { return choice_; }

@@ -191,11 +191,12 @@ void delegate_run(const char *kernel, Plan &plan, Server server, Client client, 
 
   if (way == AdaptiveChoice::Original) {
     if (!timed) {
-      if (policy == LaunchPolicy::Adaptive && plan.chooser.choice().watch())
+      const bool watched = policy == LaunchPolicy::Adaptive && plan.chooser.choice().watch();
+      if (watched)
         delegate_original_observed(plan, stream, [&] { launch_original(grid, block, stream); });
       else
         launch_original(grid, block, stream);
-      plan.chooser.record_untimed(way);
+      plan.chooser.record_untimed(way, watched);
       return;
     }
     // Loads the kernel's module first (lazy loading would otherwise bill
