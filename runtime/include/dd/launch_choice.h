@@ -22,9 +22,10 @@
 // the choice doubles the wait. So after the probes a program is never slower
 // than the faster way by more than the budget, whichever that is. Between
 // probes the launcher watches the winner's own times (observe): a winner that
-// gets slower than the other way last was calls a re-probe at once, and each
-// such call that confirms the choice waits twice as long as the last (a
-// logarithmic number in the launches).
+// takes twice as long as the other way last did calls a re-probe of the
+// other at once, which takes over on a clear win (half the watched time).
+// Neighbouring launches still differ in work, so closer calls change
+// nothing: a hand-over on one can stick to the slower way.
 //
 // Host code only (no CUDA), so that it can be unit-tested on its own.
 //
@@ -133,23 +134,36 @@ public:
     // The way that ran before this probe (observe() may already have
     // recorded it slower than the other's old time).
     const Way before = running();
+    const double last = ms_[way]; // this way's time before this launch
     ms_[way] = ms > 0 ? ms : 0;
     ++launches_[way];
     ++probes_;
     if (ms_[Rewrite] < 0 || ms_[Original] < 0)
       return; // still probing
     since_probe_ = 0;
+    const Way fastest = ms_[Original] < ms_[Rewrite] ? Original : Rewrite;
+    if (!reprobe) {
+      winner_ = fastest; // the first pair of probes
+    } else if (called_) {
+      // The watched way took at least kHandOver times the other's last
+      // time, and the other ran right after it. Neighbouring launches still
+      // do different work, so the other takes over only on a clear win (at
+      // most 1/kHandOver of the watched time) in a launch that did not
+      // clearly shrink: its own time is at least 1/kHandOver of its last.
+      // Such a launch is the light one after a phase of heavy ones (the
+      // last round of Boruvka, whose components have no edge left, then the
+      // program's next run), and the watched way's next launch is as
+      // light: handing over on it ran a 240 ms round as written after a
+      // 30 ms one delegated (r4-2e17, docs/PERF.md).
+      winner_ = ms_[way] * kHandOver <= ms_[before] && ms_[way] * kHandOver >= last ? way : before;
+      called_ = false;
+    } else {
+      winner_ = fastest; // a scheduled re-probe against the winner's latest
+    }
     // The winner's next launch is watched: the pair just measured says
     // nothing of how its time moves from here.
     watch_gap_ = 1;
     since_watched_ = 0;
-    if (called_) {
-      // A re-probe that observe() called: each one that confirms the choice
-      // makes the next wait twice as long, so varying work cannot make the
-      // slower way run often.
-      called_ = false;
-      hold_ = winner() == before ? 2 * hold_ : 1;
-    }
     // The wait that keeps a re-probe within budget: the loser's time over the
     // winner's, per budget. A confirmed choice waits twice as long next time.
     const double ratio = ms_[loser()] / std::fmax(ms_[winner()], 1e-6);
@@ -175,11 +189,13 @@ public:
   /// and can change from one launch to the next (a graph's components grow
   /// round by round), but so can the work (push-relabel's active vertices):
   /// a time is comparable only with one of a neighbouring launch. So when the
-  /// faster way takes longer than the other's last time, the other is
-  /// re-probed at the next launch, not chosen on old evidence; the winner of
-  /// that pair runs. Re-probes called this way that confirm the choice wait
-  /// twice as long each time (1, 2, 4, ... launches). Returns whether a
-  /// re-probe was called.
+  /// faster way takes at least kHandOver times the other's last time, the
+  /// other is re-probed at the next launch, not chosen on old evidence, and
+  /// record() decides on the pair. A watched time alone never changes the
+  /// choice, and a closer one calls no re-probe: it is as likely this
+  /// launch's work as the way (MST on a road network: 0.84 ms as written
+  /// against 0.66 ms delegated in neighbouring rounds, where the kernel as
+  /// written wins the run). Returns whether a re-probe was called.
   bool observe(Way way, double ms) {
     if (ms_[Rewrite] < 0 || ms_[Original] < 0 || way != winner())
       return false; // probing (the probes decide), or a probe's own launch
@@ -189,8 +205,8 @@ public:
     // rarely each time they hold (watch()).
     watch_gap_ = ms > 2 * ms_[way] ? 1 : std::min<std::uint64_t>(2 * watch_gap_, kMaxWatchGap);
     ms_[way] = ms > 0 ? ms : 0;
-    if (ms_[way] <= ms_[other(way)] || since_probe_ < hold_ || since_probe_ >= wait_)
-      return false;
+    if (ms_[way] < kHandOver * ms_[other(way)] || since_probe_ >= wait_)
+      return false; // no clear loss, or a scheduled re-probe is due anyway
     called_ = true; // the next launch is the other way's, timed
     watched_ = way;
     return true;
@@ -211,11 +227,12 @@ public:
   /// time called the next launch's re-probe.
   Way running() const { return called_ ? watched_ : winner(); }
 
-  /// The faster way measured so far (the rewrite while nothing is known).
+  /// The way chosen by the last probe (record(); the rewrite while nothing
+  /// is known). A watched time alone never changes it.
   Way winner() const {
     if (ms_[Rewrite] < 0 || ms_[Original] < 0)
       return ms_[Original] < 0 ? Rewrite : Original;
-    return ms_[Original] < ms_[Rewrite] ? Original : Rewrite;
+    return winner_;
   }
   Way loser() const { return other(winner()); }
   static Way other(Way way) { return way == Rewrite ? Original : Rewrite; }
@@ -236,8 +253,9 @@ private:
   std::uint64_t probes_ = 0;
   std::uint64_t since_probe_ = 0;
   std::uint64_t wait_ = 0;
-  std::uint64_t hold_ = 1;  // launches after a probe before observe() calls one
   static constexpr std::uint64_t kMaxWatchGap = 16;
+  static constexpr double kHandOver = 2; // a clear loss, a clear win
+  Way winner_ = Rewrite;
   std::uint64_t watch_gap_ = 1;     // watch() one launch in this many
   std::uint64_t since_watched_ = 0; // untimed launches since the last watched
   bool called_ = false;     // the next launch is a re-probe observe() called
@@ -337,18 +355,13 @@ public:
 
   /// An untimed launch of `way` took `ms` (AdaptiveChoice::observe); a
   /// re-probe it calls is reported when `verbose`.
-  /// A time slower than the other way's last that calls no re-probe (one
-  /// is held back, or due anyway) still hands over: reported too.
   void observe(const char *kernel, AdaptiveChoice::Way way, double ms, bool verbose) {
-    const AdaptiveChoice::Way before = choice_.winner();
-    const bool called = choice_.observe(way, ms);
-    if (!verbose || (!called && choice_.winner() == before))
+    if (!choice_.observe(way, ms) || !verbose)
       return;
     const char *names[2] = {rewrite_name_, "original"};
-    const AdaptiveChoice::Way other = AdaptiveChoice::other(way);
-    std::fprintf(stderr, "dd: %s: %s took %.4f ms (%s %.4f ms last): %s the %s%s\n", kernel, names[way], ms,
-                 names[other], choice_.ms(other), called ? "re-probes" : "runs", names[other],
-                 called ? "" : " now");
+    std::fprintf(stderr, "dd: %s: %s took %.4f ms (%s %.4f ms last): re-probes the %s\n", kernel, names[way],
+                 ms, names[AdaptiveChoice::other(way)], choice_.ms(AdaptiveChoice::other(way)),
+                 names[AdaptiveChoice::other(way)]);
   }
 
   const AdaptiveChoice &choice() const { return choice_; }
