@@ -473,35 +473,12 @@ bool distinctWords(const AffineValue &Value) {
          *Value.strides()[0] != 0;
 }
 
-/// Whether \p V, a local of \p F, keeps the value it was initialized with:
-/// nothing assigns, increments or takes the address of it, and no call binds
-/// it to a reference.
+/// Whether \p V, a local of \p F, keeps the value it was initialized with
+/// (support/Stores: nothing in \p F may change it).
 bool neverChanged(const VarDecl *V, const FunctionDecl *F) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *V = nullptr;
-    bool Changed = false;
-    bool refersToV(const Expr *E) {
-      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-      return D && D->getDecl() == V;
-    }
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      Changed |= B->isAssignmentOp() && refersToV(B->getLHS());
-      return !Changed;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      Changed |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-                 refersToV(U->getSubExpr());
-      return !Changed;
-    }
-    bool VisitCallExpr(CallExpr *C) {
-      for (const Expr *A : C->arguments())
-        Changed |= A->isGLValue() && refersToV(A);
-      return !Changed;
-    }
-  } Find;
-  Find.V = V;
-  Find.TraverseStmt(F->getBody());
-  return !Find.Changed;
+  SmallPtrSet<const VarDecl *, 16> Modified;
+  modifiedVars(F->getBody(), F->getASTContext(), Modified);
+  return !Modified.contains(V);
 }
 
 /// The analysis's values of the kernels' expressions, joined over the

@@ -113,7 +113,7 @@ const MemberExpr *fieldUseOutside(const FieldDecl *F, const Stmt *Root,
 /// travel in the message rather than as server arguments.
 bool paramModified(const ParmVarDecl *P, const FunctionDecl &Kernel) {
   SmallPtrSet<const VarDecl *, 8> Modified;
-  modifiedVars(Kernel.getBody(), Modified);
+  modifiedVars(Kernel.getBody(), Kernel.getASTContext(), Modified);
   return Modified.contains(P);
 }
 

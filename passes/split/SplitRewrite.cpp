@@ -973,7 +973,7 @@ std::optional<RewriteResult> SplitRewrite::check() {
               "a "
               "shared tile or a thread stride other than one element)",
           S.Load->getBeginLoc());
-  modifiedVars(Body, Modified);
+  modifiedVars(Body, Ctx, Modified);
   if (std::optional<RewriteResult> No = checkLoopControl())
     return No;
   if (!Tiles)

@@ -3,6 +3,7 @@
 #include "support/Stores.h"
 #include "support/CudaFacts.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 using namespace clang;
 using namespace llvm;
@@ -57,13 +58,21 @@ const VarDecl *baseVar(const Expr *E) {
   return nullptr;
 }
 
-void modifiedVars(const Stmt *S, SmallPtrSetImpl<const VarDecl *> &Out) {
+namespace {
+
+/// The variables \p S assigns, increments or takes the address of by name;
+/// every variable it names goes to \p Named.
+void modifiedByName(const Stmt *S, SmallPtrSetImpl<const VarDecl *> &Out,
+                    SmallPtrSetImpl<const VarDecl *> &Named) {
   if (!S)
     return;
   auto Var = [](const Expr *E) -> const VarDecl * {
     const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
   };
+  if (const auto *D = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      Named.insert(V);
   if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
     if (const VarDecl *V = Var(B->getLHS()))
       Out.insert(V);
@@ -72,7 +81,24 @@ void modifiedVars(const Stmt *S, SmallPtrSetImpl<const VarDecl *> &Out) {
     if (const VarDecl *V = Var(U->getSubExpr()))
       Out.insert(V);
   for (const Stmt *C : S->children())
-    modifiedVars(C, Out);
+    modifiedByName(C, Out, Named);
+}
+
+} // namespace
+
+void modifiedVars(const Stmt *S, ASTContext &Ctx,
+                  SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  SmallPtrSet<const VarDecl *, 16> Named;
+  modifiedByName(S, Out, Named);
+  // Legality may not hang on the spelling: a parameter advanced through
+  // `void advance(int *&p)` must travel in a delegated message like one
+  // advanced by `p += n`.
+  ExprMutationAnalyzer Mutations(*S, Ctx);
+  for (const VarDecl *V : Named)
+    if (!Out.contains(V) && Mutations.isMutated(V))
+      Out.insert(V);
 }
 
 } // namespace decoupler

@@ -30,9 +30,13 @@ void forEachStore(
 /// a[i], a.f[i], a->f, *a, *(a + i), &a[i]; null when there is none.
 const clang::VarDecl *baseVar(const clang::Expr *E);
 
-/// Adds to \p Out the variables that \p S assigns, increments or takes the
-/// address of by name (`x = ...`, `x++`, `&x`; not stores through memory).
-void modifiedVars(const clang::Stmt *S,
+/// Adds to \p Out the variables that \p S may change: those it assigns,
+/// increments or takes the address of by name (`x = ...`, `x++`, `&x`), and
+/// those clang's ExprMutationAnalyzer finds changed any other way: bound to
+/// a non-const reference (`bump(x)` with `void bump(int &)`, `int &r = x;
+/// r++`), captured by reference, a non-const member called, an asm output.
+/// Not stores through memory (`p[i] = ...` changes no variable `p`).
+void modifiedVars(const clang::Stmt *S, clang::ASTContext &Ctx,
                   llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
 
 } // namespace decoupler

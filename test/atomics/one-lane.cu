@@ -68,6 +68,13 @@ __global__ void several(const int *keys, int *hist, int n) {
   // CHECK: one-lane.cu:[[@LINE+2]]:15: remark: atomicAdd -> dd::atomic_add_vr
   // OUT: if (l == 1) dd::atomic_add_vr(&hist[v], 7);
   if (l == 1) atomicAdd(&hist[v], 7);
+  // Nor one changed through a reference to it.
+  int m = threadIdx.x & 31;
+  int &mr = m;
+  mr += n;
+  // CHECK: one-lane.cu:[[@LINE+2]]:15: remark: atomicAdd -> dd::atomic_add_vr
+  // OUT: if (m == 1) dd::atomic_add_vr(&hist[v], 9);
+  if (m == 1) atomicAdd(&hist[v], 9);
   // The else branch of a one-lane condition: every other lane.
   // CHECK: one-lane.cu:[[@LINE+3]]:5: remark: atomicAdd -> dd::atomic_add_vr
   if (threadIdx.x == 0) {
