@@ -11,10 +11,13 @@
 // locks; without the check, the final state is the same in every order.
 //
 //   bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]
-//        [--spelling nested|retry|fields]
+//        [--spelling nested|retry|fields|offset]
 // (--spelling retry: the same transfer in the release-and-retry spelling of
 // two locks, transfer_retry; fields: with each lock a field of its account,
-// transfer_fields);
+// transfer_fields; offset: the kernel receives the arrays kSkip accounts
+// early and advances its pointer parameters through a __device__ helper
+// taking them by reference, transfer_offset: the rewrite must send the
+// advanced pointers, not use the launch's);
 // prints the total (conserved), the number of accounts touched and a digest
 // of every balance and transfer count; --verify 1 also compares each
 // account with a CPU model and prints "verify: ok". --time RUNS runs the
@@ -27,6 +30,8 @@
 #include "example_util.h"
 
 constexpr long long kInitialBalance = 1000;
+/// Accounts in front of the first one (--spelling offset skips them).
+constexpr unsigned kSkip = 8;
 
 __global__ void transfer(const unsigned *from, const unsigned *to, const unsigned *amount,
                          unsigned n, long long *balance, unsigned *count, int *locks) {
@@ -129,11 +134,48 @@ __global__ void transfer_fields(const unsigned *from, const unsigned *to, const 
   } while (!(s1 && s2));
 }
 
+/// Moves `p` past the `by` elements in front of the data (--spelling offset).
+template <class T> __device__ void skip_ahead(T *&p, unsigned by) { p += by; }
+
+/// `transfer`, over balance and count arrays that start kSkip accounts after
+/// the pointers it receives; the pointers are advanced through skip_ahead.
+__global__ void transfer_offset(const unsigned *from, const unsigned *to, const unsigned *amount,
+                                unsigned n, long long *balance, unsigned *count, int *locks) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  skip_ahead(balance, kSkip);
+  skip_ahead(count, kSkip);
+  const unsigned src = from[t], dst = to[t], value = amount[t];
+  const unsigned lo = src < dst ? src : dst, hi = src < dst ? dst : src;
+  bool s1 = false, s2 = false;
+  DD_PRAGMA(delegate)
+  do {
+    if (!s1) {
+      if (atomicCAS(&locks[lo], 0, 1) == 0)
+        s1 = true;
+    }
+    if (s1) {
+      if (atomicCAS(&locks[hi], 0, 1) == 0) {
+        __threadfence(); // acquire
+        balance[src] -= value;
+        balance[dst] += value;
+        count[src] += 1;
+        count[dst] += 1;
+        __threadfence();
+        atomicExch(&locks[lo], 0);
+        atomicExch(&locks[hi], 0);
+        s2 = true;
+      }
+    }
+  } while (!(s1 && s2));
+}
+
 namespace {
 
 const char Usage[] =
     "usage: bank [--transfers N] [--accounts A] [--block T] [--seed S] [--verify 0|1] [--time RUNS]\n"
-    "            [--spelling nested|retry|fields]\n";
+    "            [--spelling nested|retry|fields|offset]\n";
 
 } // namespace
 
@@ -147,8 +189,8 @@ int main(int argc, char **argv) {
   const unsigned runs = unsigned(opt.number("time", 0));
   const std::string spelling = opt.get("spelling", "nested");
   opt.finish();
-  if (spelling != "nested" && spelling != "retry" && spelling != "fields")
-    opt.fail("--spelling is nested, retry or fields");
+  if (spelling != "nested" && spelling != "retry" && spelling != "fields" && spelling != "offset")
+    opt.fail("--spelling is nested, retry, fields or offset");
   if (n == 0 || accounts < 2 || accounts > (1u << 24) || block == 0 || block > 1024)
     opt.fail("need --transfers > 0, 2 <= --accounts <= 2^24, 1 <= --block <= 1024");
 
@@ -162,15 +204,19 @@ int main(int argc, char **argv) {
     amount[i] = unsigned((r >> 20) % 1000) + 1;
   }
 
-  unsigned *d_from, *d_to, *d_amount, *d_count;
-  long long *d_balance;
+  // Balances and counts live kSkip accounts into their allocations
+  // (--spelling offset's kernel is handed the allocations themselves).
+  unsigned *d_from, *d_to, *d_amount, *d_count, *d_count_alloc;
+  long long *d_balance, *d_balance_alloc;
   int *d_locks;
   const std::vector<long long> initial(accounts, kInitialBalance);
   DD_CUDA_CHECK(cudaMalloc(&d_from, n * sizeof(unsigned)));
   DD_CUDA_CHECK(cudaMalloc(&d_to, n * sizeof(unsigned)));
   DD_CUDA_CHECK(cudaMalloc(&d_amount, n * sizeof(unsigned)));
-  DD_CUDA_CHECK(cudaMalloc(&d_balance, accounts * sizeof(long long)));
-  DD_CUDA_CHECK(cudaMalloc(&d_count, accounts * sizeof(unsigned)));
+  DD_CUDA_CHECK(cudaMalloc(&d_balance_alloc, (kSkip + accounts) * sizeof(long long)));
+  DD_CUDA_CHECK(cudaMalloc(&d_count_alloc, (kSkip + accounts) * sizeof(unsigned)));
+  d_balance = d_balance_alloc + kSkip;
+  d_count = d_count_alloc + kSkip;
   DD_CUDA_CHECK(cudaMalloc(&d_locks, accounts * sizeof(int)));
   Account *d_accounts = nullptr;
   if (spelling == "fields")
@@ -191,6 +237,9 @@ int main(int argc, char **argv) {
     timer.start();
     if (spelling == "fields")
       transfer_fields<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_accounts);
+    else if (spelling == "offset")
+      transfer_offset<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_balance_alloc,
+                                                          d_count_alloc, d_locks);
     else if (spelling == "retry")
       transfer_retry<<<(n + block - 1) / block, block>>>(d_from, d_to, d_amount, n, d_balance,
                                                          d_count, d_locks);
@@ -253,8 +302,8 @@ int main(int argc, char **argv) {
   DD_CUDA_CHECK(cudaFree(d_from));
   DD_CUDA_CHECK(cudaFree(d_to));
   DD_CUDA_CHECK(cudaFree(d_amount));
-  DD_CUDA_CHECK(cudaFree(d_balance));
-  DD_CUDA_CHECK(cudaFree(d_count));
+  DD_CUDA_CHECK(cudaFree(d_balance_alloc));
+  DD_CUDA_CHECK(cudaFree(d_count_alloc));
   DD_CUDA_CHECK(cudaFree(d_locks));
   return 0;
 }

@@ -129,6 +129,13 @@ for accounts in 2 32 1024 1048576; do
   run bank --spelling fields --accounts $accounts --transfers $((accounts < 64 ? 4096 : 65536)) --seed $accounts --verify 1
 done
 DD_DELEGATE_SERVERS=1 run bank --spelling fields --accounts 1024 --transfers 65536 --verify 1
+# Pointer parameters advanced through a __device__ helper taking them by
+# reference (transfer_offset): the advanced pointers must travel in the
+# message (a server reading the launch's would update the accounts kSkip
+# early, and --verify fails).
+for accounts in 2 32 1024 1048576; do
+  run bank --spelling offset --accounts $accounts --transfers $((accounts < 64 ? 4096 : 65536)) --seed $accounts --verify 1
+done
 
 # Ledger (one lock; the critical section calls __device__ helpers and reads
 # threadIdx.x, blockIdx.x and blockDim.x, which the client sends in the
