@@ -473,14 +473,6 @@ bool distinctWords(const AffineValue &Value) {
          *Value.strides()[0] != 0;
 }
 
-/// Whether \p V, a local of \p F, keeps the value it was initialized with
-/// (support/Stores: nothing in \p F may change it).
-bool neverChanged(const VarDecl *V, const FunctionDecl *F) {
-  SmallPtrSet<const VarDecl *, 16> Modified;
-  modifiedVars(F->getBody(), F->getASTContext(), Modified);
-  return !Modified.contains(V);
-}
-
 /// The analysis's values of the kernels' expressions, joined over the
 /// kernels that reach them; looked up only for the few conditions asked
 /// about, not copied.
@@ -528,7 +520,8 @@ bool distinctPerLane(const Expr *E, const KernelValues &Values,
   if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
     return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
-           !V->getType()->isReferenceType() && neverChanged(V, F) &&
+           !V->getType()->isReferenceType() &&
+           !mayModify(F->getBody(), V, F->getASTContext()) &&
            distinctPerLane(V->getInit(), Values, F, Depth + 1);
   }
   return false;

@@ -108,13 +108,12 @@ const MemberExpr *fieldUseOutside(const FieldDecl *F, const Stmt *Root,
   return Find.Found;
 }
 
-/// Parameters of \p Kernel the kernel assigns, increments or takes the
-/// address of: their value at the critical section is the client's, so they
-/// travel in the message rather than as server arguments.
+/// Parameters of \p Kernel the kernel may change (support/Stores: assigned,
+/// incremented, their address taken, bound to a non-const reference, ...):
+/// their value at the critical section is the client's, so they travel in
+/// the message rather than as server arguments.
 bool paramModified(const ParmVarDecl *P, const FunctionDecl &Kernel) {
-  SmallPtrSet<const VarDecl *, 8> Modified;
-  modifiedVars(Kernel.getBody(), Kernel.getASTContext(), Modified);
-  return Modified.contains(P);
+  return mayModify(Kernel.getBody(), P, Kernel.getASTContext());
 }
 
 /// The statement after \p S in its enclosing block, or null.

@@ -101,4 +101,13 @@ void modifiedVars(const Stmt *S, ASTContext &Ctx,
       Out.insert(V);
 }
 
+bool mayModify(const Stmt *S, const VarDecl *V, ASTContext &Ctx) {
+  if (!S)
+    return false;
+  SmallPtrSet<const VarDecl *, 16> ByName, Named;
+  modifiedByName(S, ByName, Named);
+  return ByName.contains(V) ||
+         (Named.contains(V) && ExprMutationAnalyzer(*S, Ctx).isMutated(V));
+}
+
 } // namespace decoupler

@@ -39,6 +39,11 @@ const clang::VarDecl *baseVar(const clang::Expr *E);
 void modifiedVars(const clang::Stmt *S, clang::ASTContext &Ctx,
                   llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
 
+/// Whether \p S may change \p V, by the rules of modifiedVars; asks the
+/// mutation analysis about \p V alone.
+bool mayModify(const clang::Stmt *S, const clang::VarDecl *V,
+               clang::ASTContext &Ctx);
+
 } // namespace decoupler
 
 #endif // DECOUPLER_SUPPORT_STORES_H

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <functional>
 #include <vector>
 
 using dd::AdaptiveChoice;
@@ -292,11 +293,13 @@ struct Rounds {
   std::vector<double> Original, Rewrite;
 };
 
-/// Replays `Runs` runs of `R` through an AdaptiveChoice the way the
-/// delegate launcher drives it (the original's watched times read at the
-/// next launch, the rewrite's at once) and returns each run's total ms.
-std::vector<double> replay(const Rounds &R, unsigned Runs) {
-  AdaptiveChoice C;
+/// Replays `Runs` runs of `R` through `C` the way the delegate launcher
+/// drives it (the original's watched times read at the next launch, the
+/// rewrite's at once; a delegated launch waits, so its time is known) and
+/// returns each run's total ms. `OnLaunch` sees every launch's way and time.
+std::vector<double>
+replay(AdaptiveChoice &C, const Rounds &R, unsigned Runs,
+       const std::function<void(AdaptiveChoice::Way, double)> &OnLaunch = nullptr) {
   bool Pending = false;
   double PendingMs = 0;
   std::vector<double> Totals;
@@ -310,6 +313,8 @@ std::vector<double> replay(const Rounds &R, unsigned Runs) {
       const AdaptiveChoice::Way Way = C.which();
       const double Ms = Way == AdaptiveChoice::Rewrite ? R.Rewrite[I] : R.Original[I];
       Total += Ms;
+      if (OnLaunch)
+        OnLaunch(Way, Ms);
       if (C.timed()) {
         C.record(Way, Ms);
       } else if (Way == AdaptiveChoice::Rewrite) {
@@ -360,7 +365,8 @@ TEST(LaunchChoice, BoruvkaRoundsAsMeasured) {
     SCOPED_TRACE(R.Name);
     const double Written = sum(R.Original), Rewritten = sum(R.Rewrite);
     const double Best = std::fmin(Written, Rewritten);
-    const std::vector<double> Totals = replay(R, 6);
+    AdaptiveChoice C;
+    const std::vector<double> Totals = replay(C, R, 6);
     EXPECT_LT(Totals[0], std::fmax(Best * 2, Written * 1.05));
     for (std::size_t Run = 1; Run < Totals.size(); ++Run) {
       EXPECT_LE(Totals[Run], Written * 1.02) << "run " << Run;
@@ -464,35 +470,14 @@ TEST(LaunchChoice, LeavesTheOriginalWhenContentionGrows) {
   // one process (a warm-up and three timed runs), with the chooser's
   // measurements kept. The original may run past the rewrite's time once
   // (the launch whose watched time calls the re-probe), never more.
+  Rounds Growing{"growing", {}, std::vector<double>(12, 1.0)};
+  for (unsigned Round = 0; Round < 12; ++Round)
+    Growing.Original.push_back(0.05 * std::pow(3.0, Round > 2 ? Round - 2 : 0));
   AdaptiveChoice C;
-  const unsigned Rounds = 12;
   unsigned SlowOriginals = 0;
-  bool Pending = false; // a watched launch whose time the next launch reads
-  double PendingMs = 0;
-  for (unsigned Run = 0; Run < 4; ++Run) {
-    for (unsigned Round = 0; Round < Rounds; ++Round) {
-      if (Pending) {
-        C.observe(AdaptiveChoice::Original, PendingMs);
-        Pending = false;
-      }
-      const double Original = 0.05 * std::pow(3.0, Round > 2 ? Round - 2 : 0);
-      const AdaptiveChoice::Way Way = C.which();
-      const double Ms = Way == AdaptiveChoice::Rewrite ? 1.0 : Original;
-      if (Way == AdaptiveChoice::Original && Ms > 2.0)
-        ++SlowOriginals;
-      if (C.timed()) {
-        C.record(Way, Ms);
-      } else if (Way == AdaptiveChoice::Rewrite) {
-        C.record_untimed(Way);
-        C.observe(Way, Ms); // a delegated launch waits: its time is known
-      } else {
-        const bool W = C.watch();
-        C.record_untimed(Way, W);
-        Pending = W;
-        PendingMs = Ms;
-      }
-    }
-  }
+  replay(C, Growing, 4, [&](AdaptiveChoice::Way Way, double Ms) {
+    SlowOriginals += Way == AdaptiveChoice::Original && Ms > 2.0;
+  });
   EXPECT_LE(SlowOriginals, 1u);
   EXPECT_EQ(C.winner(), AdaptiveChoice::Rewrite);
 }

@@ -33,8 +33,8 @@
 #ifndef DD_LAUNCH_CHOICE_H
 #define DD_LAUNCH_CHOICE_H
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -141,10 +141,7 @@ public:
     if (ms_[Rewrite] < 0 || ms_[Original] < 0)
       return; // still probing
     since_probe_ = 0;
-    const Way fastest = ms_[Original] < ms_[Rewrite] ? Original : Rewrite;
-    if (!reprobe) {
-      winner_ = fastest; // the first pair of probes
-    } else if (called_) {
+    if (called_) {
       // The watched way took at least kHandOver times the other's last
       // time, and the other ran right after it. Neighbouring launches still
       // do different work, so the other takes over only on a clear win (at
@@ -158,7 +155,9 @@ public:
       winner_ = ms_[way] * kHandOver <= ms_[before] && ms_[way] * kHandOver >= last ? way : before;
       called_ = false;
     } else {
-      winner_ = fastest; // a scheduled re-probe against the winner's latest
+      // The first pair of probes, or a scheduled re-probe against the
+      // winner's latest time.
+      winner_ = ms_[Original] < ms_[Rewrite] ? Original : Rewrite;
     }
     // The winner's next launch is watched: the pair just measured says
     // nothing of how its time moves from here.
