@@ -24,10 +24,19 @@
 # which run only when named). APPS_WAYS (default "written shipped
 # delegated") drops columns: the always-delegated push is 3-4x slower on the
 # meshes.
+#
+# APPS_PAIRS=K (default 1) runs each row's ways in turn K times, a fresh
+# process each, and reports per way the median of the K medians and per
+# ratio the median of the K ratios of one turn's processes. Use it where
+# processes differ more than the ways do (MaxFlow: 10-20 % from one process
+# to the next, the kernel as written too): a ratio of neighbouring
+# processes cancels what drifts in between, a ratio of two single runs
+# does not.
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR}
 work=${2:?usage: run.sh BIN_DIR WORK_DIR}
 runs=${APPS_RUNS:-5}
+pairs=${APPS_PAIRS:-1}
 timeout_s=${APPS_TIMEOUT:-300}
 mkdir -p "$work"
 log=$work/log
@@ -74,18 +83,48 @@ want() {
   [[ -z ${APPS_INPUTS:-} || " $APPS_INPUTS " == *" $1 "* ]]
 }
 
+# median VALUES...: their median, FAIL if any is FAIL, "-" if none.
+median() {
+  (($# == 0)) && { echo -; return; }
+  local v
+  for v; do
+    [[ $v == FAIL || -z $v ]] && { echo FAIL; return; }
+  done
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# ratios A B: "a1 b1 a2 b2 ..." (turn by turn) -> the median of a_k / b_k,
+# "-" when a turn failed or a way did not run.
+ratios() {
+  local -n a=$1 b=$2
+  ((${#a[@]} == 0 || ${#b[@]} == 0)) && { echo -; return; }
+  local k r=()
+  for ((k = 0; k < ${#a[@]}; ++k)); do
+    [[ ${a[k]} == FAIL || ${b[k]} == FAIL || -z ${a[k]} || -z ${b[k]} ]] && { echo -; return; }
+    r+=("$(awk -v x="${a[k]}" -v y="${b[k]}" 'BEGIN { print (y > 0) ? x / y : "FAIL" }')")
+  done
+  median "${r[@]}"
+}
+
+# add_row NAME PROG: the row from arrays w, s and d (one entry per turn).
+add_row() {
+  rows+=("$1|$2|$(median "${w[@]}")|$(median "${s[@]}")|$(median "${d[@]}")|$(ratios w s)|$(ratios w d)")
+  echo "$1 $2 written=${w[*]:--} shipped=${s[*]:--} delegated=${d[*]:--}" >&2
+}
+
 rows=()
 example_row() {
   local name=$1 prog=$2
   shift 2
   want "$name" || return 0
   echo "== $name ($prog $*)" >>"$log"
-  local w s d
-  w=$(example_time "$prog" "" "$@")
-  s=$(example_time "${prog}_dd" "" "$@")
-  d=$(example_time "${prog}_dd" "DD_DELEGATE_POLICY=delegate" "$@")
-  rows+=("$name|$prog|$w|$s|$d")
-  echo "$name $prog written=$w shipped=$s delegated=$d" >&2
+  local w=() s=() d=() k
+  for ((k = 0; k < pairs; ++k)); do
+    w+=("$(example_time "$prog" "" "$@")")
+    s+=("$(example_time "${prog}_dd" "" "$@")")
+    d+=("$(example_time "${prog}_dd" "DD_DELEGATE_POLICY=delegate" "$@")")
+  done
+  add_row "$name" "$prog"
 }
 
 ways=" ${APPS_WAYS:-written shipped delegated} "
@@ -106,12 +145,13 @@ row() {
   shift 2
   want "$name" || return 0
   echo "== $name ($prog $*)" >>"$log"
-  local w=- s=- d=-
-  way written && w=$(time_of "$prog" "" --algo=locks "$@")
-  way shipped && s=$(time_of "$prog" "" --algo=delegate "$@")
-  way delegated && d=$(time_of "$prog" "DD_DELEGATE_POLICY=delegate" --algo=delegate "$@")
-  rows+=("$name|$prog|$w|$s|$d")
-  echo "$name $prog written=$w shipped=$s delegated=$d" >&2
+  local w=() s=() d=() k
+  for ((k = 0; k < pairs; ++k)); do
+    way written && w+=("$(time_of "$prog" "" --algo=locks "$@")")
+    way shipped && s+=("$(time_of "$prog" "" --algo=delegate "$@")")
+    way delegated && d+=("$(time_of "$prog" "DD_DELEGATE_POLICY=delegate" --algo=delegate "$@")")
+  done
+  add_row "$name" "$prog"
 }
 
 # HT and ATM (the dissertation's microbenchmarks, at its four collision
@@ -180,14 +220,16 @@ done
 echo "| input | program | written ms | shipped ms | delegated ms | written/shipped | written/delegated |"
 echo "|---|---|---:|---:|---:|---:|---:|"
 awk -F'|' '
-  function ok(x) { return x != "" && x != "FAIL" && x + 0 > 0 }
+  function ok(x) { return x != "" && x != "FAIL" && x != "-" && x + 0 > 0 }
+  function show(x) { return ok(x) ? sprintf("%.2fx", x) : "-" }
   {
-    r1 = ok($3) && ok($4) ? sprintf("%.2fx", $3 / $4) : "-"
-    r2 = ok($3) && ok($5) ? sprintf("%.2fx", $3 / $5) : "-"
-    if (ok($3) && ok($4)) { g1 += log($3 / $4); n1++ }
-    if (ok($3) && ok($5)) { g2 += log($3 / $5); n2++ }
-    printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, r1, r2
+    if (ok($6)) { g1 += log($6); n1++ }
+    if (ok($7)) { g2 += log($7); n2++ }
+    printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, show($6), show($7)
   }
   END {
-    if (n1) printf "\ngeomean written/shipped %.2fx over %d rows; written/delegated %.2fx over %d rows\n", exp(g1 / n1), n1, exp(g2 / n2), n2
+    line = ""
+    if (n1) line = sprintf("written/shipped %.2fx over %d rows", exp(g1 / n1), n1)
+    if (n2) line = line (n1 ? "; " : "") sprintf("written/delegated %.2fx over %d rows", exp(g2 / n2), n2)
+    if (line != "") printf "\ngeomean %s\n", line
   }' < <(printf '%s\n' "${rows[@]}")
