@@ -213,6 +213,18 @@ class Checker:
         self.rewritten = os.path.join(a.out_dir, "rewritten")
         os.makedirs(self.logs, exist_ok=True)
         os.makedirs(self.rewritten, exist_ok=True)
+        # The prelude decoupler force-includes into every parse
+        # (docs/usage.md): clang alone must parse with it too, or a file
+        # only the prelude lets parse counts as rejected. A decoupler
+        # without the option has none.
+        self.prelude = []
+        r = subprocess.run([a.decoupler, "--print-nvcc-prelude"],
+                           capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout:
+            path = os.path.join(a.out_dir, "nvcc_prelude.h")
+            with open(path, "w") as f:
+                f.write(r.stdout)
+            self.prelude = ["-include", path]
 
     def log(self, fid, what, r):
         with open(os.path.join(self.logs, f"{fid}.{what}.log"), "w") as f:
@@ -223,7 +235,7 @@ class Checker:
                  f"--cuda-path={self.a.cuda_path}", "-nocudalib",
                  f"--cuda-gpu-arch={self.a.arch}", "-Wno-unknown-cuda-version",
                  "-isystem", os.path.join(self.a.cuda_path, "include", "cccl")]
-                + nvcc_version_macros(self.a.cuda_path)
+                + nvcc_version_macros(self.a.cuda_path) + self.prelude
                 + [f"-I{d}" for d in incs] + [path])
 
     def nvcc_cmd(self, path, incs, obj):

@@ -11,6 +11,7 @@
 #   %dd_src     the source tree, %dd_build this build tree
 #   %dd_cc, %dd_cxx  the C and C++ compilers of this build
 #   %cuda_nvcc  nvcc itself, no options
+#   %cuda_path  the CUDA installation nvcc is in
 #   %clang, %llvm_opt  clang and opt of LLVM 22 (C to IR for dd-pta's tests)
 # Features: `nvcc` when a CUDA toolkit is found, `cuda-gpu` when a GPU answers,
 # `opt-viewer` when LLVM's optimization-record tools and their Python modules
@@ -68,6 +69,7 @@ if os.path.exists(nvcc):
     config.substitutions.append(
         ("%nvcc", "%s -arch=sm_90 -std=c++17 -I%s" % (nvcc, os.path.join(src_root, "runtime", "include"))))
     config.substitutions.append(("%cuda_nvcc", nvcc))
+    config.substitutions.append(("%cuda_path", cuda_path))
 
 # Graph reader fuzzers (test/fuzz), built when clang's libFuzzer runtime links.
 fuzz_bin = os.path.join(config.decoupler_obj_root, "test", "fuzz")

@@ -1,6 +1,7 @@
 //===- CompileCommands.cpp - How each input file is parsed ----------------===//
 #include "CompileCommands.h"
 #include "NvccCommand.h"
+#include "NvccPrelude.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
@@ -310,6 +311,9 @@ std::vector<std::string> adjustForParsing(std::vector<std::string> Command,
   sys::path::append(CCCL, "include", "cccl");
   if (sys::fs::is_directory(CCCL))
     Result.push_back(("-isystem" + CCCL).str());
+  // What nvcc declares and clang's CUDA headers lack (NvccPrelude.h); the
+  // file runner serves it from memory.
+  Result.insert(Result.end(), {"-include", NvccPreludePath.str()});
   Result.push_back("-fsyntax-only");
   append_range(Result, Settings.ExtraArgs);
   // -x applies to the inputs after it; `--` keeps a file named like an

@@ -1,5 +1,6 @@
 //===- FileRunner.cpp - Running the pipeline on one file ------------------===//
 #include "FileRunner.h"
+#include "NvccPrelude.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
@@ -9,6 +10,7 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
@@ -148,7 +150,14 @@ void runOnFile(const clang::tooling::CompileCommand &Command,
 
   // A physical file system of our own: its working directory is the
   // command's without changing the process's, which other threads share.
-  IntrusiveRefCntPtr<vfs::FileSystem> FS(vfs::createPhysicalFileSystem());
+  // Under it, the prelude every command force-includes (NvccPrelude.h), at
+  // a path no directory holds.
+  auto Prelude = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
+  Prelude->addFile(NvccPreludePath, 0,
+                   MemoryBuffer::getMemBuffer(nvccPrelude(), NvccPreludePath));
+  auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
+      vfs::createPhysicalFileSystem());
+  FS->pushOverlay(Prelude);
   if (std::error_code EC = FS->setCurrentWorkingDirectory(Command.Directory)) {
     Outcome.Diagnostics += "decoupler: error: cannot enter directory '" +
                            Command.Directory + "': " + EC.message() + "\n";
@@ -164,6 +173,9 @@ void runOnFile(const clang::tooling::CompileCommand &Command,
   Invocation.setDiagnosticConsumer(&Printer);
   Invocation.setDiagnosticOptions(DiagOpts.get());
   bool Compiled = Invocation.run();
+  // The prelude is in no directory: a depfile naming it would make the
+  // build system rebuild every time.
+  llvm::erase(Outcome.Result.Dependencies, NvccPreludePath);
   Outcome.Succeeded =
       Compiled && Outcome.Result.Success && Printer.getNumErrors() == 0;
 }

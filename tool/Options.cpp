@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Options.h"
+#include "NvccPrelude.h"
 
 #include "clang/Basic/OffloadArch.h"
 #include "llvm/ADT/STLExtras.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 #include <memory>
 #include <tuple>
 
@@ -235,6 +237,20 @@ cl::opt<bool>
                            "stderr before its diagnostics"),
                   cl::cat(CompileCategory));
 
+// Printed and done, as --version is: no input needed.
+cl::opt<bool>
+    PrintNvccPrelude("print-nvcc-prelude",
+                     cl::desc("Print the header every parse force-includes\n"
+                              "('/<decoupler>/nvcc_prelude.h', served from\n"
+                              "memory): what nvcc declares and clang's CUDA\n"
+                              "headers lack; then exit"),
+                     cl::cat(CompileCategory), cl::ValueDisallowed,
+                     cl::callback([](const bool &) {
+                       outs() << nvccPrelude();
+                       outs().flush();
+                       std::exit(0);
+                     }));
+
 cl::extrahelp Examples(R"(
 REMARKS:
   Clang remarks at the source position, for FileCheck or for the curious:
@@ -306,9 +322,10 @@ EXAMPLES:
 COMPILE COMMANDS:
   Without -p or '--', a file is parsed with no arguments of its own. Every
   file is parsed host side as CUDA (-x cuda --cuda-host-only), with
-  __DECOUPLER__ defined, the dd runtime headers on the include path and
+  __DECOUPLER__ defined, the dd runtime headers on the include path,
   clang's resource directory found at run time ($DECOUPLER_RESOURCE_DIR
-  overrides it). Details: docs/usage.md.
+  overrides it) and a prelude of what nvcc declares and clang's CUDA
+  headers lack (--print-nvcc-prelude). Details: docs/usage.md.
 
 EXIT STATUS:
   0 when every file was processed; 1 on a usage error, a missing file or

@@ -1,10 +1,12 @@
 //===- CompileCommandsTest.cpp - Tests of the compile-command adjustments -===//
 #include "CompileCommands.h"
+#include "NvccPrelude.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 using decoupler::tool::adjustForParsing;
+using decoupler::tool::NvccPreludePath;
 using decoupler::tool::ParseSettings;
 using testing::ElementsAre;
 
@@ -31,19 +33,19 @@ TEST(CompileCommands, AdjustsAClangCommand) {
                           "--cuda-host-only", "-Wno-unknown-cuda-version",
                           "--cuda-path=/cuda", "--cuda-gpu-arch=sm_90",
                           "-D__DECOUPLER__=1", "-resource-dir=/res", "-I/rt",
-                          "-fsyntax-only", "-DAFTER", "-x", "cuda", "--",
-                          "src/f.cu"));
+                          "-include", NvccPreludePath.str(), "-fsyntax-only",
+                          "-DAFTER", "-x", "cuda", "--", "src/f.cu"));
 }
 
 TEST(CompileCommands, FindsTheInputSpelledDifferently) {
   // The database's file field is absolute, the command's argument relative.
-  EXPECT_THAT(
-      adjustForParsing({"clang++", "../d/f.cu", "-DX"}, "/d/f.cu", "/d",
-                       ParseSettings()),
-      ElementsAre(
-          "clang++", "-DX", "--cuda-host-only", "-Wno-unknown-cuda-version",
-          "--cuda-path=", "--cuda-gpu-arch=", "-D__DECOUPLER__=1",
-          "-resource-dir=", "-fsyntax-only", "-x", "cuda", "--", "/d/f.cu"));
+  EXPECT_THAT(adjustForParsing({"clang++", "../d/f.cu", "-DX"}, "/d/f.cu", "/d",
+                               ParseSettings()),
+              ElementsAre("clang++", "-DX", "--cuda-host-only",
+                          "-Wno-unknown-cuda-version", "--cuda-path=",
+                          "--cuda-gpu-arch=", "-D__DECOUPLER__=1",
+                          "-resource-dir=", "-include", NvccPreludePath.str(),
+                          "-fsyntax-only", "-x", "cuda", "--", "/d/f.cu"));
 }
 
 TEST(CompileCommands, InferredCommandsEndWithDashDash) {
