@@ -196,7 +196,11 @@ public:
   /// inside -Xcompiler, which have no nvcc spellings and no nvcc values.
   void translate(ArrayRef<StringRef> Args, bool Nvcc, unsigned Depth = 0);
 
-  std::vector<std::string> takeResult() { return std::move(Out); }
+  std::vector<std::string> takeResult() {
+    if (Rdc)
+      Out.push_back("-fgpu-rdc");
+    return std::move(Out);
+  }
 
 private:
   void emit(Kept K, StringRef Value);
@@ -205,6 +209,7 @@ private:
   StringRef Directory;
   StringSaver &Saver;
   std::vector<std::string> Out;
+  bool Rdc = false; // -rdc=true or -dc, last spelling wins
 };
 
 void Translator::emit(Kept K, StringRef Value) {
@@ -319,6 +324,23 @@ void Translator::translate(ArrayRef<StringRef> Args, bool Nvcc,
       if (std::optional<StringRef> Files =
               HasEquals ? std::optional<StringRef>(Value) : NextValue())
         readOptionsFiles(*Files, Depth);
+      continue;
+    }
+    // Relocatable device code changes what parses (a kernel launched from
+    // device code, an extern __device__ variable): clang's -fgpu-rdc.
+    // The last of the spellings wins, as in nvcc.
+    if (Name == "-rdc" || Name == "--relocatable-device-code") {
+      if (std::optional<StringRef> V =
+              HasEquals ? std::optional<StringRef>(Value) : NextValue())
+        Rdc = V->equals_insensitive("true");
+      continue;
+    }
+    if (Arg == "-dc" || Arg == "--device-c") { // -rdc=true -c
+      Rdc = true;
+      continue;
+    }
+    if (Arg == "-dw" || Arg == "--device-w") { // -rdc=false -c
+      Rdc = false;
       continue;
     }
     // Everything else is dropped, with its separate value.

@@ -85,7 +85,7 @@ TEST(NvccCommand, DropsOptionsWithTheirValues) {
                          "-arch",
                          "sm_90",
                          "-rdc",
-                         "true",
+                         "false",
                          "-O3",
                          "-G",
                          "-lineinfo",
@@ -98,6 +98,30 @@ TEST(NvccCommand, DropsOptionsWithTheirValues) {
                          "-DKEPT",
                          "/src/f.cu"}),
               ElementsAre("clang++", "-DKEPT", "/src/f.cu"));
+}
+
+TEST(NvccCommand, RelocatableDeviceCode) {
+  // Each spelling of nvcc's relocatable device code becomes clang's
+  // -fgpu-rdc (a kernel launched from device code parses only with it);
+  // the last one wins.
+  for (std::vector<std::string> Args :
+       {std::vector<std::string>{"nvcc", "-rdc=true", "/src/f.cu"},
+        {"nvcc", "-rdc", "true", "/src/f.cu"},
+        {"nvcc", "--relocatable-device-code=true", "/src/f.cu"},
+        {"nvcc", "--relocatable-device-code", "true", "/src/f.cu"},
+        {"nvcc", "-dc", "/src/f.cu"},
+        {"nvcc", "--device-c", "/src/f.cu"},
+        {"nvcc", "-rdc=false", "-dc", "/src/f.cu"}})
+    EXPECT_THAT(translate(Args),
+                ElementsAre("clang++", "-fgpu-rdc", "/src/f.cu"))
+        << Args[1];
+  for (std::vector<std::string> Args :
+       {std::vector<std::string>{"nvcc", "-rdc=false", "/src/f.cu"},
+        {"nvcc", "-rdc=true", "-rdc=false", "/src/f.cu"},
+        {"nvcc", "-dc", "-dw", "/src/f.cu"},
+        {"nvcc", "-c", "/src/f.cu"}})
+    EXPECT_THAT(translate(Args), ElementsAre("clang++", "/src/f.cu"))
+        << Args[1];
 }
 
 TEST(NvccCommand, HostCompilerOptions) {
