@@ -234,6 +234,7 @@ class Checker:
         return ([self.a.clang, "-x", "cuda", "--cuda-host-only", "-fsyntax-only",
                  f"--cuda-path={self.a.cuda_path}", "-nocudalib",
                  f"--cuda-gpu-arch={self.a.arch}", "-Wno-unknown-cuda-version",
+                 "-Wno-register",
                  "-isystem", os.path.join(self.a.cuda_path, "include", "cccl")]
                 + nvcc_version_macros(self.a.cuda_path) + self.prelude
                 + [f"-I{d}" for d in incs] + [path])

@@ -63,7 +63,8 @@ public:
   /// for the file (or a plain one), with
   ///  - output, dependency-file, language and offloading options removed,
   ///  - --extra-arg-before after argv[0],
-  ///  - `--cuda-host-only -Wno-unknown-cuda-version --cuda-path=<P>
+  ///  - `--cuda-host-only -Wno-unknown-cuda-version -Wno-register
+  ///    --cuda-path=<P>
   ///    --cuda-gpu-arch=<A> -D__DECOUPLER__=1 -resource-dir=<R>
   ///    -I<runtime include> -fsyntax-only`, then --extra-arg appended,
   ///  - the file last, as `-x cuda -- <file>`.
