@@ -150,7 +150,7 @@ void runOnFile(const clang::tooling::CompileCommand &Command,
 
   // A physical file system of our own: its working directory is the
   // command's without changing the process's, which other threads share.
-  // Under it, the prelude every command force-includes (NvccPrelude.h), at
+  // Over it, the prelude every command force-includes (NvccPrelude.h), at
   // a path no directory holds.
   auto Prelude = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
   Prelude->addFile(NvccPreludePath, 0,
