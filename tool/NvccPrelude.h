@@ -1,5 +1,4 @@
-//===- NvccPrelude.h - What nvcc declares and clang's CUDA headers lack -*- C++
-//-*-===//
+//===- NvccPrelude.h - What nvcc declares and clang lacks -------*- C++ -*-===//
 //
 // decoupler parses CUDA with clang, but its users' code is written for
 // nvcc, whose headers give every file more than clang's CUDA wrapper does:
