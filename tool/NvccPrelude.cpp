@@ -1,7 +1,9 @@
 //===- NvccPrelude.cpp - What nvcc declares and clang's CUDA headers lack -===//
 #include "NvccPrelude.h"
 
+#include <array>
 #include <string>
+#include <vector>
 
 using namespace llvm;
 
@@ -89,6 +91,47 @@ std::string buildPrelude() {
   for (const char *F : {"__stwb", "__stcg", "__stcs", "__stwt"})
     for (const char *T : Types)
       P += std::string("__device__ void ") + F + "(" + T + " *, " + T + ");\n";
+  // nvcc's scoped atomic builtins (CUDA 12.8 on). crt/device_functions.h
+  // has the enums, behind a guard clang's wrapper defines, so no file
+  // clang parses can declare them twice. The builtins are nvcc's own; these
+  // templates take what they take, with one difference: the loads read
+  // through a pointer to const (nvcc's take any non-const pointer), because
+  // the passes count a call's non-const pointer as a possible write of what
+  // it points to, and a load must not count as one. Every other builtin does
+  // count as a write (a `#pragma dd monotonic` atomic on the same words
+  // stays as written); none is an atomic the atomics pass rewrites.
+  P += "// crt/device_functions.h and nvcc's __nv_atomic_* builtins.\n"
+       "enum { __NV_ATOMIC_RELAXED, __NV_ATOMIC_CONSUME, __NV_ATOMIC_ACQUIRE,\n"
+       "  __NV_ATOMIC_RELEASE, __NV_ATOMIC_ACQ_REL, __NV_ATOMIC_SEQ_CST };\n"
+       "enum { __NV_THREAD_SCOPE_THREAD, __NV_THREAD_SCOPE_BLOCK,\n"
+       "  __NV_THREAD_SCOPE_CLUSTER, __NV_THREAD_SCOPE_DEVICE,\n"
+       "  __NV_THREAD_SCOPE_SYSTEM };\n";
+  // Result, name and the parameters before the scope, which every builtin
+  // takes last, defaulted.
+  std::vector<std::array<std::string, 3>> Builtins = {
+      {"T", "__nv_atomic_load_n", "const T *, int"},
+      {"void", "__nv_atomic_load", "const T *, T *, int"},
+      {"void", "__nv_atomic_store_n", "T *, U, int"},
+      {"void", "__nv_atomic_store", "T *, T *, int"},
+      {"T", "__nv_atomic_exchange_n", "T *, U, int"},
+      {"void", "__nv_atomic_exchange", "T *, T *, T *, int"},
+      {"bool", "__nv_atomic_compare_exchange_n", "T *, T *, U, bool, int, int"},
+      {"bool", "__nv_atomic_compare_exchange", "T *, T *, T *, bool, int, int"},
+  };
+  for (const char *Op : {"add", "sub", "min", "max", "and", "or", "xor"}) {
+    Builtins.push_back(
+        {"T", std::string("__nv_atomic_fetch_") + Op, "T *, U, int"});
+    Builtins.push_back(
+        {"void", std::string("__nv_atomic_") + Op, "T *, U, int"});
+  }
+  for (const auto &[Result, Name, Params] : Builtins)
+    P += std::string(Params.find('U') != std::string::npos
+                         ? "template <class T, class U>"
+                         : "template <class T>") +
+         " __device__ " + Result + " " + Name + "(" + Params +
+         ", int __scope = __NV_THREAD_SCOPE_SYSTEM);\n";
+  P += "__device__ void __nv_atomic_thread_fence(int, int __scope = "
+       "__NV_THREAD_SCOPE_SYSTEM);\n";
   return P;
 }
 

@@ -163,7 +163,7 @@ SyncKind cudaSync(const CallExpr *Call) {
       Name.starts_with("__nvvm_barrier") || Name.starts_with("__nvvm_bar"))
     return SyncKind::Barrier;
   if (Name.starts_with("__threadfence") || Name.starts_with("__nvvm_membar") ||
-      Name.starts_with("__nvvm_fence"))
+      Name.starts_with("__nvvm_fence") || Name == "__nv_atomic_thread_fence")
     return SyncKind::Fence;
   return SyncKind::None;
 }

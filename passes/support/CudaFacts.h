@@ -60,7 +60,8 @@ enum class SyncKind {
   Barrier,
   /// __syncwarp, a tile's sync(): the threads of one warp.
   WarpBarrier,
-  /// __threadfence, __threadfence_block, __threadfence_system.
+  /// __threadfence, __threadfence_block, __threadfence_system,
+  /// __nv_atomic_thread_fence.
   Fence,
 };
 SyncKind cudaSync(const clang::CallExpr *Call);
