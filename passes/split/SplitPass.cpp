@@ -152,6 +152,8 @@ std::string acceptedText(const LoopPlan &P) {
         "(split-study.md rule 5) applies and should be preferred";
   if (!P.BlockKnown)
     Out += "; the block size must be checked to be a multiple of 32 at launch";
+  for (const std::string &Why : P.DistinctBuffers)
+    Out += "; no store writes a stream: " + Why;
   return Out;
 }
 

@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "split/SplitPlan.h"
+
 #include "split/SplitModel.h"
+#include "support/Allocations.h"
 #include "support/CudaFacts.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -778,6 +780,9 @@ private:
   std::vector<Access> Loads, Stores;
   std::vector<unsigned> StreamLoads; // indices into Loads
   std::vector<bool> Covered;         // per load: brings no new bytes
+  std::map<std::pair<const ParmVarDecl *, const ParmVarDecl *>,
+           std::optional<std::string>>
+      Distinct; // distinctBuffers(), per pair of parameters
 
   bool refuse(const Twine &Reason, SourceLocation Loc = SourceLocation()) {
     P.Result = Outcome::Refused;
@@ -1144,6 +1149,30 @@ private:
     return true;
   }
 
+  /// Why \p S cannot write what \p L reads although mayAlias() allows it:
+  /// both are the kernel's pointer parameters and the file's launches give
+  /// them distinct allocations. The proof is about this file's launches, so
+  /// it serves code they launch instead of the kernel (the split), never a
+  /// change to the kernel itself (rule 5's __restrict__).
+  std::optional<std::string> distinctBuffers(const Access &S, const Access &L) {
+    if (S.RootUnknown || L.RootUnknown || S.Root == L.Root)
+      return std::nullopt;
+    const auto *PS = dyn_cast<ParmVarDecl>(S.Root);
+    const auto *PL = dyn_cast<ParmVarDecl>(L.Root);
+    if (!PS || !PL)
+      return std::nullopt;
+    auto Key = std::make_pair(std::min(PS, PL), std::max(PS, PL));
+    auto [It, New] = Distinct.try_emplace(Key);
+    if (New)
+      It->second = distinctAllocations(K.Kernel, PL, PS, Ctx);
+    return It->second;
+  }
+
+  void noteDistinct(const std::string &Why) {
+    if (!is_contained(P.DistinctBuffers, Why))
+      P.DistinctBuffers.push_back(Why);
+  }
+
   /// Legality: no streamed array written in the loop.
   bool checkWrites() {
     for (const Access &S : Stores)
@@ -1151,6 +1180,10 @@ private:
         const Access &L = Loads[I];
         if (!mayAlias(S, L, Options.Annotated))
           continue;
+        if (std::optional<std::string> Why = distinctBuffers(S, L)) {
+          noteDistinct(*Why);
+          continue;
+        }
         std::string Array = L.Root ? L.Root->getNameAsString() : text(L.LV);
         if (Options.Annotated || S.Root == L.Root || S.RootUnknown)
           return refuse("the streamed array '" + Array +
@@ -1326,14 +1359,25 @@ private:
     // MLP of the original: 1 when nvcc cannot unroll (a step that is not a
     // compile-time constant) or a store may alias a load of the loop.
     bool ConstantStep = Step.asConstant().has_value();
-    bool Aliased = false;
+    // nvcc sees what the kernel says, so the launches' distinct buffers do
+    // not unroll the original. But where they rule out every pair of
+    // distinct pointers that may alias, the in-place restrict rewrite,
+    // which they cannot license (distinctBuffers()), is not the better
+    // choice to wait for: an access aliasing only itself (an accumulator's
+    // `y[j] +=`) is the same with or without restrict's promise.
+    bool Aliased = false, AliasedUnproven = false;
     for (const Access &S : Stores)
       for (const Access &L : Loads)
         if (L.Where == Space::Global && S.Where == Space::Global &&
-            mayAlias(S, L, /*Promise=*/false))
+            mayAlias(S, L, /*Promise=*/false)) {
           Aliased = true;
+          if (Options.Annotated ||
+              (S.Root != L.Root && !distinctBuffers(S, L)) || S.RootUnknown ||
+              L.RootUnknown)
+            AliasedUnproven = true;
+        }
     P.MLP = ConstantStep && !Aliased ? CM::UnrolledMLP : 1;
-    P.PreferHoist = ConstantStep && Aliased;
+    P.PreferHoist = ConstantStep && AliasedUnproven;
 
     double NewBytes = 0, InFlightPerWarp = 0, RingBytes = 0;
     for (unsigned I = 0; I < Loads.size(); ++I) {

@@ -97,6 +97,10 @@ struct LoopPlan {
   /// Iterations a block needs for MinStagesPerDepth * Depth stages.
   uint64_t MinTripCount = 0;
 
+  /// Why stores through other pointer parameters cannot write the streamed
+  /// arrays although nothing in the kernel says so: at every launch in the
+  /// file, the buffers are distinct allocations (support/Allocations.h).
+  std::vector<std::string> DistinctBuffers;
   /// Rule 5: MLP is 1 only because a store may alias a streamed load; the
   /// restrict/hoist rewrite is cheaper than the split.
   bool PreferHoist = false;
