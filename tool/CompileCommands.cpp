@@ -282,7 +282,11 @@ std::vector<std::string> adjustForParsing(std::vector<std::string> Command,
                 {"--cuda-host-only", "-Wno-unknown-cuda-version",
                  // nvcc accepts C++17's removed `register` silently; clang
                  // makes it an error (HeCBench's maxFlops, ntt, s3d).
-                 "-Wno-register", "--cuda-path=" + Settings.CudaPath,
+                 "-Wno-register",
+                 // nvcc warns about a narrowing conversion in braces
+                 // (`int y[2] = {0.0, 1.0}`); clang makes it an error
+                 // (SHOC's neuralnet).
+                 "-Wno-c++11-narrowing", "--cuda-path=" + Settings.CudaPath,
                  "--cuda-gpu-arch=" + Settings.CudaGpuArch, "-D__DECOUPLER__=1",
                  "-resource-dir=" + Settings.ResourceDir});
   // nvcc's version macros, unless the command or --extra-arg(-before)

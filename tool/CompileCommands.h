@@ -64,7 +64,7 @@ public:
   ///  - output, dependency-file, language and offloading options removed,
   ///  - --extra-arg-before after argv[0],
   ///  - `--cuda-host-only -Wno-unknown-cuda-version -Wno-register
-  ///    --cuda-path=<P>
+  ///    -Wno-c++11-narrowing --cuda-path=<P>
   ///    --cuda-gpu-arch=<A> -D__DECOUPLER__=1 -resource-dir=<R>
   ///    -I<runtime include> -fsyntax-only`, then --extra-arg appended,
   ///  - the file last, as `-x cuda -- <file>`.

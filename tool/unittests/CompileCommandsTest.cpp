@@ -31,23 +31,23 @@ TEST(CompileCommands, AdjustsAClangCommand) {
                                "src/f.cu", "/d", settings()),
               ElementsAre("clang++", "-DBEFORE", "-Iinc", "-Wall",
                           "--cuda-host-only", "-Wno-unknown-cuda-version",
-                          "-Wno-register", "--cuda-path=/cuda",
-                          "--cuda-gpu-arch=sm_90", "-D__DECOUPLER__=1",
-                          "-resource-dir=/res", "-I/rt", "-include",
-                          NvccPreludePath.str(), "-fsyntax-only", "-DAFTER",
-                          "-x", "cuda", "--", "src/f.cu"));
+                          "-Wno-register", "-Wno-c++11-narrowing",
+                          "--cuda-path=/cuda", "--cuda-gpu-arch=sm_90",
+                          "-D__DECOUPLER__=1", "-resource-dir=/res", "-I/rt",
+                          "-include", NvccPreludePath.str(), "-fsyntax-only",
+                          "-DAFTER", "-x", "cuda", "--", "src/f.cu"));
 }
 
 TEST(CompileCommands, FindsTheInputSpelledDifferently) {
   // The database's file field is absolute, the command's argument relative.
-  EXPECT_THAT(
-      adjustForParsing({"clang++", "../d/f.cu", "-DX"}, "/d/f.cu", "/d",
-                       ParseSettings()),
-      ElementsAre("clang++", "-DX", "--cuda-host-only",
-                  "-Wno-unknown-cuda-version", "-Wno-register",
-                  "--cuda-path=", "--cuda-gpu-arch=", "-D__DECOUPLER__=1",
-                  "-resource-dir=", "-include", NvccPreludePath.str(),
-                  "-fsyntax-only", "-x", "cuda", "--", "/d/f.cu"));
+  EXPECT_THAT(adjustForParsing({"clang++", "../d/f.cu", "-DX"}, "/d/f.cu", "/d",
+                               ParseSettings()),
+              ElementsAre("clang++", "-DX", "--cuda-host-only",
+                          "-Wno-unknown-cuda-version", "-Wno-register",
+                          "-Wno-c++11-narrowing", "--cuda-path=",
+                          "--cuda-gpu-arch=", "-D__DECOUPLER__=1",
+                          "-resource-dir=", "-include", NvccPreludePath.str(),
+                          "-fsyntax-only", "-x", "cuda", "--", "/d/f.cu"));
 }
 
 TEST(CompileCommands, InferredCommandsEndWithDashDash) {
