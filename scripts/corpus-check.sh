@@ -8,8 +8,9 @@
 #
 #   scripts/corpus-check.sh [options] <decoupler> <out-dir> <src-dir>...
 #
-# Per file: (a) clang -fsyntax-only host side, the way decoupler parses; a
-# file clang rejects is counted and skipped; (b) decoupler --analyze, text
+# Per file: (a) clang -fsyntax-only host side, the way decoupler parses
+# (its flags taken once from `decoupler --print-commands`); a file clang
+# rejects is counted and skipped; (b) decoupler --analyze, text
 # and --report=json; (c) decoupler --delegate=auto --split=auto -o <out>;
 # (d) nvcc -c of the original and, where it compiles, of the rewritten
 # output (by default only for files the rewrite changed). Details go to
@@ -45,7 +46,7 @@ export CORPUS_DEFAULT_RUNTIME="$ScriptDir/../runtime/include"
 
 exec python3 - "$@" <<'PYTHON'
 import argparse, concurrent.futures, hashlib, itertools, json, os, re, resource
-import shutil, signal, statistics, subprocess, sys, tempfile, threading, time
+import shlex, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
 
 CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump:",
                  "LLVM ERROR:", "Assertion `", "terminate called")
@@ -225,12 +226,46 @@ class Checker:
             with open(path, "w") as f:
                 f.write(r.stdout)
             self.prelude = ["-include", path]
+        self.parse_flags = self.decoupler_parse_flags()
+
+    def decoupler_parse_flags(self):
+        """The flags decoupler parses every file with, as --print-commands
+        shows them for a one-line file, with the prelude's in-memory path
+        replaced by the saved prelude: the clang step then parses as the
+        tool does, whatever flags a later decoupler adds. None for a
+        decoupler that prints no command."""
+        probe = os.path.join(self.a.out_dir, "parse_flags_probe.cu")
+        with open(probe, "w") as f:
+            f.write("__global__ void dd_probe() {}\n")
+        r = subprocess.run([self.a.decoupler, "--print-commands", probe, "-o",
+                            os.devnull], capture_output=True, text=True)
+        os.remove(probe)
+        for line in r.stderr.splitlines():
+            head, sep, command = line.partition("): ")
+            if not sep or ": command for " not in head:
+                continue
+            argv = shlex.split(command)[1:]  # the compiler's name
+            if "-x" in argv:
+                argv = argv[:argv.index("-x")]  # "-x cuda -- <file>"
+            flags = []
+            for arg in argv:
+                if arg.endswith("nvcc_prelude.h") and flags and flags[-1] == "-include":
+                    if not self.prelude:
+                        flags.pop()
+                        continue
+                    arg = self.prelude[1]
+                flags.append(arg)
+            return flags
+        return None
 
     def log(self, fid, what, r):
         with open(os.path.join(self.logs, f"{fid}.{what}.log"), "w") as f:
             f.write(r["out"])
 
     def clang_cmd(self, path, incs):
+        if self.parse_flags is not None:
+            return ([self.a.clang, "-x", "cuda", "-nocudalib"] + self.parse_flags
+                    + [f"-I{d}" for d in incs] + [path])
         return ([self.a.clang, "-x", "cuda", "--cuda-host-only", "-fsyntax-only",
                  f"--cuda-path={self.a.cuda_path}", "-nocudalib",
                  f"--cuda-gpu-arch={self.a.arch}", "-Wno-unknown-cuda-version",
