@@ -32,21 +32,33 @@ const Stmt *parentOf(const Stmt *S, ASTContext &Ctx) {
   return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
 }
 
-/// Whether the use \p Ref of a buffer variable only reads its value or
-/// hands its address to an allocation function.
-bool allocationOrRead(const DeclRefExpr *Ref, ASTContext &Ctx) {
+/// The innermost statement around \p Ref that is not a parenthesis.
+const Stmt *useSite(const DeclRefExpr *Ref, ASTContext &Ctx) {
   const Stmt *P = parentOf(Ref, Ctx);
   while (isa_and_nonnull<ParenExpr>(P))
     P = parentOf(P, Ctx);
-  if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P))
-    return Cast->getCastKind() == CK_LValueToRValue;
-  if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(P))
-    return true; // sizeof(a_gpu): not evaluated
-  const auto *Addr = dyn_cast_or_null<UnaryOperator>(P);
+  return P;
+}
+
+/// Whether the use \p Ref reads the variable's value and nothing else (or
+/// is not evaluated: `sizeof(a_gpu)`).
+bool onlyReads(const DeclRefExpr *Ref, ASTContext &Ctx) {
+  const Stmt *P = useSite(Ref, Ctx);
+  const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+  return (Cast && Cast->getCastKind() == CK_LValueToRValue) ||
+         isa_and_nonnull<UnaryExprOrTypeTraitExpr>(P);
+}
+
+/// Whether the use \p Ref of a buffer variable reads its value or hands its
+/// address to an allocation function.
+bool allocationOrRead(const DeclRefExpr *Ref, ASTContext &Ctx) {
+  if (onlyReads(Ref, Ctx))
+    return true;
+  const auto *Addr = dyn_cast_or_null<UnaryOperator>(useSite(Ref, Ctx));
   if (!Addr || Addr->getOpcode() != UO_AddrOf)
     return false;
   const Stmt *Arg = Addr;
-  P = parentOf(Arg, Ctx);
+  const Stmt *P = parentOf(Arg, Ctx);
   while (isa_and_nonnull<ParenExpr, CastExpr>(P)) {
     Arg = P;
     P = parentOf(P, Ctx);
@@ -54,6 +66,24 @@ bool allocationOrRead(const DeclRefExpr *Ref, ASTContext &Ctx) {
   const auto *Call = dyn_cast_or_null<CallExpr>(P);
   return Call && Call->getNumArgs() > 0 && Call->getArg(0) == Arg &&
          isAllocator(Call);
+}
+
+/// Whether \p Allowed(use, Ctx) holds for every use of \p V in \p F's body.
+bool everyUse(const FunctionDecl *F, const VarDecl *V, ASTContext &Ctx,
+              bool (*Allowed)(const DeclRefExpr *, ASTContext &)) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *V;
+    ASTContext &Ctx;
+    bool (*Allowed)(const DeclRefExpr *, ASTContext &);
+    bool Ok = true;
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      if (R->getDecl() == V && !Allowed(R, Ctx))
+        Ok = false;
+      return Ok;
+    }
+  } U{{}, V, Ctx, Allowed};
+  U.TraverseStmt(F->getBody());
+  return U.Ok;
 }
 
 /// Whether \p V is a local pointer that only allocation functions set.
@@ -66,45 +96,8 @@ bool onlyAllocated(const VarDecl *V, ASTContext &Ctx) {
       !Init->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
     return false;
   const auto *F = dyn_cast<FunctionDecl>(V->getDeclContext());
-  if (!F || !F->hasBody() || F->isTemplated())
-    return false;
-  struct Uses : RecursiveASTVisitor<Uses> {
-    const VarDecl *V;
-    ASTContext &Ctx;
-    bool Ok = true;
-    Uses(const VarDecl *V, ASTContext &Ctx) : V(V), Ctx(Ctx) {}
-    bool VisitDeclRefExpr(DeclRefExpr *R) {
-      if (R->getDecl() == V && !allocationOrRead(R, Ctx))
-        Ok = false;
-      return Ok;
-    }
-  } U(V, Ctx);
-  U.TraverseStmt(F->getBody());
-  return U.Ok;
-}
-
-/// Whether every use of parameter \p V in \p F's body reads its value: the
-/// kernel never points it elsewhere.
-bool onlyRead(const FunctionDecl *F, const ParmVarDecl *V, ASTContext &Ctx) {
-  struct Uses : RecursiveASTVisitor<Uses> {
-    const ParmVarDecl *V;
-    ASTContext &Ctx;
-    bool Ok = true;
-    Uses(const ParmVarDecl *V, ASTContext &Ctx) : V(V), Ctx(Ctx) {}
-    bool VisitDeclRefExpr(DeclRefExpr *R) {
-      if (R->getDecl() != V)
-        return true;
-      const Stmt *P = parentOf(R, Ctx);
-      while (isa_and_nonnull<ParenExpr>(P))
-        P = parentOf(P, Ctx);
-      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
-      Ok = (Cast && Cast->getCastKind() == CK_LValueToRValue) ||
-           isa_and_nonnull<UnaryExprOrTypeTraitExpr>(P);
-      return Ok;
-    }
-  } U(V, Ctx);
-  U.TraverseStmt(F->getBody());
-  return U.Ok;
+  return F && F->hasBody() && !F->isTemplated() &&
+         everyUse(F, V, Ctx, allocationOrRead);
 }
 
 /// The variable an argument names, through parentheses and casts.
@@ -125,8 +118,9 @@ std::optional<std::string> distinctAllocations(const FunctionDecl *Kernel,
       !isa<FunctionDecl>(A->getDeclContext()))
     return std::nullopt;
   const FunctionDecl *Def = Kernel->getDefinition();
-  if (!Def || A->getDeclContext() != Def || !onlyRead(Def, A, Ctx) ||
-      !onlyRead(Def, B, Ctx))
+  // The kernel never points either parameter elsewhere.
+  if (!Def || A->getDeclContext() != Def || !everyUse(Def, A, Ctx, onlyReads) ||
+      !everyUse(Def, B, Ctx, onlyReads))
     return std::nullopt;
   const unsigned IA = A->getFunctionScopeIndex();
   const unsigned IB = B->getFunctionScopeIndex();
