@@ -71,6 +71,9 @@ struct SplitLaunchState {
   /// Null when the split can run the current shape, else why not.
   const char *why_not = nullptr;
   bool original_loaded = false;
+  /// The trip count last reported as too short (DD_SPLIT_VERBOSE), so that
+  /// a loop of identical launches says it once, not once a launch.
+  long long short_trips_reported = -1;
 };
 
 namespace detail {
@@ -164,6 +167,7 @@ void split_launch(SplitLaunchState &state, const SplitKernelInfo &info, const vo
   }
   // A new shape: check it (the chooser forgot its measurements).
   if (state.chooser.configure(detail::launch_shape(device, grid, block, shmem))) {
+    state.short_trips_reported = -1;
     state.why_not = split_check(split_kernel, info, device, block, shmem);
     if (state.why_not && detail::split_verbose())
       std::fprintf(stderr, "dd: %s: runs as written for grid (%u,%u,%u) block (%u,%u,%u): %s\n",
@@ -176,9 +180,11 @@ void split_launch(SplitLaunchState &state, const SplitKernelInfo &info, const vo
   // Too few iterations per block for the ring to fill: the original, this
   // launch only (the measurements stay).
   if (trips >= 0 && static_cast<unsigned long long>(trips) < info.min_trips) {
-    if (detail::split_verbose())
+    if (detail::split_verbose() && trips != state.short_trips_reported) {
+      state.short_trips_reported = trips;
       std::fprintf(stderr, "dd: %s: runs as written: %lld iterations per block, fewer than %llu\n",
                    info.name, trips, info.min_trips);
+    }
     launch_original(grid, block, shmem, stream);
     return;
   }
