@@ -112,14 +112,12 @@ std::optional<std::string> distinctAllocations(const FunctionDecl *Kernel,
                                                const ParmVarDecl *A,
                                                const ParmVarDecl *B,
                                                ASTContext &Ctx) {
-  if (!Kernel || !A || !B || A == B || Kernel->isTemplated() ||
-      Kernel->isTemplateInstantiation() ||
-      A->getDeclContext() != B->getDeclContext() ||
-      !isa<FunctionDecl>(A->getDeclContext()))
-    return std::nullopt;
-  const FunctionDecl *Def = Kernel->getDefinition();
-  // The kernel never points either parameter elsewhere.
-  if (!Def || A->getDeclContext() != Def || !everyUse(Def, A, Ctx, onlyReads) ||
+  const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
+  // Two parameters of the kernel's definition, which never points either
+  // elsewhere.
+  if (!Def || !A || !B || A == B || Def->isTemplated() ||
+      Def->isTemplateInstantiation() || A->getDeclContext() != Def ||
+      B->getDeclContext() != Def || !everyUse(Def, A, Ctx, onlyReads) ||
       !everyUse(Def, B, Ctx, onlyReads))
     return std::nullopt;
   const unsigned IA = A->getFunctionScopeIndex();
