@@ -28,10 +28,12 @@
 #   --filter REGEX    only files whose path matches REGEX (python re.search)
 #   --runtime-include DIR   dd runtime headers for nvcc (default: this
 #                     checkout's runtime/include)
-#   --cuda-path DIR   CUDA installation (default $CUDA_PATH or /usr/local/cuda)
+#   --cuda-path DIR   CUDA installation for nvcc (default $CUDA_PATH or
+#                     /usr/local/cuda); the clang step uses decoupler's
 #   --clang CMD       clang driver (default clang-22)
 #   --nvcc-cmd CMD    nvcc (default <cuda-path>/bin/nvcc)
-#   --arch SM         GPU architecture for clang and nvcc (default sm_90)
+#   --arch SM         GPU architecture for nvcc (default sm_90); the clang
+#                     step parses as decoupler does
 #   --summarize DIR   only print the summary of DIR/results.jsonl (of a run
 #                     that finished or was cut short); no other arguments
 #
@@ -153,35 +155,6 @@ def first_error(r):
     return lines[-1].strip()[:300] if lines else ""
 
 
-def nvcc_version_macros(cuda_path):
-    """nvcc's __CUDACC_VER_*__ macros for the installation, as decoupler
-    defines them for its parse (tool/CudaPath.cpp, docs/usage.md)."""
-    try:
-        with open(os.path.join(cuda_path, "include", "cuda.h")) as f:
-            m = re.search(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)\s*$", f.read(), re.M)
-    except OSError:
-        return []
-    if not m:
-        return []
-    version = int(m.group(1))
-    build = 0
-    try:
-        with open(os.path.join(cuda_path, "version.json")) as f:
-            build = int(json.load(f)["cuda_nvcc"]["version"].split(".")[2])
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
-        try:
-            for name in os.listdir(os.path.join(cuda_path, "dist-info")):
-                d = re.fullmatch(r"nvidia_cuda_nvcc-\d+\.\d+\.(\d+)\.dist-info", name)
-                if d:
-                    build = int(d.group(1))
-                    break
-        except OSError:
-            pass
-    return [f"-D__CUDACC_VER_MAJOR__={version // 1000}",
-            f"-D__CUDACC_VER_MINOR__={version % 1000 // 10}",
-            f"-D__CUDACC_VER_BUILD__={build}"]
-
-
 def include_dirs(path, root):
     """Common/common/include/... folders next to the file or next to any of
     its parents up to the corpus root. Not the file's own folder: quoted
@@ -216,8 +189,7 @@ class Checker:
         os.makedirs(self.rewritten, exist_ok=True)
         # The prelude decoupler force-includes into every parse
         # (docs/usage.md): clang alone must parse with it too, or a file
-        # only the prelude lets parse counts as rejected. A decoupler
-        # without the option has none.
+        # only the prelude lets parse counts as rejected.
         self.prelude = []
         r = subprocess.run([a.decoupler, "--print-nvcc-prelude"],
                            capture_output=True, text=True)
@@ -232,8 +204,7 @@ class Checker:
         """The flags decoupler parses every file with, as --print-commands
         shows them for a one-line file, with the prelude's in-memory path
         replaced by the saved prelude: the clang step then parses as the
-        tool does, whatever flags a later decoupler adds. None for a
-        decoupler that prints no command."""
+        tool does, whatever flags a later decoupler adds."""
         probe = os.path.join(self.a.out_dir, "parse_flags_probe.cu")
         with open(probe, "w") as f:
             f.write("__global__ void dd_probe() {}\n")
@@ -247,31 +218,19 @@ class Checker:
             argv = shlex.split(command)[1:]  # the compiler's name
             if "-x" in argv:
                 argv = argv[:argv.index("-x")]  # "-x cuda -- <file>"
-            flags = []
-            for arg in argv:
-                if arg.endswith("nvcc_prelude.h") and flags and flags[-1] == "-include":
-                    if not self.prelude:
-                        flags.pop()
-                        continue
-                    arg = self.prelude[1]
-                flags.append(arg)
-            return flags
-        return None
-
+            if not self.prelude:
+                break
+            return [self.prelude[1] if arg.endswith("nvcc_prelude.h") else arg
+                    for arg in argv]
+        sys.exit(f"corpus-check: {self.a.decoupler} printed no parse command "
+                 "with --print-commands, or no prelude with "
+                 "--print-nvcc-prelude:\n" + r.stderr)
     def log(self, fid, what, r):
         with open(os.path.join(self.logs, f"{fid}.{what}.log"), "w") as f:
             f.write(r["out"])
 
     def clang_cmd(self, path, incs):
-        if self.parse_flags is not None:
-            return ([self.a.clang, "-x", "cuda", "-nocudalib"] + self.parse_flags
-                    + [f"-I{d}" for d in incs] + [path])
-        return ([self.a.clang, "-x", "cuda", "--cuda-host-only", "-fsyntax-only",
-                 f"--cuda-path={self.a.cuda_path}", "-nocudalib",
-                 f"--cuda-gpu-arch={self.a.arch}", "-Wno-unknown-cuda-version",
-                 "-Wno-register",
-                 "-isystem", os.path.join(self.a.cuda_path, "include", "cccl")]
-                + nvcc_version_macros(self.a.cuda_path) + self.prelude
+        return ([self.a.clang, "-x", "cuda", "-nocudalib"] + self.parse_flags
                 + [f"-I{d}" for d in incs] + [path])
 
     def nvcc_cmd(self, path, incs, obj):
