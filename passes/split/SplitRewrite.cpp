@@ -300,6 +300,9 @@ public:
 private:
   std::optional<RewriteResult> check();
   std::optional<RewriteResult> checkLoopControl();
+  std::optional<RewriteResult> checkOuterInductionVariable();
+  std::optional<RewriteResult> findGuard();
+  std::optional<RewriteResult> checkGuard();
   std::optional<RewriteResult> checkStreams();
   std::optional<RewriteResult> checkKernel();
   /// \p ThreadOK: the producer recomputes thread 0's value (a tile's
@@ -310,8 +313,20 @@ private:
   /// The text of \p S as thread 0 of the consumers computes it: threadIdx.x
   /// is 0, blockDim.x the consumer count.
   std::string threadZero(const Stmt *S) const;
+  /// The main file's text range of \p S, through macros that expand to
+  /// all of it (`_PB_NY`); none when it has none.
+  std::optional<std::pair<unsigned, unsigned>> fileRange(const Stmt *S) const;
   std::optional<RewriteResult> collectEdits();
   void emit();
+  /// The consumers' text in place of the guard: the guard once, the
+  /// statements before and after the loop under it, the split loop \p Loop
+  /// for every consumer.
+  std::string guarded(const std::string &Loop,
+                      const std::vector<TextEdit> &Edits) const;
+  /// The producer's count of the consumers that pass the guard.
+  std::string guardCount() const;
+  /// An edit that removes \p S, with its line when it stands alone there.
+  TextEdit wholeLines(const Stmt *S) const;
 
   std::string text(const Stmt *S) const {
     return Lexer::getSourceText(
@@ -340,14 +355,22 @@ private:
   }
   std::string edited(unsigned Begin, unsigned End,
                      std::vector<TextEdit> Edits) const;
+  /// The kernel's parameters as written; one written through a macro
+  /// (`DATA_TYPE *A`) as its type prints.
   std::string params() const {
     std::string S;
-    for (unsigned I = 0; I < K.getNumParams(); ++I)
-      S += (I ? ", " : "") +
-           Lexer::getSourceText(CharSourceRange::getTokenRange(
-                                    K.getParamDecl(I)->getSourceRange()),
-                                SM, LO)
-               .str();
+    for (unsigned I = 0; I < K.getNumParams(); ++I) {
+      const ParmVarDecl *Q = K.getParamDecl(I);
+      S += I ? ", " : "";
+      if (!inMacro(Q->getSourceRange())) {
+        S += Lexer::getSourceText(
+                 CharSourceRange::getTokenRange(Q->getSourceRange()), SM, LO)
+                 .str();
+        continue;
+      }
+      raw_string_ostream OS(S);
+      Q->getType().print(OS, Policy, Q->getName());
+    }
     return S;
   }
 
@@ -365,7 +388,12 @@ private:
 
   const ForStmt *Loop = nullptr;
   const CompoundStmt *Body = nullptr;
-  const VarDecl *IV = nullptr; // the induction variable
+  const VarDecl *IV = nullptr;  // the induction variable
+  const Expr *IVInit = nullptr; // its start as written
+  /// `int i; for (i = 0; ...)`: the induction variable's own declaration
+  /// before the loop, which the consumers' copy drops (the split loop
+  /// declares it).
+  const DeclStmt *IVDecl = nullptr;
   std::string IVType;
   std::string Start0; // the induction variable's start in thread 0
   std::string Bound;  // the loop runs while IV < Bound
@@ -377,6 +405,21 @@ private:
   bool Tiles = false;
   std::string Step = "1";
   const Expr *StepExpr = nullptr;
+  /// `if (cond) { before; loop; after }` at the top of the kernel: the
+  /// consumers evaluate cond once (dd_guard) and all run the loop, the body
+  /// predicated; the producer copies only what the threads that pass read.
+  const IfStmt *Guard = nullptr;
+  const CompoundStmt *GuardThen = nullptr; // null: `if (cond) loop`
+  /// A conjunct of the guard: block-uniform (Index null), or `Index < Bound`
+  /// (`<=` when Inclusive) with Index = thread 0's value + threadIdx.x.
+  struct GuardTerm {
+    const Expr *Cond = nullptr;
+    const Expr *Index = nullptr, *Limit = nullptr;
+    bool Inclusive = false;
+    std::string Type; // the comparison's operand type
+  };
+  std::vector<GuardTerm> GuardTerms;
+  bool GuardPerThread = false; // a conjunct differs between threads
   std::pair<unsigned, unsigned> PragmaLine;
   bool PragmaInBody = false;
   unsigned LoopBegin = 0, LoopEnd = 0;
@@ -451,7 +494,20 @@ std::string SplitRewrite::threadZero(const Stmt *S) const {
     if (B == "threadIdx.x" || B == "blockDim.x")
       Edits.push_back(
           {beginOf(E), endOf(E), B == "threadIdx.x" ? "0u" : "dd_consumers"});
+  if (isa<Expr>(S))
+    if (std::optional<std::pair<unsigned, unsigned>> F = fileRange(S))
+      return edited(F->first, F->second, Edits);
   return edited(beginOf(S), isa<Expr>(S) ? endOf(S) : stmtEnd(S), Edits);
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+SplitRewrite::fileRange(const Stmt *S) const {
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(S->getSourceRange()), SM, LO);
+  if (R.isInvalid() || !SM.isWrittenInMainFile(R.getBegin()))
+    return std::nullopt;
+  return std::make_pair(SM.getFileOffset(R.getBegin()),
+                        SM.getFileOffset(R.getEnd()));
 }
 
 /// The declaration of \p V at the top level of the kernel body before the
@@ -491,7 +547,8 @@ SplitRewrite::addSlice(const Stmt *S, SourceLocation Why, bool ThreadOK) {
     DynTypedNodeList Parents = Ctx.getParents(*V);
     const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
     if (!DS || !DS->isSingleDecl() || !is_contained(Body->body(), DS) ||
-        beginOf(DS) > LoopBegin || V->hasAttr<CUDASharedAttr>())
+        inMacro(DS->getSourceRange()) || beginOf(DS) > LoopBegin ||
+        V->hasAttr<CUDASharedAttr>())
       return declineAt(
           "'" + V->getNameAsString() +
               "', which the loop control or a streamed address reads, is not "
@@ -525,16 +582,56 @@ SplitRewrite::addSlice(const Stmt *S, SourceLocation Why, bool ThreadOK) {
   return std::nullopt;
 }
 
+/// `int i; for (i = s; ...)`: the loop assigns a local declared before it
+/// (C style, PolyBench). Taken as the induction variable when nothing but
+/// the loop reads or writes it, so the split loop may declare its own.
+std::optional<RewriteResult> SplitRewrite::checkOuterInductionVariable() {
+  const auto *InitExpr = dyn_cast_or_null<Expr>(Loop->getInit());
+  const auto *Assign =
+      InitExpr ? dyn_cast<BinaryOperator>(InitExpr->IgnoreParens()) : nullptr;
+  const auto *Ref =
+      Assign && Assign->getOpcode() == BO_Assign
+          ? dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts())
+          : nullptr;
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() ||
+      !V->getType()->isIntegerType())
+    return std::nullopt; // declined below with the usual reason
+  DynTypedNodeList Parents = Ctx.getParents(*V);
+  const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  if (!DS || !DS->isSingleDecl() || beginOf(DS) > LoopBegin ||
+      inMacro(DS->getSourceRange()) ||
+      (V->getInit() && V->getInit()->HasSideEffects(Ctx)))
+    return declineAt("the induction variable '" + V->getNameAsString() +
+                         "' is not declared alone before the loop",
+                     V->getLocation());
+  SmallVector<const DeclRefExpr *, 8> Refs;
+  declRefs(Body, Refs);
+  for (const DeclRefExpr *D : Refs)
+    if (D->getDecl() == V && (beginOf(D) < LoopBegin || beginOf(D) >= LoopEnd))
+      return declineAt("the induction variable '" + V->getNameAsString() +
+                           "' is used outside the loop",
+                       D->getLocation());
+  IV = V;
+  IVInit = Assign->getRHS();
+  IVDecl = DS;
+  return std::nullopt;
+}
+
 std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
   const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
   IV = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
                                     : nullptr;
-  if (!IV || !IV->getInit() || !IV->getType()->isIntegerType())
+  IVInit = IV ? IV->getInit() : nullptr;
+  if (!Init)
+    if (std::optional<RewriteResult> No = checkOuterInductionVariable())
+      return No;
+  if (!IV || !IVInit || !IV->getType()->isIntegerType())
     return declineAt(
         "the loop does not declare its induction variable in its header",
         Loop->getBeginLoc());
   IVType = IV->getType().getUnqualifiedType().getAsString(Policy);
-  const Expr *I = IV->getInit()->IgnoreParenImpCasts();
+  const Expr *I = IVInit->IgnoreParenImpCasts();
   if (isBuiltin(I, "threadIdx.x")) {
     Start0 = "0";
   } else if (const auto *B = dyn_cast<BinaryOperator>(I);
@@ -547,7 +644,7 @@ std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
   }
   if (Start0.empty()) {
     SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
-    builtinReads(IV->getInit(), Reads);
+    builtinReads(IVInit, Reads);
     if (any_of(Reads, [](const auto &B) {
           return StringRef(B.first).starts_with("threadIdx") ||
                  StringRef(B.first).starts_with("blockDim");
@@ -559,9 +656,9 @@ std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
           "handles 'j = threadIdx.x; j < n; j += blockDim.x' and 'i = s; i < "
           "n; "
           "i += step'",
-          IV->getInit()->getBeginLoc());
+          IVInit->getBeginLoc());
     Tiles = true;
-    Start0Expr = IV->getInit();
+    Start0Expr = IVInit;
     Start0 = text(Start0Expr);
   }
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
@@ -618,6 +715,177 @@ std::optional<RewriteResult> SplitRewrite::checkLoopControl() {
           E->getBeginLoc());
     if (std::optional<RewriteResult> No = addSlice(E, E->getBeginLoc()))
       return No;
+  }
+  return std::nullopt;
+}
+
+/// The loop is not a statement of the kernel body: it may be the guarded
+/// statement of an `if` there, `if (i < n) { ...; loop; ... }`.
+std::optional<RewriteResult> SplitRewrite::findGuard() {
+  DynTypedNodeList Parents = Ctx.getParents(*Loop);
+  const Stmt *Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+  const auto *Then = dyn_cast_or_null<CompoundStmt>(Up);
+  if (Then) {
+    Parents = Ctx.getParents(*Then);
+    Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+  }
+  const auto *If = dyn_cast_or_null<IfStmt>(Up);
+  if (!If || If->getThen() != (Then ? static_cast<const Stmt *>(Then) : Loop) ||
+      !is_contained(Body->body(), If))
+    return declineAt(
+        "the loop is neither a statement of the kernel body itself nor the "
+        "guarded statement of an if there (it is under another loop, a "
+        "pragma or nested ifs): the consumers must all reach it",
+        SourceLocation());
+  if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+      If->isConstexpr() || If->isConsteval())
+    return declineAt("the if around the loop has an else branch, an init "
+                     "statement or a declaration in its condition",
+                     If->getBeginLoc());
+  if (inMacro(If->getSourceRange()))
+    return declineAt("the if around the loop is written through a macro",
+                     If->getBeginLoc());
+  Guard = If;
+  GuardThen = Then;
+  return std::nullopt;
+}
+
+/// The guard's conjuncts, left to right, through parentheses and `&&`.
+void conjuncts(const Expr *E, SmallVectorImpl<const Expr *> &Out) {
+  const Expr *S = E->IgnoreParens();
+  if (const auto *B = dyn_cast<BinaryOperator>(S);
+      B && B->getOpcode() == BO_LAnd) {
+    conjuncts(B->getLHS(), Out);
+    conjuncts(B->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+/// Whether \p S reads memory (a subscript, a dereference, an arrow).
+bool readsMemory(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ArraySubscriptExpr>(S))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->getOpcode() == UO_Deref)
+    return true;
+  if (const auto *M = dyn_cast<MemberExpr>(S); M && M->isArrow())
+    return true;
+  return any_of(S->children(), [](const Stmt *C) { return readsMemory(C); });
+}
+
+/// The guard: each conjunct is the same in every thread, or `index < bound`
+/// (`<=`, or `bound > index`, `bound >= index`) with the index growing by one
+/// per thread and the bound the same in every thread. The threads that pass
+/// are then a prefix of the block (as everywhere in the analysis, a thread's
+/// index does not wrap around), which the producer counts and copies.
+std::optional<RewriteResult> SplitRewrite::checkGuard() {
+  if (!Guard)
+    return std::nullopt;
+  // Declarations before the loop stay under the guard, in a block of their
+  // own: nothing from the loop on may read them.
+  if (GuardThen)
+    for (const Stmt *S : GuardThen->body()) {
+      if (S == Loop)
+        break;
+      const auto *DS = dyn_cast<DeclStmt>(S);
+      if (!DS || DS == IVDecl)
+        continue;
+      SmallVector<const DeclRefExpr *, 8> Refs;
+      declRefs(GuardThen, Refs);
+      for (const DeclRefExpr *D : Refs)
+        if (beginOf(D) >= LoopBegin && is_contained(DS->decls(), D->getDecl()))
+          return declineAt("'" + D->getDecl()->getNameAsString() +
+                               "' is declared under the if around the loop "
+                               "and used from the loop on: the split runs the "
+                               "loop outside the if",
+                           D->getLocation());
+    }
+  if (!fileRange(Guard->getCond()))
+    return declineAt("the condition of the if around the loop is written "
+                     "partly through a macro",
+                     Guard->getCond()->getBeginLoc());
+  SmallVector<const Expr *, 4> Conj;
+  conjuncts(Guard->getCond(), Conj);
+  for (const Expr *C : Conj) {
+    SmallVector<const CallExpr *, 2> Calls;
+    callsIn(C, Calls);
+    if (!Calls.empty() || readsMemory(C))
+      return declineAt("the if around the loop reads memory or calls a "
+                       "function: the producer evaluates it too",
+                       C->getBeginLoc());
+    SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
+    builtinReads(C, Reads);
+    for (const auto &[B, E] : Reads)
+      if (inMacro(E->getSourceRange()))
+        return declineAt("the if around the loop reads " + B +
+                             " through a macro",
+                         E->getBeginLoc());
+    if (!fileRange(C))
+      return declineAt("a condition of the if around the loop is written "
+                       "partly through a macro",
+                       C->getBeginLoc());
+    const std::string Shape =
+        "the if around the loop is not a conjunction of conditions the same "
+        "in every thread and of 'index < bound' with the index growing by "
+        "one per thread (threadIdx.x + a block-uniform value)";
+    // A thread's index: affine, one more per thread along x.
+    auto ThreadIndex = [&](const Expr *E) {
+      AffineValue V = KA.valueOf(E);
+      if (V.kind() != AffineValue::Kind::Affine)
+        V = KA.valueOf(E->IgnoreParenImpCasts());
+      const Strides &St = V.strides();
+      return V.kind() == AffineValue::Kind::Affine && V.conditions().empty() &&
+             St[0] == std::optional<int64_t>(1) &&
+             St[1] == std::optional<int64_t>(0) &&
+             St[2] == std::optional<int64_t>(0);
+    };
+    GuardTerm T;
+    T.Cond = C;
+    const auto *B = dyn_cast<BinaryOperator>(C->IgnoreParens());
+    if (B && B->isRelationalOp()) {
+      const bool Less = B->getOpcode() == BO_LT || B->getOpcode() == BO_LE;
+      if (ThreadIndex(Less ? B->getLHS() : B->getRHS())) {
+        T.Index = Less ? B->getLHS() : B->getRHS();
+        T.Limit = Less ? B->getRHS() : B->getLHS();
+        T.Inclusive = B->getOpcode() == BO_LE || B->getOpcode() == BO_GE;
+      } else if (ThreadIndex(Less ? B->getRHS() : B->getLHS())) {
+        return declineAt("the if around the loop passes the threads above "
+                         "an index (not a prefix of the block)",
+                         C->getBeginLoc());
+      }
+    }
+    if (!T.Index) {
+      if (!KA.valueOf(C).isUniform())
+        return declineAt(Shape, C->getBeginLoc());
+      if (std::optional<RewriteResult> No = addSlice(C, C->getBeginLoc()))
+        return No;
+      GuardTerms.push_back(T);
+      continue;
+    }
+    if (!Tiles)
+      return declineAt("the if around the loop differs between threads, and "
+                       "each stage of this loop's stream spreads a thread's "
+                       "elements over the block",
+                       C->getBeginLoc());
+    const QualType Type = B->getLHS()->getType();
+    if (!Type->isIntegerType() || Type->isBooleanType() || !uniform(T.Limit))
+      return declineAt(Shape, C->getBeginLoc());
+    if (!fileRange(T.Index) || !fileRange(T.Limit))
+      return declineAt("a condition of the if around the loop is written "
+                       "partly through a macro",
+                       C->getBeginLoc());
+    if (std::optional<RewriteResult> No =
+            addSlice(T.Index, T.Index->getBeginLoc(), true))
+      return No;
+    if (std::optional<RewriteResult> No =
+            addSlice(T.Limit, T.Limit->getBeginLoc()))
+      return No;
+    T.Type = Type.getCanonicalType().getUnqualifiedType().getAsString(Policy);
+    GuardTerms.push_back(T);
+    GuardPerThread = true;
   }
   return std::nullopt;
 }
@@ -893,6 +1161,11 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
             "__syncthreads() inside a loop whose iterations differ between "
             "threads: the consumers' barrier would be divergent",
             C->getBeginLoc());
+      if (InBody && GuardPerThread)
+        return declineAt("__syncthreads() inside a loop under an if that "
+                         "differs between threads: the consumers' barrier "
+                         "would be divergent",
+                         C->getBeginLoc());
       if (inMacro(C->getSourceRange()))
         return declineAt("__syncthreads() written through a macro",
                          SM.getExpansionLoc(C->getBeginLoc()));
@@ -934,15 +1207,13 @@ std::optional<RewriteResult> SplitRewrite::check() {
     return declineAt("the kernel or the loop is written through a macro",
                      SourceLocation());
   if (!is_contained(Body->body(), Loop))
-    return declineAt(
-        "the loop is not a statement of the kernel body itself (under an if, "
-        "another loop or a pragma): the consumers must all reach it",
-        SourceLocation());
+    if (std::optional<RewriteResult> No = findGuard())
+      return No;
   for (const ParmVarDecl *Q : K.parameters())
-    if (Q->getName().empty() || inMacro(Q->getSourceRange()))
+    if (Q->getName().empty())
       return declineAt("parameter " +
                            std::to_string(Q->getFunctionScopeIndex() + 1) +
-                           " is unnamed or written through a macro",
+                           " is unnamed",
                        Q->getLocation());
   LoopBegin = beginOf(Loop);
   LoopEnd = stmtEnd(Loop);
@@ -976,6 +1247,8 @@ std::optional<RewriteResult> SplitRewrite::check() {
   modifiedVars(Body, Ctx, Modified);
   if (std::optional<RewriteResult> No = checkLoopControl())
     return No;
+  if (std::optional<RewriteResult> No = checkGuard())
+    return No;
   if (!Tiles)
     for (const Stream &S : P.Streams)
       if (!S.Merged)
@@ -1002,6 +1275,91 @@ std::optional<RewriteResult> SplitRewrite::check() {
                          "' has no host launch in this file to replace",
                      K.getLocation());
   return std::nullopt;
+}
+
+TextEdit SplitRewrite::wholeLines(const Stmt *S) const {
+  StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  unsigned Begin = beginOf(S), End = stmtEnd(S);
+  size_t LineBegin = Buf.rfind('\n', Begin ? Begin - 1 : 0);
+  LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
+  size_t LineEnd = Buf.find('\n', End);
+  if (Buf.slice(LineBegin, Begin).trim().empty() &&
+      LineEnd != StringRef::npos && Buf.slice(End, LineEnd).trim().empty())
+    return {unsigned(LineBegin), unsigned(LineEnd + 1), ""};
+  return {Begin, End, ""};
+}
+
+std::string SplitRewrite::guarded(const std::string &LoopText,
+                                  const std::vector<TextEdit> &Edits) const {
+  StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  const unsigned IfBegin = beginOf(Guard);
+  size_t LineBegin = Buf.rfind('\n', IfBegin ? IfBegin - 1 : 0);
+  LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
+  const std::string Indent =
+      Buf.slice(LineBegin, IfBegin)
+          .take_while([](char C) { return C == ' ' || C == '\t'; })
+          .str();
+  const Expr *Cond = Guard->getCond();
+  std::string Out =
+      "// decoupler: the if around the loop, once; every consumer "
+      "runs the loop, the\n" +
+      Indent + "// threads that do not pass skip its body.\n" + Indent +
+      "const bool dd_guard = " +
+      edited(fileRange(Cond)->first, fileRange(Cond)->second, Edits) + ";\n";
+  if (GuardThen) {
+    std::string Before =
+                    StringRef(edited(beginOf(GuardThen) + 1, LoopBegin, Edits))
+                        .rtrim()
+                        .str(),
+                After =
+                    StringRef(edited(LoopEnd,
+                                     SM.getFileOffset(GuardThen->getRBracLoc()),
+                                     Edits))
+                        .rtrim()
+                        .str();
+    // Statements go under the guard; comments alone stay as they are.
+    bool CodeBefore = false;
+    for (const Stmt *S : GuardThen->body()) {
+      if (S == Loop)
+        break;
+      CodeBefore |= S != IVDecl;
+    }
+    const bool CodeAfter = GuardThen->body_back() != Loop;
+    if (CodeBefore)
+      Out += Indent + "if (dd_guard) {" + Before + "\n" + Indent + "}\n";
+    else if (!StringRef(Before).trim().empty())
+      Out += Indent + StringRef(Before).ltrim().str() + "\n";
+    Out += Indent + LoopText;
+    if (CodeAfter)
+      Out += "\n" + Indent + "if (dd_guard) {" + After + "\n" + Indent + "}";
+    else if (!StringRef(After).trim().empty())
+      Out += "\n" + Indent + StringRef(After).ltrim().str();
+    return Out;
+  }
+  return Out + Indent + LoopText;
+}
+
+std::string SplitRewrite::guardCount() const {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << "    // decoupler: the consumers that pass the if around the loop, a "
+        "prefix of the block\n"
+     << "    // (its conjuncts in order, each evaluated where the one before "
+        "held for a thread).\n"
+     << "    unsigned dd_guarded = dd_consumers;\n";
+  for (const GuardTerm &T : GuardTerms) {
+    if (!T.Index) {
+      OS << "    if (dd_guarded != 0 && !(" << threadZero(T.Cond) << "))\n"
+         << "      dd_guarded = 0;\n";
+      continue;
+    }
+    OS << "    if (dd_guarded != 0)\n"
+       << "      dd_guarded = dd::guard_prefix<" << T.Type << ">((" << T.Type
+       << ")(" << threadZero(T.Index) << "), (" << T.Type << ")("
+       << threadZero(T.Limit) << "), " << (T.Inclusive ? "true" : "false")
+       << ", dd_guarded);\n";
+  }
+  return Out;
 }
 
 /// The trip count of a block (thread 0's iterations) as an expression of
@@ -1109,9 +1467,10 @@ void SplitRewrite::emit() {
   for (const StreamGen &G : Streams)
     CS << "      " << G.Type << " dd_s" << (&G - Streams.data()) << "[" << U
        << "];\n";
+  const std::string Pass = Guard ? "dd_guard && " : "";
   CS << "#pragma unroll\n"
      << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u)\n"
-     << "        if (" << Iter << " < " << Bound << ") {\n";
+     << "        if (" << Pass << Iter << " < " << Bound << ") {\n";
   for (const StreamGen &G : Streams) {
     const std::string I = std::to_string(&G - Streams.data());
     CS << "          dd_s" << I << "[dd_u] = dd_stages[dd_c.slot].s" << I
@@ -1123,16 +1482,22 @@ void SplitRewrite::emit() {
      << "#pragma unroll\n"
      << "      for (int dd_u = 0; dd_u < " << U << "; ++dd_u) {\n"
      << "        " << IVType << " " << J << " = " << Iter << ";\n"
-     << "        if (" << J << " < " << Bound << ")"
+     << "        if (" << Pass << J << " < " << Bound << ")"
      << (Compound ? " " : "\n" + Indent) << LoopBody << "\n"
      << "      }\n"
      << "    }\n"
      << "  }";
 
   std::vector<TextEdit> BodyEdits = Outer;
-  BodyEdits.push_back({LoopBegin, LoopEnd, C});
   if (PragmaInBody)
     BodyEdits.push_back({PragmaLine.first, PragmaLine.second, ""});
+  if (IVDecl)
+    BodyEdits.push_back(wholeLines(IVDecl));
+  if (Guard)
+    BodyEdits.push_back(
+        {beginOf(Guard), stmtEnd(Guard), guarded(C, BodyEdits)});
+  else
+    BodyEdits.push_back({LoopBegin, LoopEnd, C});
   const std::string Consumers = edited(
       beginOf(Body) + 1, SM.getFileOffset(Body->getRBracLoc()), BodyEdits);
 
@@ -1182,6 +1547,8 @@ void SplitRewrite::emit() {
        << " * dd_consumers) clipped to the bound.\n";
   for (const Stmt *S : Slice)
     OS << "    " << threadZero(S) << "\n";
+  if (Guard)
+    OS << guardCount();
   OS << "    dd::StageCursor<" << D << "> dd_c;\n"
      << "    for (" << IVType << " dd_j0 = " << Start0 << "; dd_j0 < " << Bound
      << "; dd_j0 += " << Stride << ", dd_c.advance()) {\n"
@@ -1192,14 +1559,16 @@ void SplitRewrite::emit() {
        << "        if (" << J << " < " << Bound << ") {\n";
     for (const StreamGen &G : Streams)
       OS << "          dd::copy_tile_async(dd_stages[dd_c.slot].s"
-         << (&G - Streams.data()) << "[dd_u], " << G.Address
-         << ", 0, dd_consumers, dd_ring.full(dd_c));\n";
+         << (&G - Streams.data()) << "[dd_u], " << G.Address << ", 0, "
+         << (Guard ? "dd_guarded" : "dd_consumers")
+         << ", dd_ring.full(dd_c));\n";
     OS << "        }\n"
        << "      }\n";
   } else {
     OS << "      const long long dd_left = (long long)(" << Bound
        << ") - (long long)dd_j0;\n"
        << "      const unsigned dd_count =\n"
+       << (Guard ? "          dd_guarded == 0 ? 0u :\n" : "")
        << "          dd_left < " << U
        << "LL * dd_consumers ? (unsigned)dd_left : " << U
        << "u * dd_consumers;\n"

@@ -50,15 +50,18 @@ __global__ void early(const float *A, float *y, int n, int rows) {
   y[row * blockDim.x + threadIdx.x] = sum;
 }
 
-// The loop under an if.
+// The loop under two ifs (one if around the loop is split:
+// test/split/guarded.cu).
 __global__ void guarded(const float *A, float *y, int n, int rows) {
   const int row = blockIdx.x;
   float sum = 0.0f;
   if (row < rows) {
-    // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: the loop is not a statement of the kernel body itself (under an if, another loop or a pragma): the consumers must all reach it{{.*}}
-    DD_PRAGMA(decouple)
-    for (int j = threadIdx.x; j < n; j += blockDim.x)
-      sum += A[(long long)row * n + j];
+    if (n > 0) {
+      // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: the loop is neither a statement of the kernel body itself nor the guarded statement of an if there (it is under another loop, a pragma or nested ifs): the consumers must all reach it{{.*}}
+      DD_PRAGMA(decouple)
+      for (int j = threadIdx.x; j < n; j += blockDim.x)
+        sum += A[(long long)row * n + j];
+    }
   }
   y[row * blockDim.x + threadIdx.x] = sum;
 }

@@ -21,6 +21,8 @@
 //   AffineQueue<T, TileElems, Depth, TilesPerStage>    one stream: the ring
 //                                  and TilesPerStage tiles per stage
 //   consumer_sync(threads)         a barrier of the consumer warps only
+//   guard_prefix(first, limit, inclusive, n)  the threads that pass a
+//                                  guard `i < limit` around a split loop
 //
 // Protocol (k = 0, 1, 2, ... counts stages; slot k % Depth; a cursor carries
 // the parity of the lap, (k / Depth) & 1):
@@ -496,6 +498,30 @@ private:
 /// split loop. `threads` is the number of consumer threads, a multiple of 32.
 __device__ __forceinline__ void consumer_sync(unsigned threads) {
   asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
+}
+
+/// How many consumer threads pass a guard `index < limit` (`<=` when
+/// `inclusive`) around a split loop, where thread t's index is `first + t`:
+/// they are threads [0, result), a prefix of the block, and result <= `n`
+/// (the threads there are). Evaluated in the comparison's type `T`, as the
+/// guard is; `limit - first` is taken in the unsigned type of `T`, exact
+/// once first <= limit. The producer copies only the tile elements of those
+/// threads, so it reads no element the loop as written does not.
+///
+/// \tparam T  the guard's operand type after the usual conversions (an
+///            integer type other than bool)
+template <class T>
+__host__ __device__ constexpr unsigned guard_prefix(T first, T limit, bool inclusive,
+                                                    unsigned n) {
+  static_assert(std::is_integral<T>::value && !std::is_same<T, bool>::value,
+                "guard_prefix: T is the guard's integer operand type");
+  using U = typename std::make_unsigned<T>::type;
+  if (inclusive ? limit < first : !(first < limit))
+    return 0;
+  const U gap = static_cast<U>(static_cast<U>(limit) - static_cast<U>(first));
+  if (gap >= n)
+    return n;
+  return static_cast<unsigned>(gap) + (inclusive ? 1u : 0u);
 }
 
 } // namespace dd
