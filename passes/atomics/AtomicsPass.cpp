@@ -628,6 +628,94 @@ const Expr *oneLaneGuard(ASTContext &Ctx, const CallExpr *Call,
   return nullptr;
 }
 
+/// Whether \p E is computed from the value an atomic returned: an atomic
+/// call in it, or a local of \p F whose initializer or an assignment to it
+/// (anywhere in F) is.
+bool fromAtomicResult(const Expr *E, const FunctionDecl *F,
+                      SmallPtrSetImpl<const VarDecl *> &Seen) {
+  if (!E)
+    return false;
+  if (const auto *C = dyn_cast<CallExpr>(E); C && cudaAtomic(C))
+    return true;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() ||
+        !Seen.insert(V).second)
+      return false;
+    if (fromAtomicResult(V->getInit(), F, Seen))
+      return true;
+    // Assignments to V in F.
+    SmallVector<const Stmt *, 16> Work{F->getBody()};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S || isa<LambdaExpr>(S))
+        continue;
+      if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+        if (const auto *L = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
+            L && L->getDecl() == V && fromAtomicResult(B->getRHS(), F, Seen))
+          return true;
+      append_range(Work, S->children());
+    }
+    return false;
+  }
+  return any_of(E->children(), [&](const Stmt *C) {
+    const auto *CE = dyn_cast_or_null<Expr>(C);
+    return CE && fromAtomicResult(CE, F, Seen);
+  });
+}
+
+/// A conjunct of \p Cond that holds where one value came back from an
+/// atomic: `E == c`, `c == E` or `!E` with E computed from an atomic's
+/// result and c not.
+const Expr *atomicResultCondition(const Expr *Cond, const FunctionDecl *F) {
+  Cond = Cond->IgnoreParenImpCasts();
+  auto From = [&](const Expr *E) {
+    SmallPtrSet<const VarDecl *, 8> Seen;
+    return fromAtomicResult(E, F, Seen);
+  };
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond))
+    return U->getOpcode() == UO_LNot && From(U->getSubExpr()) ? Cond : nullptr;
+  const auto *B = dyn_cast<BinaryOperator>(Cond);
+  if (!B)
+    return nullptr;
+  if (B->getOpcode() == BO_LAnd) {
+    if (const Expr *L = atomicResultCondition(B->getLHS(), F))
+      return L;
+    return atomicResultCondition(B->getRHS(), F);
+  }
+  return B->getOpcode() == BO_EQ && From(B->getLHS()) != From(B->getRHS())
+             ? Cond
+             : nullptr;
+}
+
+/// The condition of an enclosing `if` that lets \p Call run only where an
+/// atomic returned one particular value: a counter reaching its end, a
+/// packed bin overflowing (Parboil's histo adds to global memory where a
+/// shared-memory atomicAdd returned 0xFF in its byte). Each value a word
+/// passes through comes back to one lane, so the lanes there are seldom
+/// several of a warp, and at one word fewer still: the vote only adds its
+/// latency (Parboil's histo, 4 hot bins: the main kernel 0.81x through
+/// dd::atomic_add_vr).
+const Expr *atomicResultGuard(ASTContext &Ctx, const CallExpr *Call,
+                              const FunctionDecl *F) {
+  if (!F || !F->getBody())
+    return nullptr;
+  const Stmt *Child = Call;
+  DynTypedNodeList Parents = Ctx.getParents(*Call);
+  while (Parents.size() == 1) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || isa<LambdaExpr>(P))
+      return nullptr;
+    if (const auto *If = dyn_cast<IfStmt>(P);
+        If && If->getThen() == Child && !If->isConsteval())
+      if (const Expr *C = atomicResultCondition(If->getCond(), F))
+        return C;
+    Child = P;
+    Parents = Ctx.getParents(*P);
+  }
+  return nullptr;
+}
+
 std::string describeStride(const AffineValue &Address) {
   std::optional<int64_t> X = Address.strides()[0];
   return X ? "stride " + std::to_string(*X) + " bytes" : "unknown stride";
@@ -944,6 +1032,15 @@ bool runAtomicsPass(PassContext &P) {
         D.remark(Loc, Name + " left unchanged: the address is in shared "
                              "memory, whose atomics are native and cheaper "
                              "than combining lanes");
+        continue;
+      } else if (const Expr *Guard = atomicResultGuard(
+                     Ctx, Call, enclosingFunction(Ctx, Call))) {
+        D.remark(Loc, Name +
+                          " left unchanged: it runs where an atomic "
+                          "returned one value (the condition on line " +
+                          Twine(lineOf(Guard)) +
+                          "), which seldom brings several lanes of a warp "
+                          "together (atomic(vr) forces the vote)");
         continue;
       } else if (const BinaryOperator *Check =
                      (Op == "min" || Op == "max")
