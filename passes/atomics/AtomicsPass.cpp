@@ -592,6 +592,32 @@ bool onlyReturns(const Stmt *S) {
   return isa<ReturnStmt>(S);
 }
 
+/// Walks out from \p Call to its function, calling \p Visit(Parent, Child)
+/// on each statement around it until Visit returns a condition; stops at a
+/// lambda.
+template <class VisitFn>
+const Expr *walkOut(ASTContext &Ctx, const CallExpr *Call, VisitFn Visit) {
+  const Stmt *Child = Call;
+  DynTypedNodeList Parents = Ctx.getParents(*Call);
+  while (Parents.size() == 1) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || isa<LambdaExpr>(P))
+      return nullptr;
+    if (const Expr *C = Visit(P, Child))
+      return C;
+    Child = P;
+    Parents = Ctx.getParents(*P);
+  }
+  return nullptr;
+}
+
+/// The condition of \p P when it is an `if` whose then-branch is \p Child.
+const Expr *thenCondition(const Stmt *P, const Stmt *Child) {
+  const auto *If = dyn_cast<IfStmt>(P);
+  return If && If->getThen() == Child && !If->isConsteval() ? If->getCond()
+                                                            : nullptr;
+}
+
 /// The condition that lets at most one lane of a warp reach \p Call, in its
 /// function \p F: an enclosing `if` (`if (threadIdx.x == 0)`, `if (lane ==
 /// 0)`), or an earlier `if (threadIdx.x != 0) return;` in an enclosing
@@ -602,30 +628,24 @@ const Expr *oneLaneGuard(ASTContext &Ctx, const CallExpr *Call,
                          const KernelValues &Values, const FunctionDecl *F) {
   if (!F)
     return nullptr;
-  const Stmt *Child = Call;
-  DynTypedNodeList Parents = Ctx.getParents(*Call);
-  while (Parents.size() == 1) {
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P || isa<LambdaExpr>(P))
-      return nullptr;
-    if (const auto *If = dyn_cast<IfStmt>(P);
-        If && If->getThen() == Child && !If->isConsteval())
-      if (const Expr *C = oneLaneCondition(If->getCond(), Values, F))
-        return C;
-    if (const auto *Block = dyn_cast<CompoundStmt>(P))
-      for (const Stmt *Before : Block->body()) {
-        if (Before == Child)
-          break;
-        const auto *If = dyn_cast<IfStmt>(Before);
-        if (If && !If->getElse() && !If->isConsteval() && !If->getInit() &&
-            !If->getConditionVariable() && onlyReturns(If->getThen()))
-          if (const Expr *C = allButOneLaneCondition(If->getCond(), Values, F))
+  return walkOut(
+      Ctx, Call, [&](const Stmt *P, const Stmt *Child) -> const Expr * {
+        if (const Expr *Cond = thenCondition(P, Child))
+          if (const Expr *C = oneLaneCondition(Cond, Values, F))
             return C;
-      }
-    Child = P;
-    Parents = Ctx.getParents(*P);
-  }
-  return nullptr;
+        if (const auto *Block = dyn_cast<CompoundStmt>(P))
+          for (const Stmt *Before : Block->body()) {
+            if (Before == Child)
+              break;
+            const auto *If = dyn_cast<IfStmt>(Before);
+            if (If && !If->getElse() && !If->isConsteval() && !If->getInit() &&
+                !If->getConditionVariable() && onlyReturns(If->getThen()))
+              if (const Expr *C =
+                      allButOneLaneCondition(If->getCond(), Values, F))
+                return C;
+          }
+        return nullptr;
+      });
 }
 
 /// Whether \p E is computed from the value an atomic returned: an atomic
@@ -694,26 +714,16 @@ const Expr *atomicResultCondition(const Expr *Cond, const FunctionDecl *F) {
 /// shared-memory atomicAdd returned 0xFF in its byte). Each value a word
 /// passes through comes back to one lane, so the lanes there are seldom
 /// several of a warp, and at one word fewer still: the vote only adds its
-/// latency (Parboil's histo, 4 hot bins: the main kernel 0.81x through
+/// latency (Parboil's histo, 4 hot bins: the main kernel 0.80x through
 /// dd::atomic_add_vr).
 const Expr *atomicResultGuard(ASTContext &Ctx, const CallExpr *Call,
                               const FunctionDecl *F) {
   if (!F || !F->getBody())
     return nullptr;
-  const Stmt *Child = Call;
-  DynTypedNodeList Parents = Ctx.getParents(*Call);
-  while (Parents.size() == 1) {
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P || isa<LambdaExpr>(P))
-      return nullptr;
-    if (const auto *If = dyn_cast<IfStmt>(P);
-        If && If->getThen() == Child && !If->isConsteval())
-      if (const Expr *C = atomicResultCondition(If->getCond(), F))
-        return C;
-    Child = P;
-    Parents = Ctx.getParents(*P);
-  }
-  return nullptr;
+  return walkOut(Ctx, Call, [&](const Stmt *P, const Stmt *Child) {
+    const Expr *Cond = thenCondition(P, Child);
+    return Cond ? atomicResultCondition(Cond, F) : nullptr;
+  });
 }
 
 std::string describeStride(const AffineValue &Address) {
