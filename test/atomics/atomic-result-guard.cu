@@ -1,10 +1,10 @@
 // An atomic that runs only where another atomic returned one particular
 // value stays as written: a counter reaching its end, a packed bin
 // overflowing. Each value a word passes through comes back to one lane, so
-// the lanes there are seldom several of a warp, fewer still at one word, and
-// the vote only adds its latency (Parboil's histo, whose global atomics run
-// where a shared-memory atomicAdd returned 0xFF in a byte, ran its main
-// kernel 0.80x through dd::atomic_add_vr on an H200). The condition, or a
+// the lanes there are seldom several of a warp, fewer still at one word:
+// the vote has nothing to combine (Parboil's histo shape, in
+// bench/atomics/threshold_bench.cu: 0.99-1.00x of as written through
+// dd::atomic_add_vr on an H200), so the code is left as it is. The condition, or a
 // conjunct of its `&&`, is `E == c`, `c == E` or `!E` with E computed from an
 // atomic's result (through locals, their initializers and assignments) and c
 // not. Other conditions on an atomic's result (`pos < cap`) let many lanes
