@@ -665,18 +665,15 @@ bool fromAtomicResult(const Expr *E, const FunctionDecl *F,
     if (fromAtomicResult(V->getInit(), F, Seen))
       return true;
     // Assignments to V in F.
-    SmallVector<const Stmt *, 16> Work{F->getBody()};
-    while (!Work.empty()) {
-      const Stmt *S = Work.pop_back_val();
-      if (!S || isa<LambdaExpr>(S))
-        continue;
-      if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
-        if (const auto *L = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
-            L && L->getDecl() == V && fromAtomicResult(B->getRHS(), F, Seen))
-          return true;
-      append_range(Work, S->children());
-    }
-    return false;
+    bool Assigned = false;
+    forEachStore(F->getBody(), [&](const Expr *Target, bool AtomicPointer,
+                                   const Stmt *Writer) {
+      const auto *L = dyn_cast<DeclRefExpr>(Target->IgnoreParens());
+      const auto *B = dyn_cast<BinaryOperator>(Writer);
+      if (!Assigned && !AtomicPointer && L && L->getDecl() == V && B)
+        Assigned = fromAtomicResult(B->getRHS(), F, Seen);
+    });
+    return Assigned;
   }
   return any_of(E->children(), [&](const Stmt *C) {
     const auto *CE = dyn_cast_or_null<Expr>(C);

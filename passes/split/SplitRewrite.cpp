@@ -78,13 +78,17 @@ bool hasUnrollPragma(const Stmt *Loop, ASTContext &Ctx) {
   return false;
 }
 
+/// The offset in \p Buf where the line holding offset \p Off begins.
+size_t lineBegin(StringRef Buf, unsigned Off) {
+  size_t Begin = Buf.rfind('\n', Off ? Off - 1 : 0);
+  return Begin == StringRef::npos ? 0 : Begin + 1;
+}
+
 /// Whether only blanks precede \p Loc on its line.
 bool startsLine(SourceLocation Loc, const SourceManager &SM) {
   StringRef Buf = SM.getBufferData(SM.getFileID(Loc));
   unsigned Off = SM.getFileOffset(Loc);
-  size_t Begin = Buf.rfind('\n', Off ? Off - 1 : 0);
-  Begin = Begin == StringRef::npos ? 0 : Begin + 1;
-  return Buf.slice(Begin, Off).trim().empty();
+  return Buf.slice(lineBegin(Buf, Off), Off).trim().empty();
 }
 
 std::string names(ArrayRef<const ParmVarDecl *> Params) {
@@ -762,16 +766,12 @@ void conjuncts(const Expr *E, SmallVectorImpl<const Expr *> &Out) {
   Out.push_back(E);
 }
 
-/// Whether \p S reads memory (a subscript, a dereference, an arrow).
+/// Whether \p S names memory anywhere (isMemoryLValue: a subscript, a
+/// dereference, an arrow).
 bool readsMemory(const Stmt *S) {
   if (!S)
     return false;
-  if (isa<ArraySubscriptExpr>(S))
-    return true;
-  if (const auto *U = dyn_cast<UnaryOperator>(S);
-      U && U->getOpcode() == UO_Deref)
-    return true;
-  if (const auto *M = dyn_cast<MemberExpr>(S); M && M->isArrow())
+  if (const auto *E = dyn_cast<Expr>(S); E && isMemoryLValue(E))
     return true;
   return any_of(S->children(), [](const Stmt *C) { return readsMemory(C); });
 }
@@ -786,15 +786,15 @@ std::optional<RewriteResult> SplitRewrite::checkGuard() {
     return std::nullopt;
   // Declarations before the loop stay under the guard, in a block of their
   // own: nothing from the loop on may read them.
-  if (GuardThen)
+  if (GuardThen) {
+    SmallVector<const DeclRefExpr *, 8> Refs;
+    declRefs(GuardThen, Refs);
     for (const Stmt *S : GuardThen->body()) {
       if (S == Loop)
         break;
       const auto *DS = dyn_cast<DeclStmt>(S);
       if (!DS || DS == IVDecl)
         continue;
-      SmallVector<const DeclRefExpr *, 8> Refs;
-      declRefs(GuardThen, Refs);
       for (const DeclRefExpr *D : Refs)
         if (beginOf(D) >= LoopBegin && is_contained(DS->decls(), D->getDecl()))
           return declineAt("'" + D->getDecl()->getNameAsString() +
@@ -803,10 +803,26 @@ std::optional<RewriteResult> SplitRewrite::checkGuard() {
                                "loop outside the if",
                            D->getLocation());
     }
+  }
   if (!fileRange(Guard->getCond()))
     return declineAt("the condition of the if around the loop is written "
                      "partly through a macro",
                      Guard->getCond()->getBeginLoc());
+  const std::string Shape =
+      "the if around the loop is not a conjunction of conditions the same "
+      "in every thread and of 'index < bound' with the index growing by "
+      "one per thread (threadIdx.x + a block-uniform value)";
+  // A thread's index: affine, one more per thread along x.
+  auto ThreadIndex = [&](const Expr *E) {
+    AffineValue V = KA.valueOf(E);
+    if (V.kind() != AffineValue::Kind::Affine)
+      V = KA.valueOf(E->IgnoreParenImpCasts());
+    const Strides &St = V.strides();
+    return V.kind() == AffineValue::Kind::Affine && V.conditions().empty() &&
+           St[0] == std::optional<int64_t>(1) &&
+           St[1] == std::optional<int64_t>(0) &&
+           St[2] == std::optional<int64_t>(0);
+  };
   SmallVector<const Expr *, 4> Conj;
   conjuncts(Guard->getCond(), Conj);
   for (const Expr *C : Conj) {
@@ -827,21 +843,6 @@ std::optional<RewriteResult> SplitRewrite::checkGuard() {
       return declineAt("a condition of the if around the loop is written "
                        "partly through a macro",
                        C->getBeginLoc());
-    const std::string Shape =
-        "the if around the loop is not a conjunction of conditions the same "
-        "in every thread and of 'index < bound' with the index growing by "
-        "one per thread (threadIdx.x + a block-uniform value)";
-    // A thread's index: affine, one more per thread along x.
-    auto ThreadIndex = [&](const Expr *E) {
-      AffineValue V = KA.valueOf(E);
-      if (V.kind() != AffineValue::Kind::Affine)
-        V = KA.valueOf(E->IgnoreParenImpCasts());
-      const Strides &St = V.strides();
-      return V.kind() == AffineValue::Kind::Affine && V.conditions().empty() &&
-             St[0] == std::optional<int64_t>(1) &&
-             St[1] == std::optional<int64_t>(0) &&
-             St[2] == std::optional<int64_t>(0);
-    };
     GuardTerm T;
     T.Cond = C;
     const auto *B = dyn_cast<BinaryOperator>(C->IgnoreParens());
@@ -1280,8 +1281,7 @@ std::optional<RewriteResult> SplitRewrite::check() {
 TextEdit SplitRewrite::wholeLines(const Stmt *S) const {
   StringRef Buf = SM.getBufferData(SM.getMainFileID());
   unsigned Begin = beginOf(S), End = stmtEnd(S);
-  size_t LineBegin = Buf.rfind('\n', Begin ? Begin - 1 : 0);
-  LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
+  const size_t LineBegin = lineBegin(Buf, Begin);
   size_t LineEnd = Buf.find('\n', End);
   if (Buf.slice(LineBegin, Begin).trim().empty() &&
       LineEnd != StringRef::npos && Buf.slice(End, LineEnd).trim().empty())
@@ -1293,19 +1293,16 @@ std::string SplitRewrite::guarded(const std::string &LoopText,
                                   const std::vector<TextEdit> &Edits) const {
   StringRef Buf = SM.getBufferData(SM.getMainFileID());
   const unsigned IfBegin = beginOf(Guard);
-  size_t LineBegin = Buf.rfind('\n', IfBegin ? IfBegin - 1 : 0);
-  LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
   const std::string Indent =
-      Buf.slice(LineBegin, IfBegin)
+      Buf.slice(lineBegin(Buf, IfBegin), IfBegin)
           .take_while([](char C) { return C == ' ' || C == '\t'; })
           .str();
-  const Expr *Cond = Guard->getCond();
+  const std::pair<unsigned, unsigned> Cond = *fileRange(Guard->getCond());
   std::string Out =
       "// decoupler: the if around the loop, once; every consumer "
       "runs the loop, the\n" +
       Indent + "// threads that do not pass skip its body.\n" + Indent +
-      "const bool dd_guard = " +
-      edited(fileRange(Cond)->first, fileRange(Cond)->second, Edits) + ";\n";
+      "const bool dd_guard = " + edited(Cond.first, Cond.second, Edits) + ";\n";
   if (GuardThen) {
     std::string Before =
                     StringRef(edited(beginOf(GuardThen) + 1, LoopBegin, Edits))
