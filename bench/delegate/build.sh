@@ -5,6 +5,9 @@
 #   bench/delegate/build.sh [OUTDIR]      default: .gpu-delegate (git-ignored)
 #
 # OUTDIR/delegate_bench   HT and ATM, global locks vs <dd/delegate.cuh>
+# OUTDIR/watch_bench      what timing a launch with events costs a program
+#                         that waits for each launch (the adaptive launchers'
+#                         watched launches, dd/detail/launch_watch.h)
 # OUTDIR/delegate_test    exactly-once critical sections (test/gpu)
 # OUTDIR/channel_stress   the channel stress test (test/gpu), rebuilt because
 #                         delegate.cuh shares channel.cuh
@@ -26,7 +29,7 @@ NVCC="$CUDA_PATH/bin/nvcc"
 ARCH=${NVCC_ARCH:-sm_90}
 mkdir -p "$OUTDIR"
 NVFLAGS=(-arch="$ARCH" -O3 -std=c++17 -I runtime/include -Xcompiler -Wall -Xptxas -v)
-for src in bench/delegate/delegate_bench.cu test/gpu/delegate_test.cu test/gpu/channel_stress.cu; do
+for src in bench/delegate/delegate_bench.cu bench/delegate/watch_bench.cu test/gpu/delegate_test.cu test/gpu/channel_stress.cu; do
   name=$(basename "$src" .cu)
   echo "== $name"
   "$NVCC" "${NVFLAGS[@]}" "$src" -o "$OUTDIR/$name" 2> "$OUTDIR/$name.ptxas.txt" \

@@ -211,9 +211,11 @@ public:
     return true;
   }
 
-  /// Whether the next untimed launch should be timed for observe(). Events
-  /// cost the host a few microseconds per launch, which a loop of 20 us
-  /// kernels (push-relabel's rounds) feels; a launch nobody watches may
+  /// Whether the next untimed launch should be timed for observe(). In a
+  /// program that waits for each launch, the pair of events costs 3.2-3.7 us
+  /// of its time and reading them 0.7-1.0 us (H200, bench/delegate/
+  /// watch_bench.cu), which a loop of 20 us kernels (push-relabel's rounds)
+  /// feels; a launch nobody watches may
   /// cost seconds, once contention grows (Boruvka's later rounds as
   /// written, docs/PERF.md). So: every launch while the winner takes
   /// 0.25 ms or more (events then cost under 2 %); otherwise the first
