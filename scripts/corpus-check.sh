@@ -34,6 +34,10 @@
 #   --nvcc-cmd CMD    nvcc (default <cuda-path>/bin/nvcc)
 #   --arch SM         GPU architecture for nvcc (default sm_90); the clang
 #                     step parses as decoupler does
+#   -I DIR            an include folder for every file (repeatable)
+#   -D NAME[=VALUE]   a macro for every file, given to clang, decoupler and
+#                     nvcc alike (repeatable)
+#   --nvcc-flag FLAG  one more nvcc option for both compiles (repeatable)
 #   --summarize DIR   only print the summary of DIR/results.jsonl (of a run
 #                     that finished or was cut short); no other arguments
 #
@@ -92,6 +96,10 @@ def parse_args():
                    help="an include folder for every file, after the ones "
                         "found next to it (a library's headers kept "
                         "elsewhere, e.g. LonestarGPU's libgpu/include)")
+    p.add_argument("-D", "--define", dest="defines", action="append",
+                   default=[], metavar="NAME[=VALUE]",
+                   help="a macro for every file, in all three tools (a "
+                        "build's own, e.g. xgboost's XGBOOST_USE_CUDA)")
     a = p.parse_args()
     a.include = [os.path.abspath(d) for d in a.include]
     if a.j < 1:
@@ -231,11 +239,12 @@ class Checker:
 
     def clang_cmd(self, path, incs):
         return ([self.a.clang, "-x", "cuda", "-nocudalib"] + self.parse_flags
+                + [f"-D{d}" for d in self.a.defines]
                 + [f"-I{d}" for d in incs] + [path])
 
     def nvcc_cmd(self, path, incs, obj):
         return ([self.a.nvcc_bin, f"-arch={self.a.arch}", "-std=c++17", "-c"]
-                + self.a.nvcc_flags
+                + self.a.nvcc_flags + [f"-D{d}" for d in self.a.defines]
                 + [f"-I{self.a.runtime_include}"] + [f"-I{d}" for d in incs]
                 + [path, "-o", obj])
 
@@ -245,7 +254,8 @@ class Checker:
         incs = include_dirs(path, root)
         incs += [d for d in a.include if d not in incs]
         res = {"file": path, "corpus": corpus, "id": fid, "includes": incs}
-        extra = ["--"] + [f"-I{d}" for d in incs]
+        extra = (["--"] + [f"-D{d}" for d in a.defines]
+                 + [f"-I{d}" for d in incs])
 
         # (a) Does clang accept the file the way decoupler parses it?
         c = run(self.clang_cmd(path, incs), a.timeout)
