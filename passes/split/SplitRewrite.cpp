@@ -1432,21 +1432,37 @@ void SplitRewrite::emit() {
       }
     }
   }
-  // Locals that only the streamed addresses read are now the producer's.
-  std::string Unused;
-  for (const Stmt *S : Slice) {
-    const auto *V = cast<VarDecl>(cast<DeclStmt>(S)->getSingleDecl());
-    SmallVector<const DeclRefExpr *, 8> Refs;
-    declRefs(Body, Refs);
-    const bool Used = any_of(Refs, [&](const DeclRefExpr *D) {
-      return D->getDecl() == V && none_of(Streams, [&](const StreamGen &G) {
-               return beginOf(D) >= beginOf(G.Load) &&
-                      beginOf(D) < endOf(G.Load);
-             });
-    });
-    if (!Used)
-      Unused += "    (void)" + V->getNameAsString() +
-                "; // decoupler: read by the producer only\n";
+  // Locals that only the streamed addresses read (directly, or through
+  // other such locals) are now the producer's: the consumers' copy drops
+  // their declarations. A `(void)v;` would not do: nvcc still warns that a
+  // pointer so used was set but never used (#550), an error under -Werror.
+  // addSlice took only declarations without calls or stores, so dropping
+  // one drops no effect.
+  SmallVector<const DeclRefExpr *, 16> BodyRefs;
+  declRefs(Body, BodyRefs);
+  SmallPtrSet<const Stmt *, 4> ProducerOnly;
+  auto Within = [&](const DeclRefExpr *D, const Stmt *S) {
+    return beginOf(D) >= beginOf(S) && beginOf(D) < stmtEnd(S);
+  };
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const Stmt *S : Slice) {
+      const auto *V = cast<VarDecl>(cast<DeclStmt>(S)->getSingleDecl());
+      if (ProducerOnly.contains(S))
+        continue;
+      const bool Used = any_of(BodyRefs, [&](const DeclRefExpr *D) {
+        return D->getDecl() == V && !Within(D, S) &&
+               none_of(Streams,
+                       [&](const StreamGen &G) {
+                         return beginOf(D) >= beginOf(G.Load) &&
+                                beginOf(D) < endOf(G.Load);
+                       }) &&
+               none_of(ProducerOnly,
+                       [&](const Stmt *P) { return Within(D, P); });
+      });
+      if (!Used)
+        Grew = ProducerOnly.insert(S).second;
+    }
   }
   std::string C;
   raw_string_ostream CS(C);
@@ -1457,7 +1473,7 @@ void SplitRewrite::emit() {
      << "  // the loop as written gave it, reading the streamed elements from "
         "the stage.\n"
      << "  {\n"
-     << Unused << "    dd::StageCursor<" << D << "> dd_c;\n"
+     << "    dd::StageCursor<" << D << "> dd_c;\n"
      << "    for (" << IVType << " dd_j0 = " << Start0 << "; dd_j0 < " << Bound
      << "; dd_j0 += " << Stride << ", dd_c.advance()) {\n"
      << "      dd_ring.wait(dd_c);\n";
@@ -1490,6 +1506,20 @@ void SplitRewrite::emit() {
     BodyEdits.push_back({PragmaLine.first, PragmaLine.second, ""});
   if (IVDecl)
     BodyEdits.push_back(wholeLines(IVDecl));
+  for (const Stmt *S : Slice) {
+    if (!ProducerOnly.contains(S))
+      continue;
+    TextEdit E = wholeLines(S);
+    const std::string Note =
+        "decoupler: '" +
+        cast<VarDecl>(cast<DeclStmt>(S)->getSingleDecl())->getNameAsString() +
+        "' is the producer's (only streamed addresses read it)";
+    StringRef Buf = SM.getBufferData(SM.getMainFileID());
+    E.Text = E.Begin == beginOf(S)
+                 ? "/* " + Note + " */"
+                 : Buf.slice(E.Begin, beginOf(S)).str() + "// " + Note + "\n";
+    BodyEdits.push_back(E);
+  }
   if (Guard)
     BodyEdits.push_back(
         {beginOf(Guard), stmtEnd(Guard), guarded(C, BodyEdits)});

@@ -153,7 +153,7 @@ __global__ void rowsum(const double *A, double *y, int n, int off) {
 // CHECK-NEXT: for (int dd_j0 = off; dd_j0 < n; dd_j0 += 4 * (int)(dd_consumers), dd_c.advance()) {
 // CHECK: dd::copy_tile_async(dd_stages[dd_c.slot].s0, &(A[base + j]), 0, dd_count, dd_ring.full(dd_c));
 // CHECK: extern __shared__ double partial[];
-// CHECK: (void)base; // decoupler: read by the producer only
+// CHECK: // decoupler: 'base' is the producer's (only streamed addresses read it)
 // CHECK: if (j < n) {
 // CHECK-NEXT: const double v = dd_s0[dd_u];
 // CHECK-NEXT: if (v < 0)

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The split pass's lit programs on the GPU: every test/split/*.cu with a
+# main() is built twice by scripts/gpu-proof.sh pack, as written (NAME) and
+# as `decoupler --passes=split --split=auto` rewrote it (NAME_dd). Each
+# program prints a hash of every result it computed (and checks them where
+# it can); this script runs
+#
+#   written     NAME
+#   adaptive    NAME_dd as it ships (the launcher probes and chooses)
+#   split       NAME_dd with DD_SPLIT_POLICY=split (the split kernel wherever
+#               the launch-time checks pass)
+#   original    NAME_dd with DD_SPLIT_POLICY=original
+#
+# and fails a program whose ways do not all exit 0 with the same output.
+#
+#   test/gpu/split-differential.sh BIN_DIR
+#
+# Prints one line per program and "N passed, M failed"; exit 1 on a failure.
+set -u
+bin=${1:?usage: split-differential.sh BIN_DIR}
+timeout_s=${DD_GPU_TEST_TIMEOUT:-300}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+shopt -s nullglob
+for dd in "$bin"/*_dd; do
+  name=$(basename "$dd" _dd)
+  written="$bin/$name"
+  if [ ! -x "$written" ]; then
+    echo "FAIL $name: no written build beside $dd"
+    failed=$((failed + 1))
+    continue
+  fi
+  ok=1
+  for way in written adaptive split original; do
+    case $way in
+      written) cmd=("$written") ;;
+      adaptive) cmd=("$dd") ;;
+      split) cmd=(env DD_SPLIT_POLICY=split "$dd") ;;
+      original) cmd=(env DD_SPLIT_POLICY=original "$dd") ;;
+    esac
+    timeout -k 5 "$timeout_s" "${cmd[@]}" >"$tmp/$way.out" 2>"$tmp/$way.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+      echo "FAIL $name: $way exited $rc: $(tail -2 "$tmp/$way.out" "$tmp/$way.err" | tr '\n' ' ')"
+      ok=0
+    elif [ "$way" != written ] && ! cmp -s "$tmp/written.out" "$tmp/$way.out"; then
+      echo "FAIL $name: $way differs from written: $(diff "$tmp/written.out" "$tmp/$way.out" | head -4 | tr '\n' ' ')"
+      ok=0
+    fi
+  done
+  if [ $ok -eq 1 ]; then
+    echo "PASS $name: $(tr '\n' ' ' <"$tmp/written.out")"
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+  fi
+done
+if [ $((passed + failed)) -eq 0 ]; then
+  echo "no NAME_dd program in $bin"
+  failed=1
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
