@@ -63,6 +63,13 @@ AffineValue KernelAnalysis::valueOf(const Expr *E) const {
   return It == Values.end() ? AffineValue::nonAffine() : It->second;
 }
 
+bool KernelAnalysis::reached(const Expr *E) const {
+  for (const Expr *X : {E, E->IgnoreParenImpCasts()})
+    if (Values.count(X) || Conditions.count(X))
+      return true;
+  return false;
+}
+
 AffineValue KernelAnalysis::addressOf(const Expr *E) const {
   auto It = Addresses.find(E);
   return It == Addresses.end() ? AffineValue::nonAffine() : It->second;

@@ -48,6 +48,11 @@ struct KernelAnalysis {
 
   /// The class of \p E, or nonaffine when the analysis never reached it.
   AffineValue valueOf(const clang::Expr *E) const;
+  /// Whether the analysis evaluated \p E (or the expression under its
+  /// parentheses and implicit casts) on some path from the kernel's entry:
+  /// false in code no path reaches, such as a branch that a condition fixed
+  /// at compile time excludes in this instantiation.
+  bool reached(const clang::Expr *E) const;
   AffineValue addressOf(const clang::Expr *E) const;
 };
 

@@ -250,6 +250,21 @@ bool runSplitPass(PassContext &PC) {
     for (const Stmt *L : Loops) {
       if (is_contained(Planned, L))
         continue;
+      // A loop no path of this instantiation reaches (under `if
+      // (std::is_same_v<T, float>)` in the others) has no classes: say so,
+      // not that its condition is nonaffine.
+      if (const auto *FS = dyn_cast<ForStmt>(L);
+          FS && FS->getCond() && !K->reached(FS->getCond())) {
+        std::string Name;
+        llvm::raw_string_ostream OS(Name);
+        K->Kernel->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), true);
+        Diags.remark(L->getBeginLoc(),
+                     "--split=auto: loop not analysed in '" + Name +
+                         "': no path from the kernel's entry reaches it (a "
+                         "condition known at compile time, or a return, "
+                         "comes first)");
+        continue;
+      }
       Job J;
       J.Loop = L;
       J.Kernel = K.get();

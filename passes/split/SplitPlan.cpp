@@ -638,6 +638,17 @@ bool mayAlias(const Access &Store, const Access &Load, bool Promise) {
     return true;
   if (Store.Root == Load.Root)
     return true;
+  // A thread's own array or the block's __shared__ one (a named object, not
+  // a pointer) is never where a pointer parameter points: the kernel's
+  // arguments were fixed before either existed. (ggml's mul_mat_vec keeps
+  // its sums in `float sumf[ncols_dst]` and streams a parameter's rows.)
+  auto ObjectAgainstParam = [](const Access &Object, const Access &Param) {
+    return Object.Where != Space::Global &&
+           isa_and_nonnull<ParmVarDecl>(Param.Root) &&
+           Param.Root->getType()->isPointerType();
+  };
+  if (ObjectAgainstParam(Store, Load) || ObjectAgainstParam(Load, Store))
+    return false;
   if (Promise)
     return false;
   if (isRestrict(Store.Root) || isRestrict(Load.Root))
