@@ -43,6 +43,46 @@ TEST(LaunchChoice, ProbesTheRewriteThenTheOriginal) {
   EXPECT_EQ(C.probes(), 2u);
 }
 
+TEST(LaunchChoice, ConfirmsAColdFirstProbe) {
+  // ggml's argmax shape on an H200 (bench/split/argmax.sh): the split's
+  // first probe, the program's first launch, lost by a little; timed again
+  // at the next launch it wins, and runs from then on.
+  AdaptiveChoice C(0.02, 16, /*confirm_first=*/true);
+  C.record(AdaptiveChoice::Rewrite, 0.070);
+  C.record(AdaptiveChoice::Original, 0.063);
+  EXPECT_TRUE(C.timed());
+  EXPECT_EQ(C.which(), AdaptiveChoice::Rewrite);
+  C.record(AdaptiveChoice::Rewrite, 0.045);
+  EXPECT_FALSE(C.timed());
+  EXPECT_EQ(C.winner(), AdaptiveChoice::Rewrite);
+  EXPECT_EQ(C.probes(), 3u);
+  // Confirmed slower, the original stays, with no third probe at once.
+  AdaptiveChoice D(0.02, 16, true);
+  D.record(AdaptiveChoice::Rewrite, 0.070);
+  D.record(AdaptiveChoice::Original, 0.063);
+  D.record(AdaptiveChoice::Rewrite, 0.068);
+  EXPECT_FALSE(D.timed());
+  EXPECT_EQ(D.winner(), AdaptiveChoice::Original);
+  // A loss by 2x or more is not re-timed, nor a first pair the rewrite won,
+  // nor anything without the option; reset() keeps it.
+  AdaptiveChoice E(0.02, 16, true);
+  E.record(AdaptiveChoice::Rewrite, 0.2);
+  E.record(AdaptiveChoice::Original, 0.1);
+  EXPECT_FALSE(E.timed());
+  AdaptiveChoice F(0.02, 16, true);
+  F.record(AdaptiveChoice::Rewrite, 0.05);
+  F.record(AdaptiveChoice::Original, 0.06);
+  EXPECT_FALSE(F.timed());
+  AdaptiveChoice G;
+  G.record(AdaptiveChoice::Rewrite, 0.070);
+  G.record(AdaptiveChoice::Original, 0.063);
+  EXPECT_FALSE(G.timed());
+  C.reset();
+  C.record(AdaptiveChoice::Rewrite, 0.070);
+  C.record(AdaptiveChoice::Original, 0.063);
+  EXPECT_TRUE(C.timed());
+}
+
 TEST(LaunchChoice, KeepsTheRewriteWhenItIsFaster) {
   AdaptiveChoice C;
   C.record(AdaptiveChoice::Rewrite, 22.0);

@@ -16,7 +16,8 @@
 //
 // The cost is bounded both ways. Probes: the first launch runs the rewrite,
 // the second the original, each timed, and that is all the program pays
-// beyond the faster one until the first re-probe. Re-probes: the slower way
+// beyond the faster one until the first re-probe (with confirm_first, a
+// rewrite that lost this first pair by less than 2x is timed once more). Re-probes: the slower way
 // runs again only after enough launches that it costs at most `budget` (2 %)
 // of the time the faster way took meanwhile, and each re-probe that confirms
 // the choice doubles the wait. So after the probes a program is never slower
@@ -106,11 +107,16 @@ public:
 
   /// @param budget  share of the faster way's time re-probes may cost
   /// @param min_wait  launches between re-probes, at least
-  explicit AdaptiveChoice(double budget = 0.02, std::uint64_t min_wait = 16)
-      : budget_(budget), min_wait_(min_wait) {}
+  /// @param confirm_first  when the first pair picks the original by less
+  ///        than kConfirm, time the rewrite once more at the next launch and
+  ///        decide on that pair: the rewrite's first probe is the program's
+  ///        first launch of the kernel, on cold caches (the split launcher;
+  ///        docs/PERF.md, "ggml's argmax shape")
+  explicit AdaptiveChoice(double budget = 0.02, std::uint64_t min_wait = 16, bool confirm_first = false)
+      : budget_(budget), min_wait_(min_wait), confirm_first_(confirm_first) {}
 
   /// Forgets every measurement (the launch configuration changed).
-  void reset() { *this = AdaptiveChoice(budget_, min_wait_); }
+  void reset() { *this = AdaptiveChoice(budget_, min_wait_, confirm_first_); }
 
   /// The way to run the next launch.
   Way which() const {
@@ -172,6 +178,10 @@ public:
     if (reprobe && winner() == before && 2 * wait_ > wait)
       wait = 2 * wait_;
     wait_ = wait;
+    // The first pair's rewrite probe ran cold; a close loss is re-timed now
+    // (a scheduled re-probe, due at once), and that pair decides.
+    if (!reprobe && confirm_first_ && winner_ == Original && ms_[Rewrite] < kConfirm * ms_[Original])
+      since_probe_ = wait_;
   }
 
   /// An untimed launch of `way` ran; `watched`: timed by events for
@@ -256,6 +266,8 @@ private:
   std::uint64_t wait_ = 0;
   static constexpr std::uint64_t kMaxWatchGap = 16;
   static constexpr double kHandOver = 2; // a clear loss, a clear win
+  static constexpr double kConfirm = 2;  // a first loss a cold launch may explain
+  bool confirm_first_ = false;
   Way winner_ = Rewrite;
   std::uint64_t watch_gap_ = 1;     // watch() one launch in this many
   std::uint64_t since_watched_ = 0; // untimed launches since the last watched
@@ -293,7 +305,10 @@ struct LaunchShape {
 class LaunchChooser {
 public:
   /// @param rewrite_name  "delegated", "split", "privatized": how messages name the rewrite
-  explicit LaunchChooser(const char *rewrite_name) : rewrite_name_(rewrite_name) {}
+  /// @param confirm_first  AdaptiveChoice's: re-time a rewrite that lost
+  ///        its first, cold probe by a little
+  explicit LaunchChooser(const char *rewrite_name, bool confirm_first = false)
+      : rewrite_name_(rewrite_name), choice_(0.02, 16, confirm_first) {}
 
   /// The next launch has `shape`: a new shape forgets the measurements.
   /// Returns whether it was new.

@@ -67,7 +67,9 @@ struct SplitKernelInfo {
 /// verdict of the checks for it. Guarded by `mutex`.
 struct SplitLaunchState {
   std::mutex mutex;
-  LaunchChooser chooser{"split"};
+  // The split and the original are often within 2x, where the first,
+  // cold probe of the split can decide wrongly: it is re-timed once.
+  LaunchChooser chooser{"split", true};
   /// Null when the split can run the current shape, else why not.
   const char *why_not = nullptr;
   bool original_loaded = false;
