@@ -17,10 +17,10 @@
 // The cost is bounded both ways. Probes: the first launch runs the rewrite,
 // the second the original, each timed, and that is all the program pays
 // beyond the faster one until the first re-probe (with confirm_first, a
-// rewrite that lost this first pair by less than 2x is timed once more). Re-probes: the slower way
-// runs again only after enough launches that it costs at most `budget` (2 %)
-// of the time the faster way took meanwhile, and each re-probe that confirms
-// the choice doubles the wait. So after the probes a program is never slower
+// rewrite that lost this first pair by less than 2x is timed once more).
+// Re-probes: the slower way runs again only after enough launches that it
+// costs at most `budget` (2 %) of the time the faster way took meanwhile,
+// and each re-probe that confirms the choice doubles the wait. So after the probes a program is never slower
 // than the faster way by more than the budget, whichever that is. Between
 // probes the launcher watches the winner's own times (observe): a winner that
 // takes twice as long as the other way last did calls a re-probe of the
