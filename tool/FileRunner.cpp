@@ -1,6 +1,7 @@
 //===- FileRunner.cpp - Running the pipeline on one file ------------------===//
 #include "FileRunner.h"
 #include "NvccPrelude.h"
+#include "SidePreprocess.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
@@ -46,8 +47,10 @@ public:
 class PipelineToolAction : public clang::tooling::ToolAction {
 public:
   PipelineToolAction(const RunOptions &Options, FileResult &Result,
-                     raw_ostream &VerboseOS)
-      : Options(Options), Result(Result), VerboseOS(VerboseOS) {}
+                     raw_ostream &VerboseOS, SidePreprocessor Preprocess,
+                     std::string GpuArch)
+      : Options(Options), Result(Result), VerboseOS(VerboseOS),
+        Preprocess(std::move(Preprocess)), GpuArch(std::move(GpuArch)) {}
 
   bool
   runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,
@@ -61,7 +64,7 @@ public:
     Compiler.setVerboseOutputStream(VerboseOS);
     // Destroyed before the compiler instance, which it may refer to.
     std::unique_ptr<clang::FrontendAction> Action =
-        createFileAction(Options, Result);
+        createFileAction(Options, Result, Preprocess, GpuArch);
     Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
     if (!Compiler.hasDiagnostics())
       return false;
@@ -75,6 +78,8 @@ private:
   const RunOptions &Options;
   FileResult &Result;
   raw_ostream &VerboseOS;
+  SidePreprocessor Preprocess;
+  std::string GpuArch;
 };
 
 /// Turns crash recovery on, once per process. LLVM's handlers are installed
@@ -166,7 +171,9 @@ void runOnFile(const clang::tooling::CompileCommand &Command,
   IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions(), FS));
 
-  PipelineToolAction Action(Options, Outcome.Result, DiagStream);
+  PipelineToolAction Action(Options, Outcome.Result, DiagStream,
+                            sidePreprocessor(Command.CommandLine, FS),
+                            gpuArchOf(Command.CommandLine));
   clang::tooling::ToolInvocation Invocation(
       Command.CommandLine, &Action, Files.get(),
       std::make_shared<clang::PCHContainerOperations>());

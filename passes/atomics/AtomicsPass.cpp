@@ -728,6 +728,21 @@ std::string describeStride(const AffineValue &Address) {
   return X ? "stride " + std::to_string(*X) + " bytes" : "unknown stride";
 }
 
+/// Where the function holding \p Call, or a kernel whose analysis gave its
+/// address, is other code in the device compilation.
+std::optional<DeviceView::Divergence> deviceDivergence(PassContext &P,
+                                                       const CallExpr *Call) {
+  if (const FunctionDecl *Fn = enclosingFunction(P.Ctx, Call))
+    if (std::optional<DeviceView::Divergence> D = P.Device.divergence(Fn))
+      return D;
+  for (const std::unique_ptr<KernelAnalysis> &K : P.Kernels)
+    if (K->Kernel && K->Addresses.count(Call))
+      if (std::optional<DeviceView::Divergence> D =
+              P.Device.divergence(K->Kernel))
+        return D;
+  return std::nullopt;
+}
+
 } // namespace
 
 bool runAtomicsPass(PassContext &P) {
@@ -899,6 +914,15 @@ bool runAtomicsPass(PassContext &P) {
         continue;
       }
       const AffineValue &Address = AddressIt->second;
+      // The address, and every check around the atomic, were read from the
+      // host view of the kernels that reach it: that must be the code the GPU
+      // compiles (support/DeviceView.h).
+      if (std::optional<DeviceView::Divergence> Div =
+              deviceDivergence(P, Call)) {
+        Refuse(Div->Message);
+        D.note(Div->Loc, "the device compilation differs from here");
+        continue;
+      }
 
       // Where the lanes' words lie: shared-memory atomics are native and
       // cheap, so only a provably uniform address is worth a reduction there.

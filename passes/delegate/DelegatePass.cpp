@@ -1278,7 +1278,17 @@ bool runDelegatePass(PassContext &P) {
     const FunctionDecl &K = *Group.front().first->Kernel;
     const std::string Name = K.getNameAsString();
     KernelRewrite Rewrite(Ctx, R, K, Group);
-    if (std::optional<std::pair<Refusal, unsigned>> Why = Rewrite.check()) {
+    std::optional<std::pair<Refusal, unsigned>> Why = Rewrite.check();
+    // The sections, their messages and the server are cut from the host
+    // view of the kernel: it must be the code the GPU compiles.
+    if (!Why)
+      if (std::optional<DeviceView::Divergence> D = P.Device.divergence(&K))
+        Why = {Refusal{RefusalKind::KernelNotRewritable,
+                       Group.front().second->Loop->getBeginLoc(),
+                       D->Message,
+                       {{D->Loc, "the device compilation differs from here"}}},
+               0u};
+    if (Why) {
       const unsigned At = Why->second;
       // The kernel's sections go to its servers together or not at all;
       // each hears why, in source order.

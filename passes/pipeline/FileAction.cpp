@@ -206,9 +206,10 @@ reportSources(ASTContext &Ctx,
 class FileConsumer : public ASTConsumer {
 public:
   FileConsumer(const RunOptions &Options, FileResult &Result,
-               AnnotationSet &Annotations, const IncludeSites &Sites)
+               AnnotationSet &Annotations, const IncludeSites &Sites,
+               const SidePreprocessor &Preprocess, StringRef GpuArch)
       : Options(Options), Result(Result), Annotations(Annotations),
-        Sites(Sites) {}
+        Sites(Sites), Preprocess(Preprocess), GpuArch(GpuArch) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = Ctx.getDiagnostics();
@@ -273,12 +274,13 @@ private:
     if (Options.RecordDecisions)
       PassDiags.recordInto(Result.Decisions, *Index);
     std::vector<SourceRange> Claimed;
+    DeviceView Device(Ctx, Preprocess, GpuArch.str());
     PassOptions PO;
     PO.SplitAuto = Options.SplitAuto;
     PO.DelegateAuto = Options.DelegateAuto;
     PO.AtomicsFloat = Options.AtomicsFloat;
-    PassContext Context{Ctx,       Kernels,  Annotations, R,
-                        PassDiags, Includes, PO,          Claimed};
+    PassContext Context{Ctx,      Kernels, Annotations, R,     PassDiags,
+                        Includes, PO,      Claimed,     Device};
     bool Changed = false;
     std::vector<std::pair<std::string, unsigned>> RewritesByPass;
     for (const PassInfo &Pass : Passes)
@@ -304,12 +306,16 @@ private:
   FileResult &Result;
   AnnotationSet &Annotations;
   const IncludeSites &Sites;
+  const SidePreprocessor &Preprocess;
+  StringRef GpuArch;
 };
 
 class FileAction : public ASTFrontendAction {
 public:
-  FileAction(const RunOptions &Options, FileResult &Result)
-      : Options(Options), Result(Result) {}
+  FileAction(const RunOptions &Options, FileResult &Result,
+             SidePreprocessor Preprocess, std::string GpuArch)
+      : Options(Options), Result(Result), Preprocess(std::move(Preprocess)),
+        GpuArch(std::move(GpuArch)) {}
 
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
@@ -324,7 +330,8 @@ protected:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    return std::make_unique<FileConsumer>(Options, Result, Annotations, Sites);
+    return std::make_unique<FileConsumer>(Options, Result, Annotations, Sites,
+                                          Preprocess, GpuArch);
   }
 
   void EndSourceFileAction() override {
@@ -342,6 +349,8 @@ private:
   AnnotationSet Annotations;
   IncludeSites Sites;
   std::shared_ptr<DependencyCollector> Dependencies;
+  SidePreprocessor Preprocess;
+  std::string GpuArch;
 };
 
 } // namespace
@@ -362,8 +371,11 @@ bool isKnownPass(StringRef Name) {
 }
 
 std::unique_ptr<FrontendAction> createFileAction(const RunOptions &Options,
-                                                 FileResult &Result) {
-  return std::make_unique<FileAction>(Options, Result);
+                                                 FileResult &Result,
+                                                 SidePreprocessor Preprocess,
+                                                 std::string GpuArch) {
+  return std::make_unique<FileAction>(Options, Result, std::move(Preprocess),
+                                      std::move(GpuArch));
 }
 
 } // namespace decoupler

@@ -15,6 +15,7 @@
 
 #include "affine/Report.h"
 #include "support/Decision.h"
+#include "support/DeviceView.h"
 #include "support/PassDiagnostics.h"
 #include "clang/Frontend/FrontendAction.h"
 #include <memory>
@@ -91,8 +92,11 @@ const std::vector<std::string> &availablePasses();
 bool isKnownPass(llvm::StringRef Name);
 
 /// Creates the action for one file. \p Result must outlive the action.
+/// \p Preprocess preprocesses the same file again, host or device side
+/// (support/DeviceView.h), and \p GpuArch names the device compilation.
 std::unique_ptr<clang::FrontendAction>
-createFileAction(const RunOptions &Options, FileResult &Result);
+createFileAction(const RunOptions &Options, FileResult &Result,
+                 SidePreprocessor Preprocess, std::string GpuArch);
 
 } // namespace decoupler
 

@@ -14,6 +14,7 @@
 
 #include "affine/AffineAnalysis.h"
 #include "annotations/Annotations.h"
+#include "support/DeviceView.h"
 #include "support/Includes.h"
 #include "support/PassDiagnostics.h"
 #include "clang/AST/ASTContext.h"
@@ -49,6 +50,9 @@ struct PassContext {
   /// Source ranges earlier passes replaced or copied (a split kernel, a
   /// delegated loop); later passes leave what lies in them alone.
   std::vector<clang::SourceRange> &Claimed;
+  /// Whether a function is the same code in the device compilation as in
+  /// the host AST the passes read: asked before rewriting any of its code.
+  DeviceView &Device;
   /// Rewrites the running pass made (an atomic, a critical section, a
   /// loop): counted by the pass, read by the pipeline for --stats.
   unsigned Rewrites = 0;

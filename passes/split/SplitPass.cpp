@@ -178,6 +178,16 @@ bool runSplitPass(PassContext &PC) {
       Ok = false;
     }
   }
+  // The split copies and edits the host view of the kernel: it must be the
+  // code the GPU compiles (support/DeviceView.h).
+  auto DeviceDiffers = [&](const FunctionDecl *K, split::RewriteResult &Done) {
+    std::optional<DeviceView::Divergence> D = PC.Device.divergence(K);
+    if (D) {
+      Done.Message = D->Message;
+      Done.Loc = D->Loc;
+    }
+    return D.has_value();
+  };
   // In source order; code generation only when no annotated loop was
   // refused (an error means no output anyway).
   split::RewriteState State;
@@ -199,7 +209,8 @@ bool runSplitPass(PassContext &PC) {
       // split would not pay (the study's stencil: 1.15x); not where the
       // original already keeps the memory system busy (gather S=8: 1.01x).
       if (Ok && P.PreferHoist && J.Annot &&
-          P.InFlightBytes < split::CostModel::BandwidthBoundInFlightBytes) {
+          P.InFlightBytes < split::CostModel::BandwidthBoundInFlightBytes &&
+          !PC.Device.divergence(P.Kernel)) {
         split::RewriteResult Done =
             split::rewriteHoist(P, *J.Annot, Ctx, R, State);
         if (Done.Done) {
@@ -218,6 +229,8 @@ bool runSplitPass(PassContext &PC) {
     split::RewriteResult Done;
     if (!Ok)
       Done.Message = "another annotated loop of the file was refused";
+    else if (DeviceDiffers(P.Kernel, Done))
+      ;
     else if (P.PreferHoist)
       Done = split::rewriteHoist(P, *J.Annot, Ctx, R, State);
     else
@@ -290,6 +303,8 @@ bool runSplitPass(PassContext &PC) {
         split::RewriteResult Done;
         if (!Ok)
           Done.Message = "an annotated loop of the file was refused";
+        else if (DeviceDiffers(P.Kernel, Done))
+          ;
         else if (P.PreferHoist)
           Done.Message = "the restrict/hoist rewrite needs the annotation's "
                          "promise that the "
