@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <functional>
+#include <set>
 
 using namespace clang;
 using namespace llvm;
@@ -255,6 +256,13 @@ bool runSplitPass(PassContext &PC) {
       PC.Includes.ensure("dd/split_launch.h");
     return Changed;
   }
+  // A template's loop is planned in each instantiation, at one location:
+  // say each different reason once (gups' d_bench<M>: five alike).
+  std::set<std::pair<unsigned, std::string>> Said;
+  auto Remark = [&](const Stmt *L, const std::string &Message) {
+    if (Said.insert({L->getBeginLoc().getRawEncoding(), Message}).second)
+      Diags.remark(L->getBeginLoc(), Message);
+  };
   for (const std::unique_ptr<KernelAnalysis> &K : PC.Kernels) {
     if (!K->Kernel || !K->Kernel->hasBody())
       continue;
@@ -287,12 +295,10 @@ bool runSplitPass(PassContext &PC) {
         continue;
       switch (P.Result) {
       case Outcome::Refused:
-        Diags.remark(L->getBeginLoc(),
-                     "--split=auto: loop not eligible: " + P.Reason);
+        Remark(L, "--split=auto: loop not eligible: " + P.Reason);
         break;
       case Outcome::Declined:
-        Diags.remark(L->getBeginLoc(),
-                     "--split=auto: not splitting this loop: " + P.Reason);
+        Remark(L, "--split=auto: not splitting this loop: " + P.Reason);
         break;
       case Outcome::Accepted: {
         // Without an annotation there is no promise about aliasing, so the
@@ -320,9 +326,8 @@ bool runSplitPass(PassContext &PC) {
                               "; rewritten: " + Done.Message,
                           /*Always=*/true);
         } else {
-          Diags.remark(L->getBeginLoc(),
-                       "--split=auto: " + acceptedText(P) +
-                           "; not rewritten: " + Done.Message);
+          Remark(L, "--split=auto: " + acceptedText(P) +
+                        "; not rewritten: " + Done.Message);
         }
         break;
       }
