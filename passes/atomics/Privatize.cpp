@@ -309,6 +309,79 @@ void callees(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen,
   F.TraverseStmt(const_cast<Stmt *>(Body));
 }
 
+/// The calls and assembly statements of \p Body after which other blocks may
+/// see what the thread wrote before the kernel ends (ordersForOtherBlocks,
+/// or inline assembly with a fence of more than block scope), themselves or
+/// in a function they call: where in \p Body, and what. With \p First, only
+/// the first one.
+std::vector<std::pair<SourceLocation, std::string>>
+crossBlockOrdering(const Stmt *Body,
+                   SmallPtrSetImpl<const FunctionDecl *> &Seen, bool First) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SmallPtrSetImpl<const FunctionDecl *> &Seen;
+    bool First;
+    std::vector<std::pair<SourceLocation, std::string>> Found;
+    Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen, bool First)
+        : Seen(Seen), First(First) {}
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (!F)
+        return true;
+      std::string Name = F->getNameAsString();
+      if (const auto *M = dyn_cast<CXXMethodDecl>(F))
+        Name = M->getParent()->getNameAsString() + "::" + Name;
+      const FunctionDecl *Def = nullptr;
+      if (ordersForOtherBlocks(C))
+        Found.push_back({C->getBeginLoc(), Name + "()"});
+      else if (F->hasBody(Def) && Seen.insert(Def).second)
+        if (auto Inner = crossBlockOrdering(Def->getBody(), Seen, true);
+            !Inner.empty())
+          Found.push_back({C->getBeginLoc(), "'" + Name + "', which reaches " +
+                                                 Inner.front().second});
+      return !First || Found.empty();
+    }
+    bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+      const std::string Text = S->getAsmString();
+      if ((Text.find("membar") != std::string::npos ||
+           Text.find("fence") != std::string::npos) &&
+          Text.find(".cta") == std::string::npos)
+        Found.push_back({S->getBeginLoc(), "a fence in inline assembly"});
+      return !First || Found.empty();
+    }
+  } F(Seen, First);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+/// Whether \p Loc can run after \p Before in one thread of \p Body: it
+/// comes later in the text, or a loop holds both (with a goto, anything).
+bool mayRunAfter(SourceLocation Before, SourceLocation Loc, const Stmt *Body,
+                 const SourceManager &SM) {
+  struct Loops : RecursiveASTVisitor<Loops> {
+    std::vector<SourceRange> Ranges;
+    bool Goto = false;
+    bool VisitStmt(Stmt *S) {
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+        Ranges.push_back(S->getSourceRange());
+      Goto |= isa<GotoStmt, IndirectGotoStmt>(S);
+      return true;
+    }
+  } L;
+  L.TraverseStmt(const_cast<Stmt *>(Body));
+  Before = SM.getExpansionLoc(Before);
+  Loc = SM.getExpansionLoc(Loc);
+  if (L.Goto || SM.isBeforeInTranslationUnit(Before, Loc))
+    return true;
+  auto Inside = [&](SourceLocation X, SourceRange R) {
+    return !SM.isBeforeInTranslationUnit(X, SM.getExpansionLoc(R.getBegin())) &&
+           !SM.isBeforeInTranslationUnit(
+               SM.getExpansionRange(R.getEnd()).getEnd(), X);
+  };
+  return llvm::any_of(L.Ranges, [&](SourceRange R) {
+    return Inside(Before, R) && Inside(Loc, R);
+  });
+}
+
 /// `__shared__` variables declared in \p Body: the bytes of those of fixed
 /// size, and whether one is sized at launch (extern, unsized).
 void sharedVariables(ASTContext &Ctx, const Stmt *Body, uint64_t &Bytes,
@@ -1597,6 +1670,24 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
                "', which the kernel calls, also uses " + Name;
     }
   }
+
+  // The merge comes at the kernel's end. A kernel that lets other blocks
+  // see its writes before then (the last-block pattern: a fence, a counter,
+  // the last block reads the totals; a grid-wide barrier) may read them
+  // after that point through any pointer, so the updates made before it
+  // (in the text, or in a loop around both) must be there.
+  SmallPtrSet<const FunctionDecl *, 8> Visited;
+  for (const auto &O : crossBlockOrdering(A.Kernel->getBody(), Visited,
+                                          /*First=*/false))
+    if (llvm::any_of(A.Members, [&](const Member &M) {
+          return mayRunAfter(M.Call->getBeginLoc(), O.first,
+                             A.Kernel->getBody(), SM);
+        }))
+      return "kernel '" + A.Kernel->getNameAsString() +
+             "' lets other blocks see its writes before it ends (" + O.second +
+             ", " + lineOf(SM, O.first) +
+             "): a block-private copy would hold back the updates of " + Name +
+             " past that point";
 
   // Every thread must reach the merge.
   std::vector<const ReturnStmt *> Returns = returnsOf(A.Kernel->getBody());

@@ -168,6 +168,28 @@ SyncKind cudaSync(const CallExpr *Call) {
   return SyncKind::None;
 }
 
+bool ordersForOtherBlocks(const CallExpr *Call) {
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier())
+    return false;
+  if (cudaSync(Call) == SyncKind::Barrier && inCooperativeGroups(F)) {
+    QualType Group;
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
+      Group = M->getObjectType();
+    else if (Call->getNumArgs() == 1)
+      Group = Call->getArg(0)->getType().getNonReferenceType();
+    return !Group.isNull() &&
+           StringRef(Group.getCanonicalType().getAsString()).contains("grid");
+  }
+  if (cudaSync(Call) == SyncKind::Fence) {
+    StringRef Name = F->getName();
+    return Name != "__threadfence_block" && !Name.contains("cta");
+  }
+  // libcu++'s and the standard library's fences; their scope is an
+  // argument the pass does not evaluate, so any scope counts.
+  return F->getName() == "atomic_thread_fence" && inSystemHeader(F);
+}
+
 bool readsThreadIdentity(const CallExpr *Call) {
   StringRef Name = cudaFunctionName(Call ? Call->getDirectCallee() : nullptr);
   if (Name.empty())

@@ -66,6 +66,12 @@ enum class SyncKind {
 };
 SyncKind cudaSync(const clang::CallExpr *Call);
 
+/// Whether \p Call lets other blocks see this thread's earlier writes
+/// before the kernel ends: a fence of device or system scope
+/// (__threadfence, __threadfence_system, cuda::atomic_thread_fence) or a
+/// grid-wide barrier (a grid_group's or multi_grid_group's sync()).
+bool ordersForOtherBlocks(const clang::CallExpr *Call);
+
 /// Whether \p Call returns something that differs between threads of the
 /// same block for reasons other than its arguments: warp votes and
 /// shuffles, lane/warp ids, clocks and timers, random-number generators.
