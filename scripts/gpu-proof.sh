@@ -13,9 +13,9 @@
 #                                     delegate_test, delegate_bench --quick
 #                                     (its exact checks, small sizes), the
 #                                     examples differential test, the
-#                                     split pass's lit programs written
-#                                     against rewritten
-#                                     (test/gpu/split-differential.sh), the
+#                                     split and atomics passes' lit programs
+#                                     written against rewritten
+#                                     (test/gpu/lit-programs-differential.sh), the
 #                                     dd-sssp verification (every algorithm),
 #                                     the dd-mst verification (locks and
 #                                     delegate, test/gpu/mst-verify.sh),
@@ -33,7 +33,7 @@
 # `run` ends with one line "gpu-proof: N passed, N failed" (suites, not
 # cases; each suite's own counts are in its log) and exits 1 when any failed.
 # Naming suites (atomics_test channel_stress delegate_test delegate_bench
-# examples split sssp mst maxflow sp dmr racecheck adds) runs only those: the whole run takes longer
+# examples split atomics sssp mst maxflow sp dmr racecheck adds) runs only those: the whole run takes longer
 # than one 10-minute device call (racecheck alone several minutes), so it is
 # usually split in two calls, e.g. `run DIR racecheck adds` and the rest.
 # The device machine has nvcc but no LLVM, so everything is built here.
@@ -63,24 +63,16 @@ pack() {
       -I "$root/runtime/include" -I "$root/examples/common" -I "$root/examples/$ex" \
       "$build/examples/decoupler/${ex}_dd/$ex/$ex.dd.cu" -o "$dir/bin/lineinfo/${ex}_dd"
   done
-  # The split pass's lit programs (test/split/*.cu with a main), as written
-  # and as the pass rewrites them, for test/gpu/split-differential.sh.
-  mkdir -p "$dir/bin/split"
-  local src name
-  for src in $(grep -l '^int main' "$root"/test/split/*.cu); do
-    name=$(basename "$src" .cu)
-    "$build/bin/decoupler" --passes=split --split=auto "$src" -o "$dir/bin/split/$name.dd.cu" \
-      2>"$dir/bin/split/$name.remarks.txt"
-    "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" \
-      "$src" -o "$dir/bin/split/$name"
-    "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" \
-      "$dir/bin/split/$name.dd.cu" -o "$dir/bin/split/${name}_dd"
-  done
+  # The passes' lit programs (test/split/*.cu and test/atomics/*.cu with a
+  # main), as written and as decoupler rewrites them, for
+  # test/gpu/lit-programs-differential.sh.
+  lit_programs split --passes=split --split=auto
+  lit_programs atomics
   rm -rf "$dir/runtime" && cp -r "$root/runtime/include" "$dir/runtime"
   cp "$root/test/gpu/examples-differential.sh" "$root/test/gpu/sssp-verify.sh" "$root/test/gpu/mst-verify.sh" \
      "$root/test/gpu/maxflow-verify.sh" "$root/test/gpu/sp-verify.sh" "$root/test/gpu/dmr-verify.sh" \
      "$root/test/gpu/adds-stress.sh" "$root/test/gpu/racecheck.sh" "$root/test/gpu/run.sh" \
-     "$root/test/gpu/split-differential.sh" "$dir/"
+     "$root/test/gpu/lit-programs-differential.sh" "$dir/"
   local shared="$root/../shared/data/graphs"
   [ -d "$shared" ] && cp "$shared"/*.mtx "$shared"/*.txt "$shared"/*.edges "$dir/graphs/"
   cp "$root"/test/dmr/Inputs/L.node "$root"/test/dmr/Inputs/L.ele "$dir/graphs/"
@@ -98,6 +90,24 @@ pack() {
   done
   [ "$missing" -eq 0 ]
   du -sh "$dir" >&2
+}
+
+# lit_programs PASS [DECOUPLER FLAG...]: test/PASS/*.cu with a main, built
+# as written and rewritten into $dir/bin/PASS (their Inputs/ on the path).
+lit_programs() {
+  local pass=$1 src name nvcc="${CUDA_PATH:-/usr/local/cuda}/bin/nvcc"
+  shift
+  mkdir -p "$dir/bin/$pass"
+  for src in $(grep -l '^int main' "$root/test/$pass"/*.cu); do
+    name=$(basename "$src" .cu)
+    local inc=(-I "$(dirname "$src")" -I "$(dirname "$src")/Inputs")
+    "$build/bin/decoupler" "$@" "$src" -o "$dir/bin/$pass/$name.dd.cu" -- "${inc[@]}" \
+      2>"$dir/bin/$pass/$name.remarks.txt"
+    "$nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" "${inc[@]}" \
+      "$src" -o "$dir/bin/$pass/$name"
+    "$nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" "${inc[@]}" \
+      "$dir/bin/$pass/$name.dd.cu" -o "$dir/bin/$pass/${name}_dd"
+  done
 }
 
 run() {
@@ -124,7 +134,8 @@ run() {
   suite delegate_test timeout -k 5 240 "$dir/bin/delegate_test" --timeout 60
   suite delegate_bench timeout -k 5 60 "$dir/bin/delegate_bench" --quick
   suite examples "$dir/examples-differential.sh" "$dir/bin" "$dir/graphs"
-  suite split "$dir/split-differential.sh" "$dir/bin/split"
+  suite split "$dir/lit-programs-differential.sh" "$dir/bin/split" DD_SPLIT_POLICY split
+  suite atomics "$dir/lit-programs-differential.sh" "$dir/bin/atomics" DD_PRIVATIZE_POLICY privatize
   suite sssp "$dir/sssp-verify.sh" "$dir/bin" "$dir/graphs"
   suite mst "$dir/mst-verify.sh" "$dir/bin" "$dir/graphs"
   suite maxflow "$dir/maxflow-verify.sh" "$dir/bin"

@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# The split pass's lit programs on the GPU: every test/split/*.cu with a
-# main() is built twice by scripts/gpu-proof.sh pack, as written (NAME) and
-# as `decoupler --passes=split --split=auto` rewrote it (NAME_dd). Each
-# program prints a hash of every result it computed (and checks them where
-# it can); this script runs
+# A pass's lit programs on the GPU: every test/<pass>/*.cu with a main() is
+# built twice by scripts/gpu-proof.sh pack, as written (NAME) and as
+# decoupler rewrote it (NAME_dd). Each program prints a hash of every result
+# it computed (and checks them where it can); this script runs
 #
 #   written     NAME
-#   adaptive    NAME_dd as it ships (the launcher probes and chooses)
-#   split       NAME_dd with DD_SPLIT_POLICY=split (the split kernel wherever
-#               the launch-time checks pass)
-#   original    NAME_dd with DD_SPLIT_POLICY=original
+#   adaptive    NAME_dd as it ships (the launchers probe and choose)
+#   REWRITE     NAME_dd with POLICY_VAR=REWRITE (the rewrite wherever its
+#               launch-time checks pass)
+#   original    NAME_dd with POLICY_VAR=original
 #
 # and fails a program whose ways do not all exit 0 with the same output.
 #
-#   test/gpu/split-differential.sh BIN_DIR
+#   test/gpu/lit-programs-differential.sh BIN_DIR POLICY_VAR REWRITE
 #
+# e.g. `BIN/split DD_SPLIT_POLICY split`, `BIN/atomics DD_PRIVATIZE_POLICY
+# privatize` (dd/launch_choice.h names the policies).
 # Prints one line per program and "N passed, M failed"; exit 1 on a failure.
 set -u
-bin=${1:?usage: split-differential.sh BIN_DIR}
+usage="usage: lit-programs-differential.sh BIN_DIR POLICY_VAR REWRITE"
+bin=${1:?$usage}
+policy_var=${2:?$usage}
+rewrite=${3:?$usage}
 timeout_s=${DD_GPU_TEST_TIMEOUT:-300}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -33,12 +37,11 @@ for dd in "$bin"/*_dd; do
     continue
   fi
   ok=1
-  for way in written adaptive split original; do
+  for way in written adaptive "$rewrite" original; do
     case $way in
       written) cmd=("$written") ;;
       adaptive) cmd=("$dd") ;;
-      split) cmd=(env DD_SPLIT_POLICY=split "$dd") ;;
-      original) cmd=(env DD_SPLIT_POLICY=original "$dd") ;;
+      *) cmd=(env "$policy_var=$way" "$dd") ;;
     esac
     timeout -k 5 "$timeout_s" "${cmd[@]}" >"$tmp/$way.out" 2>"$tmp/$way.err"
     rc=$?
