@@ -168,10 +168,127 @@ SyncKind cudaSync(const CallExpr *Call) {
   return SyncKind::None;
 }
 
+namespace {
+
+/// The value of libcu++'s or the standard library's `memory_order` \p E,
+/// when it is a constant: 0 relaxed, 1 consume, 2 acquire, 3 release,
+/// 4 acq_rel, 5 seq_cst (the enumerators' order in both).
+std::optional<int64_t> memoryOrderValue(const Expr *E, const ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (!E->EvaluateAsRValue(R, Ctx) || !R.Val.isInt())
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+bool isMemoryOrder(QualType T) {
+  const auto *E = T.getCanonicalType()->getAs<EnumType>();
+  return E && E->getDecl()->getIdentifier() &&
+         E->getDecl()->getName() == "memory_order";
+}
+
+/// Whether a libcu++ or standard atomic object's member call \p Call
+/// writes with release semantics (any order but relaxed, consume and
+/// acquire; seq_cst when none is given) at more than block scope.
+bool atomicObjectReleases(const CallExpr *Call, const CXXMethodDecl *M) {
+  if (!inSystemHeader(M) || !M->getParent()->getIdentifier() ||
+      !M->getParent()->getName().contains("atomic"))
+    return false;
+  const Expr *Object = nullptr;
+  unsigned FirstArg = 0;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    Object = MC->getImplicitObjectArgument();
+  } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs() > 0) {
+    Object = Call->getArg(0);
+    FirstArg = 1;
+  }
+  if (!Object)
+    return false;
+  static const StringSet<> Writes = {"store",
+                                     "exchange",
+                                     "compare_exchange_weak",
+                                     "compare_exchange_strong",
+                                     "fetch_add",
+                                     "fetch_sub",
+                                     "fetch_and",
+                                     "fetch_or",
+                                     "fetch_xor",
+                                     "fetch_min",
+                                     "fetch_max"};
+  const OverloadedOperatorKind Op = M->getOverloadedOperator();
+  const bool Write =
+      M->getIdentifier()
+          ? Writes.contains(M->getName())
+          : (Op == OO_Equal || Op == OO_PlusPlus || Op == OO_MinusMinus ||
+             Op == OO_PlusEqual || Op == OO_MinusEqual || Op == OO_AmpEqual ||
+             Op == OO_PipeEqual || Op == OO_CaretEqual);
+  if (!Write)
+    return false;
+  const std::string Type =
+      Object->IgnoreImpCasts()->getType().getCanonicalType().getAsString();
+  if (StringRef(Type).contains("thread_scope_block") ||
+      StringRef(Type).contains("thread_scope_thread"))
+    return false;
+  bool AnyOrder = false;
+  for (unsigned I = FirstArg; I < Call->getNumArgs(); ++I) {
+    if (!isMemoryOrder(Call->getArg(I)->getType()))
+      continue;
+    AnyOrder = true;
+    std::optional<int64_t> Order =
+        memoryOrderValue(Call->getArg(I), M->getASTContext());
+    if (!Order || *Order >= 3)
+      return true;
+  }
+  return !AnyOrder; // seq_cst
+}
+
+/// Whether one of nvcc's `__nv_atomic_*` builtins (by declaration) writes
+/// with release semantics at more than block scope: its order arguments and
+/// its scope, the last one, as the prelude declares them.
+bool nvAtomicReleases(const CallExpr *Call, StringRef Name) {
+  if (!Name.consume_front("__nv_atomic_") || Name.starts_with("load") ||
+      Name == "thread_fence" || Call->getNumArgs() == 0)
+    return false;
+  const ASTContext &Ctx = Call->getCalleeDecl()->getASTContext();
+  auto Value = [&](unsigned I) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (I < Call->getNumArgs() && Call->getArg(I)->EvaluateAsInt(R, Ctx))
+      return R.Val.getInt().getExtValue();
+    return std::nullopt;
+  };
+  // __NV_THREAD_SCOPE_THREAD, __NV_THREAD_SCOPE_BLOCK.
+  if (std::optional<int64_t> Scope = Value(Call->getNumArgs() - 1);
+      Scope && *Scope <= 1)
+    return false;
+  std::vector<unsigned> Orders;
+  if (Name.starts_with("compare_exchange"))
+    Orders = {4, 5};
+  else if (Name == "exchange" || Name == "store")
+    Orders = {Name == "store" ? 2u : 3u};
+  else
+    Orders = {2};
+  for (unsigned I : Orders) {
+    std::optional<int64_t> Order = Value(I);
+    // __NV_ATOMIC_RELAXED, _CONSUME, _ACQUIRE do not release.
+    if (!Order || *Order >= 3)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
 bool ordersForOtherBlocks(const CallExpr *Call) {
   const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
-  if (!F || !F->getIdentifier())
+  if (!F)
     return false;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F);
+      M && atomicObjectReleases(Call, M))
+    return true;
+  if (!F->getIdentifier())
+    return false;
+  if (StringRef Name = cudaFunctionName(F);
+      !Name.empty() && nvAtomicReleases(Call, Name))
+    return true;
   if (cudaSync(Call) == SyncKind::Barrier && inCooperativeGroups(F)) {
     QualType Group;
     if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))

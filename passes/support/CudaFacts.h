@@ -68,8 +68,11 @@ SyncKind cudaSync(const clang::CallExpr *Call);
 
 /// Whether \p Call lets other blocks see this thread's earlier writes
 /// before the kernel ends: a fence of device or system scope
-/// (__threadfence, __threadfence_system, cuda::atomic_thread_fence) or a
-/// grid-wide barrier (a grid_group's or multi_grid_group's sync()).
+/// (__threadfence, __threadfence_system, cuda::atomic_thread_fence), an
+/// atomic write that releases at more than block scope (libcu++'s or the
+/// standard atomic_ref/atomic members, seq_cst by default; nvcc's
+/// __nv_atomic_* builtins) or a grid-wide barrier (a grid_group's or
+/// multi_grid_group's sync()).
 bool ordersForOtherBlocks(const clang::CallExpr *Call);
 
 /// Whether \p Call returns something that differs between threads of the

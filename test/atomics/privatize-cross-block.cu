@@ -3,15 +3,19 @@
 // scope (the last-block pattern: each block fences and counts, the last one
 // reads the totals) or a grid-wide barrier, may read the array after that
 // point through any pointer: here through 'view', which the program
-// passes the same buffer as. Such a kernel is not privatized (its atomics
-// are still combined per warp, which does not defer them); a block-scope
-// fence does not stop it. The program checks every result against the CPU.
+// passes the same buffer as. The same holds after an atomic that releases
+// at device scope (libcu++'s atomic_ref, seq_cst by default; nvcc's
+// __nv_atomic_* builtins). Such a kernel is not privatized (its atomics are
+// still combined per warp, which does not defer them); a block-scope fence,
+// a relaxed atomic or a block-scope one does not stop it. The program checks
+// every result against the CPU.
 // RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o
 #include <cooperative_groups.h>
 #include <cstdio>
+#include <cuda/atomic>
 #include <vector>
 namespace cg = cooperative_groups;
 
@@ -60,6 +64,56 @@ __global__ void block_fence(const int *in, int n, unsigned *h) {
     // REMARK: privatize-cross-block.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_h.update
     atomicAdd(&h[in[i] & 255], 1u);
   __threadfence_block();
+}
+
+// The last-block pattern as the memory model writes it: no fence, the
+// counter's read-modify-write releases (and acquires) at device scope.
+// CHECK-LABEL: void last_block_release(
+// CHECK: dd::atomic_add_vr(&h[in[i] & 255], 1u);
+__global__ void last_block_release(const int *in, int n, unsigned *h,
+                                   const unsigned *view, unsigned *count,
+                                   unsigned *totals) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    // REMARK: privatize-cross-block.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd::atomic_add_vr: {{.*}}(not privatized: kernel 'last_block_release' lets other blocks see its writes before it ends (atomic_ref::fetch_add(), line [[@LINE+5]])
+    atomicAdd(&h[in[i] & 255], 1u);
+  __shared__ bool last;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*count)
+               .fetch_add(1u) == gridDim.x - 1;
+  __syncthreads();
+  if (last)
+    for (int b = threadIdx.x; b < 256; b += blockDim.x)
+      totals[b] = view[b];
+}
+
+// CHECK-LABEL: void nv_release(
+// CHECK: dd::atomic_add_vr(&h[in[i] & 255], 1u);
+__global__ void nv_release(const int *in, int n, unsigned *h, unsigned *count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    // REMARK: privatize-cross-block.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd::atomic_add_vr: {{.*}}(not privatized: kernel 'nv_release' lets other blocks see its writes before it ends (__nv_atomic_fetch_add(), line [[@LINE+3]])
+    atomicAdd(&h[in[i] & 255], 1u);
+  if (threadIdx.x == 0)
+    __nv_atomic_fetch_add(count, 1u, __NV_ATOMIC_RELEASE,
+                          __NV_THREAD_SCOPE_DEVICE);
+}
+
+// Relaxed, or of block scope: they publish nothing to other blocks.
+// CHECK-LABEL: void relaxed_count(
+// CHECK: dd_private_h.update(in[i] & 255, 1u);
+__global__ void relaxed_count(const int *in, int n, unsigned *h,
+                              unsigned *count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    // REMARK: privatize-cross-block.cu:[[@LINE+1]]:5: remark: atomicAdd -> dd_private_h.update
+    atomicAdd(&h[in[i] & 255], 1u);
+  if (threadIdx.x == 0) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*count).fetch_add(
+        1u, cuda::memory_order_relaxed);
+    cuda::atomic_ref<unsigned, cuda::thread_scope_block>(count[1]).store(1u);
+  }
 }
 
 // A fence before every update orders nothing of them: privatized. In a loop
@@ -111,7 +165,7 @@ int main() {
     cudaMalloc(&dCount, sizeof(unsigned));
     cudaMalloc(&dTotals, 256 * sizeof(unsigned));
     cudaMemcpy(dIn, In.data(), N * sizeof(int), cudaMemcpyHostToDevice);
-    for (int Kernel = 0; Kernel < 3; ++Kernel)
+    for (int Kernel = 0; Kernel < 4; ++Kernel)
       for (int Rep = 0; Rep < 3; ++Rep) { // launchers probe, then choose
         cudaMemset(dH, 0, 256 * sizeof(unsigned));
         cudaMemset(dCount, 0, sizeof(unsigned));
@@ -123,8 +177,10 @@ int main() {
           void *Args[] = {&dIn, &N, &dH, &dH, &dTotals};
           cudaLaunchCooperativeKernel((void *)grid_phases, dim3(Sms * PerSm),
                                       dim3(256), Args, 0, 0);
-        } else {
+        } else if (Kernel == 2) {
           block_fence<<<Grid, 256>>>(dIn, N, dH);
+        } else {
+          last_block_release<<<Grid, 256>>>(dIn, N, dH, dH, dCount, dTotals);
         }
         std::vector<unsigned> H(256), Totals(256);
         cudaMemcpy(H.data(), dH, 256 * sizeof(unsigned),
@@ -138,7 +194,7 @@ int main() {
         for (int B = 0; B < 256; ++B) {
           Mix(H[B]);
           Mix(Totals[B]);
-          if (H[B] != Want[B] || (Kernel < 2 && Totals[B] != Want[B]))
+          if (H[B] != Want[B] || (Kernel != 2 && Totals[B] != Want[B]))
             ++Bad;
         }
       }
