@@ -309,63 +309,6 @@ void callees(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen,
   F.TraverseStmt(const_cast<Stmt *>(Body));
 }
 
-/// The calls and assembly statements of \p Body after which other blocks may
-/// see what the thread wrote before the kernel ends (ordersForOtherBlocks,
-/// or inline assembly with a fence of more than block scope), themselves or
-/// in a function they call: where in \p Body, and what. With \p First, only
-/// the first one.
-std::vector<std::pair<SourceLocation, std::string>>
-crossBlockOrdering(const Stmt *Body,
-                   SmallPtrSetImpl<const FunctionDecl *> &Seen, bool First) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    SmallPtrSetImpl<const FunctionDecl *> &Seen;
-    bool First;
-    std::vector<std::pair<SourceLocation, std::string>> Found;
-    Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen, bool First)
-        : Seen(Seen), First(First) {}
-    bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (!F)
-        return true;
-      std::string Name = F->getNameAsString();
-      if (const auto *M = dyn_cast<CXXMethodDecl>(F)) {
-        // The class the user named (atomic_ref), not a base of the
-        // library's that declares the member (__atomic_ref_bitwise).
-        const CXXRecordDecl *Class = M->getParent();
-        const Expr *Object = nullptr;
-        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-          Object = MC->getImplicitObjectArgument();
-        else if (isa<CXXOperatorCallExpr>(C) && C->getNumArgs() > 0)
-          Object = C->getArg(0);
-        if (Object)
-          if (const CXXRecordDecl *R =
-                  Object->IgnoreImpCasts()->getType()->getAsCXXRecordDecl())
-            Class = R;
-        Name = Class->getNameAsString() + "::" + Name;
-      }
-      const FunctionDecl *Def = nullptr;
-      if (ordersForOtherBlocks(C))
-        Found.push_back({C->getBeginLoc(), Name + "()"});
-      else if (F->hasBody(Def) && Seen.insert(Def).second)
-        if (auto Inner = crossBlockOrdering(Def->getBody(), Seen, true);
-            !Inner.empty())
-          Found.push_back({C->getBeginLoc(), "'" + Name + "', which reaches " +
-                                                 Inner.front().second});
-      return !First || Found.empty();
-    }
-    bool VisitGCCAsmStmt(GCCAsmStmt *S) {
-      const std::string Text = S->getAsmString();
-      if ((Text.find("membar") != std::string::npos ||
-           Text.find("fence") != std::string::npos) &&
-          Text.find(".cta") == std::string::npos)
-        Found.push_back({S->getBeginLoc(), "a fence in inline assembly"});
-      return !First || Found.empty();
-    }
-  } F(Seen, First);
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
-}
-
 /// Whether \p Loc can run after \p Before in one thread of \p Body: it
 /// comes later in the text, or a loop holds both (with a goto, anything).
 bool mayRunAfter(SourceLocation Before, SourceLocation Loc, const Stmt *Body,
@@ -1690,8 +1633,8 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
   // after that point through any pointer, so the updates made before it
   // (in the text, or in a loop around both) must be there.
   SmallPtrSet<const FunctionDecl *, 8> Visited;
-  for (const auto &O : crossBlockOrdering(A.Kernel->getBody(), Visited,
-                                          /*First=*/false))
+  for (const auto &O : publishingPoints(A.Kernel->getBody(), Visited,
+                                        /*First=*/false))
     if (llvm::any_of(A.Members, [&](const Member &M) {
           return mayRunAfter(M.Call->getBeginLoc(), O.first,
                              A.Kernel->getBody(), SM);

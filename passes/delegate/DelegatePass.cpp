@@ -198,8 +198,11 @@ struct Section {
   /// the kernel uses after it (CS->Replies), or the kernel uses afterwards
   /// memory the section writes.
   bool Waits = false;
-  /// The first use after the section of memory it writes, for the remark.
+  /// The first use after the section of memory it writes, or (with
+  /// WaitsPublish) the point where the kernel then publishes its writes to
+  /// other blocks, for the remark.
   std::string WaitsFor;
+  bool WaitsPublish = false;
 
   bool nested() const { return CS->Kind == CriticalSection::Shape::Nested; }
   bool isReply(const ValueDecl *D) const {
@@ -571,6 +574,29 @@ std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
       S.Waits = true;
       S.WaitsFor = "'" + W->getNameAsString() + "' (line " +
                    std::to_string(SM.getExpansionLineNumber(L)) + ")";
+      break;
+    }
+  }
+  // A point after the section where the kernel publishes its writes to
+  // other blocks (the last-block pattern: a fence, a counter, the last block
+  // reads the totals through any pointer; a grid-wide barrier): the
+  // section must have run by then. Points inside sections move to the
+  // servers with them.
+  if (!S.Waits) {
+    const SourceRange LoopRange = CS.Loop->getSourceRange();
+    const Stmt *Around = enclosingLoop(Ctx, CS.Loop);
+    SmallPtrSet<const FunctionDecl *, 8> Seen;
+    for (const auto &[L, What] :
+         publishingPoints(K.getBody(), Seen, /*First=*/false)) {
+      if (inAnySection(L))
+        continue;
+      if (!SM.isBeforeInTranslationUnit(LoopRange.getEnd(), L) &&
+          !(Around && within(L, Around->getSourceRange(), SM)))
+        continue;
+      S.Waits = true;
+      S.WaitsPublish = true;
+      S.WaitsFor =
+          What + " (line " + std::to_string(SM.getExpansionLineNumber(L)) + ")";
       break;
     }
   }
@@ -1196,6 +1222,11 @@ std::string KernelRewrite::whyWait(unsigned I) const {
   if (!Why.empty())
     return "; each client waits for the server's reply, which brings back " +
            Why;
+  if (S.WaitsPublish)
+    return "; each client waits for the server's reply, since after the "
+           "critical section the kernel lets other blocks see its writes "
+           "at " +
+           S.WaitsFor;
   return "; each client waits for the server's reply, since the kernel "
          "uses " +
          S.WaitsFor + ", which the critical section writes, after it";

@@ -73,4 +73,56 @@ findBarrier(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   return F.Found;
 }
 
+std::vector<std::pair<SourceLocation, std::string>>
+publishingPoints(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen,
+                 bool First) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SmallPtrSetImpl<const FunctionDecl *> &Seen;
+    bool First;
+    std::vector<std::pair<SourceLocation, std::string>> Found;
+    Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen, bool First)
+        : Seen(Seen), First(First) {}
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (!F)
+        return true;
+      std::string Name = F->getNameAsString();
+      if (const auto *M = dyn_cast<CXXMethodDecl>(F)) {
+        // The class the user named (atomic_ref), not a base of the
+        // library's that declares the member (__atomic_ref_bitwise).
+        const CXXRecordDecl *Class = M->getParent();
+        const Expr *Object = nullptr;
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+          Object = MC->getImplicitObjectArgument();
+        else if (isa<CXXOperatorCallExpr>(C) && C->getNumArgs() > 0)
+          Object = C->getArg(0);
+        if (Object)
+          if (const CXXRecordDecl *R =
+                  Object->IgnoreImpCasts()->getType()->getAsCXXRecordDecl())
+            Class = R;
+        Name = Class->getNameAsString() + "::" + Name;
+      }
+      const FunctionDecl *Def = nullptr;
+      if (ordersForOtherBlocks(C))
+        Found.push_back({C->getBeginLoc(), Name + "()"});
+      else if (F->hasBody(Def) && Seen.insert(Def).second)
+        if (auto Inner = publishingPoints(Def->getBody(), Seen, true);
+            !Inner.empty())
+          Found.push_back({C->getBeginLoc(), "'" + Name + "', which reaches " +
+                                                 Inner.front().second});
+      return !First || Found.empty();
+    }
+    bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+      const std::string Text = S->getAsmString();
+      if ((Text.find("membar") != std::string::npos ||
+           Text.find("fence") != std::string::npos) &&
+          Text.find(".cta") == std::string::npos)
+        Found.push_back({S->getBeginLoc(), "a fence in inline assembly"});
+      return !First || Found.empty();
+    }
+  } F(Seen, First);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
 } // namespace decoupler

@@ -4,7 +4,8 @@
 // privatized array's flush) must know whether every thread of the block
 // reaches it: a kernel that returns early skips it, and one that also
 // synchronizes on the way would pair its threads' barriers wrongly. These
-// answer both questions, looking through the functions the code calls.
+// answer both questions, looking through the functions the code calls, and
+// say where a kernel publishes its writes to other blocks mid-kernel.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DECOUPLER_SUPPORT_BARRIERS_H
@@ -45,6 +46,19 @@ struct BarrierSite {
 std::optional<BarrierSite>
 findBarrier(const clang::Stmt *Body,
             llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Seen);
+
+/// The calls and inline assembly of \p Body after which other blocks may see
+/// what the thread wrote before the kernel ends: a fence of more than block
+/// scope, an atomic that releases beyond the block, a grid-wide barrier
+/// (ordersForOtherBlocks), themselves or in a function they call
+/// (transitively, \p Seen holding those already looked at): where in
+/// \p Body, and what. With \p First, only the first one. A rewrite that
+/// defers a thread's writes (a block-private copy merged at the end, a
+/// critical section sent to a server) must not defer them past one.
+std::vector<std::pair<clang::SourceLocation, std::string>>
+publishingPoints(const clang::Stmt *Body,
+                 llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Seen,
+                 bool First);
 
 } // namespace decoupler
 
