@@ -13,7 +13,7 @@
 #                                     delegate_test, delegate_bench --quick
 #                                     (its exact checks, small sizes), the
 #                                     examples differential test, the
-#                                     split and atomics passes' lit programs
+#                                     split, atomics and delegate passes' lit programs
 #                                     written against rewritten
 #                                     (test/gpu/lit-programs-differential.sh), the
 #                                     dd-sssp verification (every algorithm),
@@ -33,7 +33,7 @@
 # `run` ends with one line "gpu-proof: N passed, N failed" (suites, not
 # cases; each suite's own counts are in its log) and exits 1 when any failed.
 # Naming suites (atomics_test channel_stress delegate_test delegate_bench
-# examples split atomics sssp mst maxflow sp dmr racecheck adds) runs only those: the whole run takes longer
+# examples split atomics delegate sssp mst maxflow sp dmr racecheck adds) runs only those: the whole run takes longer
 # than one 10-minute device call (racecheck alone several minutes), so it is
 # usually split in two calls, e.g. `run DIR racecheck adds` and the rest.
 # The device machine has nvcc but no LLVM, so everything is built here.
@@ -63,11 +63,12 @@ pack() {
       -I "$root/runtime/include" -I "$root/examples/common" -I "$root/examples/$ex" \
       "$build/examples/decoupler/${ex}_dd/$ex/$ex.dd.cu" -o "$dir/bin/lineinfo/${ex}_dd"
   done
-  # The passes' lit programs (test/split/*.cu and test/atomics/*.cu with a
-  # main), as written and as decoupler rewrites them, for
+  # The passes' lit programs (test/split, test/atomics and test/delegate
+  # files with a main), as written and as decoupler rewrites them, for
   # test/gpu/lit-programs-differential.sh.
   lit_programs split --passes=split --split=auto
   lit_programs atomics
+  lit_programs delegate --passes=delegate
   rm -rf "$dir/runtime" && cp -r "$root/runtime/include" "$dir/runtime"
   cp "$root/test/gpu/examples-differential.sh" "$root/test/gpu/sssp-verify.sh" "$root/test/gpu/mst-verify.sh" \
      "$root/test/gpu/maxflow-verify.sh" "$root/test/gpu/sp-verify.sh" "$root/test/gpu/dmr-verify.sh" \
@@ -136,6 +137,7 @@ run() {
   suite examples "$dir/examples-differential.sh" "$dir/bin" "$dir/graphs"
   suite split "$dir/lit-programs-differential.sh" "$dir/bin/split" DD_SPLIT_POLICY split
   suite atomics "$dir/lit-programs-differential.sh" "$dir/bin/atomics" DD_PRIVATIZE_POLICY privatize
+  suite delegate "$dir/lit-programs-differential.sh" "$dir/bin/delegate" DD_DELEGATE_POLICY delegate
   suite sssp "$dir/sssp-verify.sh" "$dir/bin" "$dir/graphs"
   suite mst "$dir/mst-verify.sh" "$dir/bin" "$dir/graphs"
   suite maxflow "$dir/maxflow-verify.sh" "$dir/bin"

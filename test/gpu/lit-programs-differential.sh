@@ -46,7 +46,7 @@ for dd in "$bin"/*_dd; do
     timeout -k 5 "$timeout_s" "${cmd[@]}" >"$tmp/$way.out" 2>"$tmp/$way.err"
     rc=$?
     if [ $rc -ne 0 ]; then
-      echo "FAIL $name: $way exited $rc: $(tail -2 "$tmp/$way.out" "$tmp/$way.err" | tr '\n' ' ')"
+      echo "FAIL $name: $way exited $rc: $(cat "$tmp/$way.out" "$tmp/$way.err" | tail -n 2 | tr '\n' ' ')"
       ok=0
     elif [ "$way" != written ] && ! cmp -s "$tmp/written.out" "$tmp/$way.out"; then
       echo "FAIL $name: $way differs from written: $(diff "$tmp/written.out" "$tmp/$way.out" | head -4 | tr '\n' ' ')"
