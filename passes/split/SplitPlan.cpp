@@ -15,12 +15,14 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -760,6 +762,82 @@ uint64_t staticSharedBytes(const FunctionDecl *Kernel, const ASTContext &Ctx) {
 // The planner
 //===----------------------------------------------------------------------===//
 
+/// Whether the value \p E computes is used: its parent (through parentheses,
+/// cleanups and casts to void) is an expression.
+bool valueUsed(const Expr *E, ASTContext &Ctx) {
+  const Stmt *At = E;
+  for (DynTypedNodeList Parents = Ctx.getParents(*At); Parents.size() == 1;
+       Parents = Ctx.getParents(*At)) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (isa<ParenExpr, ExprWithCleanups>(P) ||
+        (isa<CastExpr>(P) && cast<CastExpr>(P)->getCastKind() == CK_ToVoid)) {
+      At = P;
+      continue;
+    }
+    return isa<Expr>(P);
+  }
+  return true;
+}
+
+/// Where \p S, or a function it calls (by the call), waits for or
+/// publishes to other threads: a volatile read, a fence, an atomic whose
+/// value is used or that swaps (a lock, a flag, a ticket), an atomic
+/// object's load or wait, an atomic that releases, a grid barrier, inline
+/// assembly. What such code reads after it may be written by another thread
+/// before it, so no warp may read it ahead.
+std::optional<std::pair<const Stmt *, std::string>>
+findSynchronization(const Stmt *S, ASTContext &Ctx,
+                    llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    ASTContext &Ctx;
+    llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen;
+    std::optional<std::pair<const Stmt *, std::string>> Found;
+    Finder(ASTContext &Ctx, llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen)
+        : Ctx(Ctx), Seen(Seen) {}
+    bool found(const Stmt *At, const std::string &What) {
+      Found = {At, What};
+      return false;
+    }
+    bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
+      if (C->getCastKind() == CK_LValueToRValue &&
+          C->getSubExpr()->getType().isVolatileQualified())
+        return found(C, "a volatile read of '" +
+                            sourceText(C->getSubExpr(), Ctx) + "'");
+      return true;
+    }
+    bool VisitGCCAsmStmt(GCCAsmStmt *A) { return found(A, "inline assembly"); }
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (!F)
+        return true;
+      const std::string Name = callName(C);
+      if (cudaSync(C) == SyncKind::Fence || ordersForOtherBlocks(C))
+        return found(C, "'" + Name + "'");
+      if (std::optional<AtomicCall> A = cudaAtomic(C))
+        if (A->Operation == AtomicCall::Op::CAS ||
+            A->Operation == AtomicCall::Op::Exch || valueUsed(C, Ctx))
+          return found(C, "'" + Name + "', whose value is used");
+      if (const auto *M = dyn_cast<CXXMethodDecl>(F);
+          M && M->getParent()->getIdentifier() &&
+          M->getParent()->getName().contains("atomic") &&
+          Ctx.getSourceManager().isInSystemHeader(
+              Ctx.getSourceManager().getExpansionLoc(M->getLocation())))
+        return found(C, "an atomic object's '" + Name + "'");
+      if (StringRef(Name).starts_with("__nv_atomic_"))
+        return found(C, "'" + Name + "'");
+      const FunctionDecl *Def = nullptr;
+      if (F->hasBody(Def) && Seen.insert(Def).second)
+        if (auto Inner = findSynchronization(Def->getBody(), Ctx, Seen))
+          return found(C, Inner->second + " in '" + Name + "'");
+      return true;
+    }
+  } F(Ctx, Seen);
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
 class Planner {
 public:
   Planner(const Stmt *Loop, const KernelAnalysis &K, ASTContext &Ctx,
@@ -771,7 +849,8 @@ public:
 
   LoopPlan run() {
     if (checkLoopControl() && checkGuards() && checkExits() &&
-        chooseStreams() && checkWrites() && checkBlock() && shape())
+        checkSynchronization() && chooseStreams() && checkWrites() &&
+        checkBlock() && shape())
       cost();
     return std::move(P);
   }
@@ -1185,6 +1264,20 @@ private:
   }
 
   /// Legality: no streamed array written in the loop.
+  /// The producer warp reads the streams ahead of the consumers: a loop
+  /// that waits for other threads (a flag, a lock, a fence after a flag's
+  /// read) would read data before it is ready.
+  bool checkSynchronization() {
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+    if (auto Sync = findSynchronization(Loop, Ctx, Seen))
+      return refuse("the loop synchronizes with other threads (" +
+                        Sync->second +
+                        "): the producer warp would read the streams ahead "
+                        "of it",
+                    Sync->first->getBeginLoc());
+    return true;
+  }
+
   bool checkWrites() {
     for (const Access &S : Stores)
       for (unsigned I : StreamLoads) {

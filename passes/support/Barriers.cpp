@@ -86,22 +86,7 @@ publishingPoints(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen,
       const FunctionDecl *F = C->getDirectCallee();
       if (!F)
         return true;
-      std::string Name = F->getNameAsString();
-      if (const auto *M = dyn_cast<CXXMethodDecl>(F)) {
-        // The class the user named (atomic_ref), not a base of the
-        // library's that declares the member (__atomic_ref_bitwise).
-        const CXXRecordDecl *Class = M->getParent();
-        const Expr *Object = nullptr;
-        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-          Object = MC->getImplicitObjectArgument();
-        else if (isa<CXXOperatorCallExpr>(C) && C->getNumArgs() > 0)
-          Object = C->getArg(0);
-        if (Object)
-          if (const CXXRecordDecl *R =
-                  Object->IgnoreImpCasts()->getType()->getAsCXXRecordDecl())
-            Class = R;
-        Name = Class->getNameAsString() + "::" + Name;
-      }
+      const std::string Name = callName(C);
       const FunctionDecl *Def = nullptr;
       if (ordersForOtherBlocks(C))
         Found.push_back({C->getBeginLoc(), Name + "()"});

@@ -307,6 +307,27 @@ bool ordersForOtherBlocks(const CallExpr *Call) {
   return F->getName() == "atomic_thread_fence" && inSystemHeader(F);
 }
 
+std::string callName(const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F)
+    return "";
+  std::string Name = F->getNameAsString();
+  const auto *M = dyn_cast<CXXMethodDecl>(F);
+  if (!M)
+    return Name;
+  const CXXRecordDecl *Class = M->getParent();
+  const Expr *Object = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    Object = MC->getImplicitObjectArgument();
+  else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs() > 0)
+    Object = Call->getArg(0);
+  if (Object)
+    if (const CXXRecordDecl *R =
+            Object->IgnoreImpCasts()->getType()->getAsCXXRecordDecl())
+      Class = R;
+  return Class->getNameAsString() + "::" + Name;
+}
+
 bool readsThreadIdentity(const CallExpr *Call) {
   StringRef Name = cudaFunctionName(Call ? Call->getDirectCallee() : nullptr);
   if (Name.empty())

@@ -75,6 +75,11 @@ SyncKind cudaSync(const clang::CallExpr *Call);
 /// multi_grid_group's sync()).
 bool ordersForOtherBlocks(const clang::CallExpr *Call);
 
+/// How a remark names the function \p Call calls: `name`, or for a member
+/// `Class::name` with the class of the object the user wrote (atomic_ref,
+/// not the library's base that declares the member).
+std::string callName(const clang::CallExpr *Call);
+
 /// Whether \p Call returns something that differs between threads of the
 /// same block for reasons other than its arguments: warp votes and
 /// shuffles, lane/warp ids, clocks and timers, random-number generators.

@@ -1,0 +1,101 @@
+// The producer warp reads a loop's streams ahead of the consumers. A loop
+// that waits for or publishes to other threads (a volatile flag, a fence,
+// a lock's compare-and-swap, an atomic whose value is used, an atomic
+// object's load, a grid barrier), itself or in a function it calls, may
+// read data another thread writes just before: it is not split. Annotated,
+// that is an error at the loop with a note at the cause; under
+// --split=auto, a remark. An atomic whose value is thrown away (a count)
+// does not synchronize.
+// RUN: not %decoupler --passes=split %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=ANNOTATED
+// RUN: %decoupler --passes=split --split=auto -Rdecoupler %s -o %t2.cu -- -DNO_PRAGMA 2>&1 | FileCheck %s --check-prefix=AUTO
+#include <cuda/atomic>
+#ifdef NO_PRAGMA
+#define DECOUPLE
+#else
+#define DECOUPLE _Pragma("dd decouple")
+#endif
+
+__device__ bool ready(const volatile int *flags, int j) {
+  return flags[j / 1024] != 0;
+}
+
+__global__ void flag_spin(const float *a, float *out, int n,
+                          const volatile int *flags) {
+  float s = 0;
+  // ANNOTATED: refuse-synchronization.cu:[[@LINE+4]]:3: error: cannot decouple this loop: the loop synchronizes with other threads (a volatile read of 'flags[j / 1024]'): the producer warp would read the streams ahead of it
+  // ANNOTATED: refuse-synchronization.cu:[[@LINE+4]]:12: note: here
+  // AUTO: refuse-synchronization.cu:[[@LINE+2]]:3: remark: --split=auto: loop not eligible: the loop synchronizes with other threads (a volatile read of 'flags[j / 1024]')
+  DECOUPLE
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    while (flags[j / 1024] == 0) {
+    }
+    s += a[blockIdx.x * n + j];
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+__global__ void flag_in_callee(const float *a, float *out, int n,
+                               const volatile int *flags) {
+  float s = 0;
+  // ANNOTATED: refuse-synchronization.cu:[[@LINE+2]]:3: error: cannot decouple this loop: the loop synchronizes with other threads (a volatile read of 'flags[j / 1024]' in 'ready')
+  DECOUPLE
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    if (ready(flags, j))
+      s += a[blockIdx.x * n + j];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+__global__ void fenced(const float *a, float *out, int n, unsigned *seen) {
+  float s = 0;
+  // ANNOTATED: refuse-synchronization.cu:[[@LINE+2]]:3: error: cannot decouple this loop: the loop synchronizes with other threads ('__threadfence')
+  DECOUPLE
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    s += a[blockIdx.x * n + j];
+    __threadfence();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+__global__ void ticket(const float *a, float *out, int n, unsigned *next) {
+  float s = 0;
+  // ANNOTATED: refuse-synchronization.cu:[[@LINE+2]]:3: error: cannot decouple this loop: the loop synchronizes with other threads ('atomicAdd', whose value is used)
+  DECOUPLE
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    s += a[blockIdx.x * n + j] * atomicAdd(next, 1u);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+__global__ void atomic_load(const float *a, float *out, int n, int *flag) {
+  float s = 0;
+  // ANNOTATED: refuse-synchronization.cu:[[@LINE+2]]:3: error: cannot decouple this loop: the loop synchronizes with other threads (an atomic object's 'atomic_ref::load')
+  DECOUPLE
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    if (cuda::atomic_ref<int, cuda::thread_scope_device>(*flag).load(
+            cuda::memory_order_acquire))
+      s += a[blockIdx.x * n + j];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+// A count whose value is thrown away: split as before.
+__global__ void counted(const float *__restrict__ a, float *__restrict__ out,
+                        int n, unsigned *__restrict__ count) {
+  float s = 0;
+  // ANNOTATED-NOT: refuse-synchronization.cu:[[@LINE+2]]:3: error
+  // AUTO: refuse-synchronization.cu:[[@LINE+2]]:3: remark: --split=auto: split plan for loop: {{.*}}rewritten: counted_split
+  DECOUPLE
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    s += a[blockIdx.x * n + j];
+    atomicAdd(count, 1u);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+void run(const float *a, float *out, int n, const volatile int *flags,
+         unsigned *u, int *f) {
+  flag_spin<<<64, 256>>>(a, out, n, flags);
+  flag_in_callee<<<64, 256>>>(a, out, n, flags);
+  fenced<<<64, 256>>>(a, out, n, u);
+  ticket<<<64, 256>>>(a, out, n, u);
+  atomic_load<<<64, 256>>>(a, out, n, f);
+  counted<<<64, 256>>>(a, out, n, u);
+}
