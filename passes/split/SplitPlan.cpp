@@ -781,24 +781,24 @@ bool valueUsed(const Expr *E, ASTContext &Ctx) {
   return true;
 }
 
-/// Where \p S, or a function it calls (by the call), waits for or
-/// publishes to other threads: a volatile read, a fence, an atomic whose
+/// Every place where \p S, or a function it calls (by the call), waits for
+/// or publishes to other threads: a volatile read, a fence, an atomic whose
 /// value is used or that swaps (a lock, a flag, a ticket), an atomic
 /// object's load or wait, an atomic that releases, a grid barrier, inline
 /// assembly. What such code reads after it may be written by another thread
 /// before it, so no warp may read it ahead.
-std::optional<std::pair<const Stmt *, std::string>>
+std::vector<std::pair<const Stmt *, std::string>>
 findSynchronization(const Stmt *S, ASTContext &Ctx,
                     llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   struct Finder : RecursiveASTVisitor<Finder> {
     ASTContext &Ctx;
     llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen;
-    std::optional<std::pair<const Stmt *, std::string>> Found;
+    std::vector<std::pair<const Stmt *, std::string>> Found;
     Finder(ASTContext &Ctx, llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen)
         : Ctx(Ctx), Seen(Seen) {}
     bool found(const Stmt *At, const std::string &What) {
-      Found = {At, What};
-      return false;
+      Found.push_back({At, What});
+      return true;
     }
     bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
       if (C->getCastKind() == CK_LValueToRValue &&
@@ -829,8 +829,9 @@ findSynchronization(const Stmt *S, ASTContext &Ctx,
         return found(C, "'" + Name + "'");
       const FunctionDecl *Def = nullptr;
       if (F->hasBody(Def) && Seen.insert(Def).second)
-        if (auto Inner = findSynchronization(Def->getBody(), Ctx, Seen))
-          return found(C, Inner->second + " in '" + Name + "'");
+        if (auto Inner = findSynchronization(Def->getBody(), Ctx, Seen);
+            !Inner.empty())
+          return found(C, Inner.front().second + " in '" + Name + "'");
       return true;
     }
   } F(Ctx, Seen);
@@ -1267,19 +1268,61 @@ private:
   /// The producer warp reads the streams ahead of the consumers: a loop
   /// that waits for other threads (a flag, a lock, a fence after a flag's
   /// read) would read data before it is ready.
+  /// The producer warp starts at the kernel's entry: it skips everything
+  /// the consumers run before the loop, which includes a flag they wait
+  /// for first.
   bool checkSynchronization() {
     llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
-    if (auto Sync = findSynchronization(Loop, Ctx, Seen))
-      return refuse("the loop synchronizes with other threads (" +
-                        Sync->second +
-                        "): the producer warp would read the streams ahead "
-                        "of it",
-                    Sync->first->getBeginLoc());
+    for (const auto &[At, What] :
+         findSynchronization(K.Kernel->getBody(), Ctx, Seen)) {
+      if (!beforeLoopReads(At))
+        continue;
+      const bool Inside = within(At, Loop);
+      return refuse(
+          Twine(Inside ? "the loop" : "the kernel, before the loop,") +
+              " synchronizes with other threads (" + What +
+              "): the producer warp would read the streams ahead "
+              "of it",
+          At->getBeginLoc());
+    }
     return true;
   }
 
+  /// Whether \p S lies in \p Outer's text.
+  bool within(const Stmt *S, const Stmt *Outer) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+    return !SM.isBeforeInTranslationUnit(
+               L, SM.getExpansionLoc(Outer->getBeginLoc())) &&
+           !SM.isBeforeInTranslationUnit(
+               SM.getExpansionRange(Outer->getEndLoc()).getEnd(), L);
+  }
+
+  /// Whether \p S may run before some of the loop's reads: it is in the
+  /// loop, before it in the kernel's text, or in a loop around it.
+  bool beforeLoopReads(const Stmt *S) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (within(S, Loop) ||
+        SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getBeginLoc()),
+                                     SM.getExpansionLoc(Loop->getBeginLoc())))
+      return true;
+    for (const Stmt *Around : loopsAround(Loop))
+      if (within(S, Around))
+        return true;
+    return false;
+  }
+
   bool checkWrites() {
-    for (const Access &S : Stores)
+    // The producer copies from the kernel's entry on: a store the consumers
+    // make before the loop (thread 0 initializes the row, then a barrier)
+    // would come after the copy.
+    std::vector<Access> Before, Unused;
+    collectAccesses(K.Kernel->getBody(), K, F, Ctx, Unused, Before);
+    std::vector<Access> All = Stores;
+    for (const Access &S : Before)
+      if (!within(S.At, Loop) && beforeLoopReads(S.At))
+        All.push_back(S);
+    for (const Access &S : All)
       for (unsigned I : StreamLoads) {
         const Access &L = Loads[I];
         if (!mayAlias(S, L, Options.Annotated))
@@ -1290,10 +1333,11 @@ private:
         }
         std::string Array = L.Root ? L.Root->getNameAsString() : text(L.LV);
         if (Options.Annotated || S.Root == L.Root || S.RootUnknown)
-          return refuse("the streamed array '" + Array +
-                            "' may be written in the loop, so the producer "
-                            "warp could copy stale data",
-                        S.At->getBeginLoc());
+          return refuse(
+              "the streamed array '" + Array + "' may be written " +
+                  (within(S.At, Loop) ? "in the loop" : "before the loop") +
+                  ", so the producer warp could copy stale data",
+              S.At->getBeginLoc());
         decline("the store '" + text(S.At) +
                 "' may alias the streamed array '" + Array +
                 "' (no '#pragma dd decouple' promise, no __restrict__)");

@@ -5,7 +5,9 @@
 // read data another thread writes just before: it is not split. Annotated,
 // that is an error at the loop with a note at the cause; under
 // --split=auto, a remark. An atomic whose value is thrown away (a count)
-// does not synchronize.
+// does not synchronize. The producer warp starts at the kernel's entry and
+// skips what the consumers run before the loop, so a flag the kernel waits
+// for before the loop counts too, and so does a store to a stream there.
 // RUN: not %decoupler --passes=split %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=ANNOTATED
 // RUN: %decoupler --passes=split --split=auto -Rdecoupler %s -o %t2.cu -- -DNO_PRAGMA 2>&1 | FileCheck %s --check-prefix=AUTO
 #include <cuda/atomic>
@@ -76,6 +78,34 @@ __global__ void atomic_load(const float *a, float *out, int n, int *flag) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
+__global__ void wait_then_stream(const float *a, float *out, int n,
+                                 const volatile int *flag) {
+  if (threadIdx.x == 0)
+    while (*flag == 0) {
+    }
+  __syncthreads();
+  float s = 0;
+  // ANNOTATED: refuse-synchronization.cu:[[@LINE+3]]:3: error: cannot decouple this loop: the kernel, before the loop, synchronizes with other threads (a volatile read of '*flag')
+  // AUTO: refuse-synchronization.cu:[[@LINE+2]]:3: remark: --split=auto: loop not eligible: the kernel, before the loop, synchronizes with other threads (a volatile read of '*flag')
+  DECOUPLE
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    s += a[blockIdx.x * n + j];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+__global__ void init_then_stream(float *a, float *out, int n) {
+  if (threadIdx.x == 0)
+    a[blockIdx.x * n] = 1.0f;
+  __syncthreads();
+  float s = 0;
+  // ANNOTATED: refuse-synchronization.cu:[[@LINE+3]]:3: error: cannot decouple this loop: the streamed array 'a' may be written before the loop, so the producer warp could copy stale data
+  // AUTO: refuse-synchronization.cu:[[@LINE+2]]:3: remark: --split=auto: loop not eligible: the streamed array 'a' may be written before the loop
+  DECOUPLE
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    s += a[blockIdx.x * n + j];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
 // A count whose value is thrown away: split as before.
 __global__ void counted(const float *__restrict__ a, float *__restrict__ out,
                         int n, unsigned *__restrict__ count) {
@@ -98,4 +128,6 @@ void run(const float *a, float *out, int n, const volatile int *flags,
   ticket<<<64, 256>>>(a, out, n, u);
   atomic_load<<<64, 256>>>(a, out, n, f);
   counted<<<64, 256>>>(a, out, n, u);
+  wait_then_stream<<<64, 256>>>(a, out, n, flags);
+  init_then_stream<<<64, 256>>>(const_cast<float *>(a), out, n);
 }
