@@ -24,55 +24,6 @@ namespace decoupler {
 
 namespace {
 
-/// Whether the value the call returns is thrown away. The last statement of
-/// a GNU statement expression `({ ...; atomicAdd(p, 1); })` is the value of
-/// the expression: its result is used where the statement expression's is.
-bool resultUnused(ASTContext &Ctx, const CallExpr *Call) {
-  const Stmt *Child = Call;
-  DynTypedNodeList Parents = Ctx.getParents(*Call);
-  while (Parents.size() == 1) {
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P)
-      return false;
-    if (isa<ParenExpr, ExprWithCleanups>(P) ||
-        (isa<CastExpr>(P) && cast<CastExpr>(P)->getCastKind() == CK_ToVoid)) {
-      Child = P;
-      Parents = Ctx.getParents(*P);
-      continue;
-    }
-    // A label or attribute passes the value of its statement on.
-    if (isa<LabelStmt, AttributedStmt>(P)) {
-      Child = P;
-      Parents = Ctx.getParents(*P);
-      continue;
-    }
-    if (const auto *Block = dyn_cast<CompoundStmt>(P)) {
-      DynTypedNodeList Up = Ctx.getParents(*Block);
-      const auto *SE = Up.size() == 1 ? Up[0].get<StmtExpr>() : nullptr;
-      if (SE && !Block->body_empty() && Block->body_back() == Child) {
-        Child = SE;
-        Parents = Ctx.getParents(*SE);
-        continue;
-      }
-      return true;
-    }
-    if (isa<CaseStmt, DefaultStmt>(P))
-      return true;
-    if (const auto *If = dyn_cast<IfStmt>(P))
-      return If->getThen() == Child || If->getElse() == Child;
-    if (const auto *W = dyn_cast<WhileStmt>(P))
-      return W->getBody() == Child;
-    if (const auto *D = dyn_cast<DoStmt>(P))
-      return D->getBody() == Child;
-    if (const auto *F = dyn_cast<ForStmt>(P))
-      return F->getBody() == Child || F->getInc() == Child;
-    if (const auto *BO = dyn_cast<BinaryOperator>(P))
-      return BO->getOpcode() == BO_Comma && BO->getLHS() == Child;
-    return false;
-  }
-  return false;
-}
-
 /// Whether \p E reads the word the atomic's address \p Address points to:
 /// `M` for `&M`, `*p` or `p[0]` for `p`, `p[i]` for `p + i` or `i + p`.
 bool readsTarget(ASTContext &Ctx, const Expr *E, const Expr *Address) {

@@ -762,25 +762,6 @@ uint64_t staticSharedBytes(const FunctionDecl *Kernel, const ASTContext &Ctx) {
 // The planner
 //===----------------------------------------------------------------------===//
 
-/// Whether the value \p E computes is used: its parent (through parentheses,
-/// cleanups and casts to void) is an expression.
-bool valueUsed(const Expr *E, ASTContext &Ctx) {
-  const Stmt *At = E;
-  for (DynTypedNodeList Parents = Ctx.getParents(*At); Parents.size() == 1;
-       Parents = Ctx.getParents(*At)) {
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P)
-      return false;
-    if (isa<ParenExpr, ExprWithCleanups>(P) ||
-        (isa<CastExpr>(P) && cast<CastExpr>(P)->getCastKind() == CK_ToVoid)) {
-      At = P;
-      continue;
-    }
-    return isa<Expr>(P);
-  }
-  return true;
-}
-
 /// Every place where \p S, or a function it calls (by the call), waits for
 /// or publishes to other threads: a volatile read, a fence, an atomic whose
 /// value is used or that swaps (a lock, a flag, a ticket), an atomic
@@ -817,7 +798,7 @@ findSynchronization(const Stmt *S, ASTContext &Ctx,
         return found(C, "'" + Name + "'");
       if (std::optional<AtomicCall> A = cudaAtomic(C))
         if (A->Operation == AtomicCall::Op::CAS ||
-            A->Operation == AtomicCall::Op::Exch || valueUsed(C, Ctx))
+            A->Operation == AtomicCall::Op::Exch || !resultUnused(Ctx, C))
           return found(C, "'" + Name + "', whose value is used");
       if (const auto *M = dyn_cast<CXXMethodDecl>(F);
           M && M->getParent()->getIdentifier() &&

@@ -51,6 +51,12 @@ llvm::StringRef toString(AtomicCall::Op Op);
 /// The CUDA atomic \p Call makes, if it is one (by declaration).
 std::optional<AtomicCall> cudaAtomic(const clang::CallExpr *Call);
 
+/// Whether the value \p Call returns is thrown away (an atomic's old value
+/// nobody reads). The last statement of a GNU statement expression
+/// `({ ...; atomicAdd(p, 1); })` is the value of the expression: its result
+/// is used where the statement expression's is.
+bool resultUnused(clang::ASTContext &Ctx, const clang::CallExpr *Call);
+
 /// What a call does to the threads that execute it, when it is a CUDA
 /// synchronization function.
 enum class SyncKind {
