@@ -1245,13 +1245,10 @@ private:
       P.DistinctBuffers.push_back(Why);
   }
 
-  /// Legality: no streamed array written in the loop.
-  /// The producer warp reads the streams ahead of the consumers: a loop
-  /// that waits for other threads (a flag, a lock, a fence after a flag's
-  /// read) would read data before it is ready.
-  /// The producer warp starts at the kernel's entry: it skips everything
-  /// the consumers run before the loop, which includes a flag they wait
-  /// for first.
+  /// The producer warp reads the streams ahead of the consumers, from the
+  /// kernel's entry on: a loop that waits for other threads (a flag, a lock,
+  /// a fence after a flag's read), or a kernel that does so before the loop,
+  /// would have its streams read before the data is ready.
   bool checkSynchronization() {
     llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
     for (const auto &[At, What] :
@@ -1293,6 +1290,7 @@ private:
     return false;
   }
 
+  /// Legality: no streamed array written in the loop, or before it.
   bool checkWrites() {
     // The producer copies from the kernel's entry on: a store the consumers
     // make before the loop (thread 0 initializes the row, then a barrier)

@@ -42,6 +42,41 @@ bool inCooperativeGroups(const Decl *D) {
   return false;
 }
 
+/// The canonical spelling of the group a cooperative-groups sync call
+/// synchronizes (`g.sync()` or `cg::sync(g)`); empty for a static or
+/// internal sync of the headers' own.
+std::string syncGroupSpelling(const CallExpr *Call) {
+  QualType Group;
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
+    Group = M->getObjectType();
+  else if (Call->getNumArgs() == 1)
+    Group = Call->getArg(0)->getType().getNonReferenceType();
+  return Group.isNull() ? std::string()
+                        : Group.getCanonicalType().getAsString();
+}
+
+/// The object a member call (or member operator) \p Call is made on, as
+/// written, and the index of its first argument after the object; null when
+/// it is no member call.
+const Expr *calledObject(const CallExpr *Call, unsigned &FirstArg) {
+  FirstArg = 0;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return MC->getImplicitObjectArgument();
+  if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs() > 0) {
+    FirstArg = 1;
+    return Call->getArg(0);
+  }
+  return nullptr;
+}
+
+/// \p E's value when it folds to an integer (an enumerator included).
+std::optional<int64_t> constantValue(const Expr *E, const ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (!E->EvaluateAsRValue(R, Ctx) || !R.Val.isInt())
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
 } // namespace
 
 bool isCudaFunction(const FunctionDecl *F) {
@@ -142,14 +177,9 @@ SyncKind cudaSync(const CallExpr *Call) {
   if (inCooperativeGroups(F) && F->getIdentifier() &&
       (F->getName() == "sync" || F->getName() == "barrier_wait" ||
        F->getName() == "barrier_arrive")) {
-    QualType Group;
-    if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
-      Group = M->getObjectType();
-    else if (Call->getNumArgs() == 1)
-      Group = Call->getArg(0)->getType().getNonReferenceType();
-    if (Group.isNull()) // a static or internal sync of the headers' own
+    const std::string Spelled = syncGroupSpelling(Call);
+    if (Spelled.empty()) // a static or internal sync of the headers' own
       return SyncKind::Barrier;
-    std::string Spelled = Group.getCanonicalType().getAsString();
     if (StringRef(Spelled).contains("tile") ||
         StringRef(Spelled).contains("coalesced"))
       return SyncKind::WarpBarrier;
@@ -171,16 +201,6 @@ SyncKind cudaSync(const CallExpr *Call) {
 
 namespace {
 
-/// The value of libcu++'s or the standard library's `memory_order` \p E,
-/// when it is a constant: 0 relaxed, 1 consume, 2 acquire, 3 release,
-/// 4 acq_rel, 5 seq_cst (the enumerators' order in both).
-std::optional<int64_t> memoryOrderValue(const Expr *E, const ASTContext &Ctx) {
-  Expr::EvalResult R;
-  if (!E->EvaluateAsRValue(R, Ctx) || !R.Val.isInt())
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
-
 bool isMemoryOrder(QualType T) {
   const auto *E = T.getCanonicalType()->getAs<EnumType>();
   return E && E->getDecl()->getIdentifier() &&
@@ -194,14 +214,8 @@ bool atomicObjectReleases(const CallExpr *Call, const CXXMethodDecl *M) {
   if (!inSystemHeader(M) || !M->getParent()->getIdentifier() ||
       !M->getParent()->getName().contains("atomic"))
     return false;
-  const Expr *Object = nullptr;
-  unsigned FirstArg = 0;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-    Object = MC->getImplicitObjectArgument();
-  } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs() > 0) {
-    Object = Call->getArg(0);
-    FirstArg = 1;
-  }
+  unsigned FirstArg;
+  const Expr *Object = calledObject(Call, FirstArg);
   if (!Object)
     return false;
   static const StringSet<> Writes = {"store",
@@ -234,8 +248,10 @@ bool atomicObjectReleases(const CallExpr *Call, const CXXMethodDecl *M) {
     if (!isMemoryOrder(Call->getArg(I)->getType()))
       continue;
     AnyOrder = true;
+    // 0 relaxed, 1 consume, 2 acquire, 3 release, 4 acq_rel, 5 seq_cst (the
+    // enumerators' order in libcu++ and the standard library).
     std::optional<int64_t> Order =
-        memoryOrderValue(Call->getArg(I), M->getASTContext());
+        constantValue(Call->getArg(I), M->getASTContext());
     if (!Order || *Order >= 3)
       return true;
   }
@@ -251,9 +267,8 @@ bool nvAtomicReleases(const CallExpr *Call, StringRef Name) {
     return false;
   const ASTContext &Ctx = Call->getCalleeDecl()->getASTContext();
   auto Value = [&](unsigned I) -> std::optional<int64_t> {
-    Expr::EvalResult R;
-    if (I < Call->getNumArgs() && Call->getArg(I)->EvaluateAsInt(R, Ctx))
-      return R.Val.getInt().getExtValue();
+    if (I < Call->getNumArgs())
+      return constantValue(Call->getArg(I), Ctx);
     return std::nullopt;
   };
   // __NV_THREAD_SCOPE_THREAD, __NV_THREAD_SCOPE_BLOCK.
@@ -336,15 +351,8 @@ bool ordersForOtherBlocks(const CallExpr *Call) {
   if (StringRef Name = cudaFunctionName(F);
       !Name.empty() && nvAtomicReleases(Call, Name))
     return true;
-  if (cudaSync(Call) == SyncKind::Barrier && inCooperativeGroups(F)) {
-    QualType Group;
-    if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
-      Group = M->getObjectType();
-    else if (Call->getNumArgs() == 1)
-      Group = Call->getArg(0)->getType().getNonReferenceType();
-    return !Group.isNull() &&
-           StringRef(Group.getCanonicalType().getAsString()).contains("grid");
-  }
+  if (cudaSync(Call) == SyncKind::Barrier && inCooperativeGroups(F))
+    return StringRef(syncGroupSpelling(Call)).contains("grid");
   if (cudaSync(Call) == SyncKind::Fence) {
     StringRef Name = F->getName();
     return Name != "__threadfence_block" && !Name.contains("cta");
@@ -363,12 +371,8 @@ std::string callName(const CallExpr *Call) {
   if (!M)
     return Name;
   const CXXRecordDecl *Class = M->getParent();
-  const Expr *Object = nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    Object = MC->getImplicitObjectArgument();
-  else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs() > 0)
-    Object = Call->getArg(0);
-  if (Object)
+  unsigned FirstArg;
+  if (const Expr *Object = calledObject(Call, FirstArg))
     if (const CXXRecordDecl *R =
             Object->IgnoreImpCasts()->getType()->getAsCXXRecordDecl())
       Class = R;
