@@ -4,6 +4,7 @@
 #include "support/Barriers.h"
 #include "support/LaunchRewriter.h"
 #include "support/SourceText.h"
+#include "support/ThreadOrder.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -307,35 +308,6 @@ void callees(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen,
     }
   } F(Seen, Opaque);
   F.TraverseStmt(const_cast<Stmt *>(Body));
-}
-
-/// Whether \p Loc can run after \p Before in one thread of \p Body: it
-/// comes later in the text, or a loop holds both (with a goto, anything).
-bool mayRunAfter(SourceLocation Before, SourceLocation Loc, const Stmt *Body,
-                 const SourceManager &SM) {
-  struct Loops : RecursiveASTVisitor<Loops> {
-    std::vector<SourceRange> Ranges;
-    bool Goto = false;
-    bool VisitStmt(Stmt *S) {
-      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
-        Ranges.push_back(S->getSourceRange());
-      Goto |= isa<GotoStmt, IndirectGotoStmt>(S);
-      return true;
-    }
-  } L;
-  L.TraverseStmt(const_cast<Stmt *>(Body));
-  Before = SM.getExpansionLoc(Before);
-  Loc = SM.getExpansionLoc(Loc);
-  if (L.Goto || SM.isBeforeInTranslationUnit(Before, Loc))
-    return true;
-  auto Inside = [&](SourceLocation X, SourceRange R) {
-    return !SM.isBeforeInTranslationUnit(X, SM.getExpansionLoc(R.getBegin())) &&
-           !SM.isBeforeInTranslationUnit(
-               SM.getExpansionRange(R.getEnd()).getEnd(), X);
-  };
-  return llvm::any_of(L.Ranges, [&](SourceRange R) {
-    return Inside(Before, R) && Inside(Loc, R);
-  });
 }
 
 /// `__shared__` variables declared in \p Body: the bytes of those of fixed
@@ -1633,11 +1605,11 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
   // after that point through any pointer, so the updates made before it
   // (in the text, or in a loop around both) must be there.
   SmallPtrSet<const FunctionDecl *, 8> Visited;
+  const ThreadOrder Order(A.Kernel->getBody(), SM);
   for (const auto &O : publishingPoints(A.Kernel->getBody(), Visited,
                                         /*First=*/false))
     if (llvm::any_of(A.Members, [&](const Member &M) {
-          return mayRunAfter(M.Call->getBeginLoc(), O.first,
-                             A.Kernel->getBody(), SM);
+          return Order.mayRunAfter(M.Call->getBeginLoc(), O.first);
         }))
       return "kernel '" + A.Kernel->getNameAsString() +
              "' lets other blocks see its writes before it ends (" + O.second +

@@ -9,6 +9,7 @@
 #include "support/MemoryRoots.h"
 #include "support/SourceText.h"
 #include "support/Stores.h"
+#include "support/ThreadOrder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -541,9 +542,8 @@ std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
   // without the wait the server could run them first.
   S.Waits = !CS.Replies.empty();
   const MemoryRootSet Written = writtenMemory(CS.Body, K);
+  const ThreadOrder Order(K.getBody(), SM);
   if (!Written.empty()) {
-    const SourceRange LoopRange = CS.Loop->getSourceRange();
-    const Stmt *Around = enclosingLoop(Ctx, CS.Loop);
     MemoryRoots Roots(K);
     struct Finder : RecursiveASTVisitor<Finder> {
       SmallVector<const DeclRefExpr *, 16> Refs;
@@ -561,11 +561,7 @@ std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
                   W->getType()->isReferenceType() || !W->hasLocalStorage()))
         continue;
       const SourceLocation L = D->getLocation();
-      if (within(L, LoopRange, SM))
-        continue;
-      const bool After = SM.isBeforeInTranslationUnit(LoopRange.getEnd(), L);
-      const bool SameLoop = Around && within(L, Around->getSourceRange(), SM);
-      if (!After && !SameLoop)
+      if (Order.within(L, CS.Loop) || !Order.mayRunAfter(CS.Loop, L))
         continue;
       MemoryRootSet Used;
       Roots.ofVar(W, Used);
@@ -583,15 +579,10 @@ std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
   // section must have run by then. Points inside sections move to the
   // servers with them.
   if (!S.Waits) {
-    const SourceRange LoopRange = CS.Loop->getSourceRange();
-    const Stmt *Around = enclosingLoop(Ctx, CS.Loop);
     SmallPtrSet<const FunctionDecl *, 8> Seen;
     for (const auto &[L, What] :
          publishingPoints(K.getBody(), Seen, /*First=*/false)) {
-      if (inAnySection(L))
-        continue;
-      if (!SM.isBeforeInTranslationUnit(LoopRange.getEnd(), L) &&
-          !(Around && within(L, Around->getSourceRange(), SM)))
+      if (inAnySection(L) || !Order.mayRunAfter(CS.Loop, L))
         continue;
       S.Waits = true;
       S.WaitsPublish = true;

@@ -12,6 +12,7 @@
 #include "split/SplitModel.h"
 #include "support/Allocations.h"
 #include "support/CudaFacts.h"
+#include "support/ThreadOrder.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -854,7 +855,8 @@ private:
   std::vector<bool> Covered;         // per load: brings no new bytes
   std::map<std::pair<const ParmVarDecl *, const ParmVarDecl *>,
            std::optional<std::string>>
-      Distinct; // distinctBuffers(), per pair of parameters
+      Distinct;                     // distinctBuffers(), per pair of parameters
+  std::optional<ThreadOrder> Order; // beforeLoopReads(), built on first use
 
   bool refuse(const Twine &Reason, SourceLocation Loc = SourceLocation()) {
     P.Result = Outcome::Refused;
@@ -1279,15 +1281,9 @@ private:
   /// Whether \p S may run before some of the loop's reads: it is in the
   /// loop, before it in the kernel's text, or in a loop around it.
   bool beforeLoopReads(const Stmt *S) {
-    const SourceManager &SM = Ctx.getSourceManager();
-    if (within(S, Loop) ||
-        SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getBeginLoc()),
-                                     SM.getExpansionLoc(Loop->getBeginLoc())))
-      return true;
-    for (const Stmt *Around : loopsAround(Loop))
-      if (within(S, Around))
-        return true;
-    return false;
+    if (!Order)
+      Order.emplace(K.Kernel->getBody(), Ctx.getSourceManager());
+    return Order->mayRunBefore(S->getBeginLoc(), Loop);
   }
 
   /// Legality: no streamed array written in the loop, or before it.

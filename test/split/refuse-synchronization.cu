@@ -106,6 +106,28 @@ __global__ void init_then_stream(float *a, float *out, int n) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
+// A goto back to before the loop: the wait after it runs before the loop's
+// next reads.
+__global__ void wait_then_goto(const float *a, float *out, int n,
+                               const volatile int *flag) {
+  int pass = 0;
+again:
+  float s = 0;
+  // ANNOTATED: refuse-synchronization.cu:[[@LINE+3]]:3: error: cannot decouple this loop: the kernel, before the loop, synchronizes with other threads (a volatile read of '*flag')
+  // AUTO: refuse-synchronization.cu:[[@LINE+2]]:3: remark: --split=auto: loop not eligible: the kernel, before the loop, synchronizes with other threads (a volatile read of '*flag')
+  DECOUPLE
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    s += a[(pass * gridDim.x + blockIdx.x) * n + j];
+  out[blockIdx.x * blockDim.x + threadIdx.x] += s;
+  if (++pass < 2) {
+    if (threadIdx.x == 0)
+      while (*flag == 0) {
+      }
+    __syncthreads();
+    goto again;
+  }
+}
+
 // A count whose value is thrown away: split as before.
 __global__ void counted(const float *__restrict__ a, float *__restrict__ out,
                         int n, unsigned *__restrict__ count) {
@@ -128,6 +150,7 @@ void run(const float *a, float *out, int n, const volatile int *flags,
   ticket<<<64, 256>>>(a, out, n, u);
   atomic_load<<<64, 256>>>(a, out, n, f);
   counted<<<64, 256>>>(a, out, n, u);
+  wait_then_goto<<<64, 256>>>(a, out, n, flags);
   wait_then_stream<<<64, 256>>>(a, out, n, flags);
   init_then_stream<<<64, 256>>>(const_cast<float *>(a), out, n);
 }
