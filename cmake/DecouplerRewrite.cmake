@@ -15,8 +15,10 @@
 #   * <target>'s own CUDA compile line, evaluated as for its CUDA sources:
 #     compile definitions, include directories, compile options,
 #     CMAKE_CUDA_FLAGS(_<CONFIG>), and the CUDA standard of its compile
-#     features (cuda_std_20 -> -std=c++20) or CUDA_STANDARD, all usage
-#     requirements of linked targets included. They reach the tool as an
+#     features (cuda_std_20 -> -std=c++20) or CUDA_STANDARD, and the
+#     target's CUDA_ARCHITECTURES (each a device compilation the rewrite
+#     must suit: the tool compares the code of each and refuses a pass that
+#     needs a newer GPU), all usage requirements of linked targets included. They reach the tool as an
 #     nvcc (or clang) command in a one-entry compilation database, so the
 #     tool's nvcc translation decides what clang sees: only options that
 #     change how the file parses (-D, -U, -I, -isystem, -std, -include, the
@@ -92,6 +94,7 @@ set(DD_INCLUDES ${q}$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>${e})
 set(DD_STANDARD ${q}${standard}${e})
 set(DD_FLAGS ${q}${flags}${e})
 set(DD_OPTIONS ${q}$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>${e})
+set(DD_ARCHITECTURES ${q}$<TARGET_PROPERTY:${target},CUDA_ARCHITECTURES>${e})
 "
     CONDITION $<COMPILE_LANGUAGE:CUDA> TARGET ${target})
 endfunction()

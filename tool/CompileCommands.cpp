@@ -262,6 +262,7 @@ std::vector<std::string> adjustForParsing(std::vector<std::string> Command,
   };
 
   std::vector<std::string> Result{Command.front()};
+  std::vector<std::string> CommandArchs;
   append_range(Result, Settings.ExtraArgsBefore);
   for (size_t I = 1, E = Command.size(); I < E; ++I) {
     StringRef Arg = Command[I];
@@ -273,10 +274,36 @@ std::vector<std::string> adjustForParsing(std::vector<std::string> Command,
       ++I;
       continue;
     }
+    // The architectures the command compiles for (clang's spellings; an
+    // nvcc command's were translated to them).
+    StringRef Value = Arg;
+    if (Value.consume_front("--cuda-gpu-arch=") ||
+        Value.consume_front("--offload-arch=")) {
+      SmallVector<StringRef, 4> Names;
+      Value.split(Names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+      for (StringRef Name : Names)
+        if (!is_contained(CommandArchs, Name))
+          CommandArchs.push_back(Name.str());
+      continue;
+    }
+    if (Value.consume_front("--no-cuda-gpu-arch=") ||
+        Value.consume_front("--no-offload-arch=")) {
+      if (Value == "all")
+        CommandArchs.clear();
+      else
+        erase(CommandArchs, Value.str());
+      continue;
+    }
     if (isDroppedFlag(Arg) || (!Arg.starts_with("-") && IsInput(Arg)))
       continue;
     Result.push_back(Arg.str());
   }
+  // The parse is host side; these tell the device view and the passes
+  // what the GPU side compiles for.
+  const std::vector<std::string> &Archs =
+      !Settings.CudaGpuArchs.empty() ? Settings.CudaGpuArchs
+      : !CommandArchs.empty()        ? CommandArchs
+                                     : std::vector<std::string>{"sm_90"};
 
   Result.insert(Result.end(),
                 {"--cuda-host-only", "-Wno-unknown-cuda-version",
@@ -286,9 +313,11 @@ std::vector<std::string> adjustForParsing(std::vector<std::string> Command,
                  // nvcc warns about a narrowing conversion in braces
                  // (`int y[2] = {0.0, 1.0}`); clang makes it an error
                  // (SHOC's neuralnet).
-                 "-Wno-c++11-narrowing", "--cuda-path=" + Settings.CudaPath,
-                 "--cuda-gpu-arch=" + Settings.CudaGpuArch, "-D__DECOUPLER__=1",
-                 "-resource-dir=" + Settings.ResourceDir});
+                 "-Wno-c++11-narrowing", "--cuda-path=" + Settings.CudaPath});
+  for (const std::string &Arch : Archs)
+    Result.push_back("--cuda-gpu-arch=" + Arch);
+  Result.insert(Result.end(),
+                {"-D__DECOUPLER__=1", "-resource-dir=" + Settings.ResourceDir});
   // nvcc's version macros, unless the command or --extra-arg(-before)
   // defines or undefines the macro itself: a second definition would warn.
   // The names those set first: appending to Result would move the strings

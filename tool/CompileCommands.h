@@ -20,7 +20,9 @@ namespace decoupler::tool {
 /// What every parse gets, whatever its compile command.
 struct ParseSettings {
   std::string CudaPath;
-  std::string CudaGpuArch;
+  /// --cuda-gpu-arch: the GPU architectures the file is compiled for. Empty:
+  /// those the compile command names, else sm_90.
+  std::vector<std::string> CudaGpuArchs;
   std::string ResourceDir;
   /// The dd runtime's include directory; none when it was not found.
   std::optional<std::string> RuntimeIncludeDir;
@@ -65,7 +67,7 @@ public:
   ///  - --extra-arg-before after argv[0],
   ///  - `--cuda-host-only -Wno-unknown-cuda-version -Wno-register
   ///    -Wno-c++11-narrowing --cuda-path=<P>
-  ///    --cuda-gpu-arch=<A> -D__DECOUPLER__=1 -resource-dir=<R>
+  ///    --cuda-gpu-arch=<A>... -D__DECOUPLER__=1 -resource-dir=<R>
   ///    -I<runtime include> -fsyntax-only`, then --extra-arg appended,
   ///  - the file last, as `-x cuda -- <file>`.
   clang::tooling::CompileCommand

@@ -107,7 +107,7 @@ Expected<ParseSettings> findInstallation(const ToolOptions &Opts,
     WithColor::warning(errs(), "decoupler")
         << "cannot find the dd runtime headers (dd/annotate.h) next to the "
            "executable or in the source tree; <dd/...> includes will fail\n";
-  Settings.CudaGpuArch = Opts.CudaGpuArch;
+  Settings.CudaGpuArchs = Opts.CudaGpuArchs;
   Settings.ExtraArgsBefore = Opts.ExtraArgsBefore;
   Settings.ExtraArgs = Opts.ExtraArgs;
   return Settings;

@@ -48,9 +48,9 @@ class PipelineToolAction : public clang::tooling::ToolAction {
 public:
   PipelineToolAction(const RunOptions &Options, FileResult &Result,
                      raw_ostream &VerboseOS, SidePreprocessor Preprocess,
-                     std::string GpuArch)
+                     std::vector<std::string> GpuArchs)
       : Options(Options), Result(Result), VerboseOS(VerboseOS),
-        Preprocess(std::move(Preprocess)), GpuArch(std::move(GpuArch)) {}
+        Preprocess(std::move(Preprocess)), GpuArchs(std::move(GpuArchs)) {}
 
   bool
   runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,
@@ -64,7 +64,7 @@ public:
     Compiler.setVerboseOutputStream(VerboseOS);
     // Destroyed before the compiler instance, which it may refer to.
     std::unique_ptr<clang::FrontendAction> Action =
-        createFileAction(Options, Result, Preprocess, GpuArch);
+        createFileAction(Options, Result, Preprocess, GpuArchs);
     Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
     if (!Compiler.hasDiagnostics())
       return false;
@@ -79,7 +79,7 @@ private:
   FileResult &Result;
   raw_ostream &VerboseOS;
   SidePreprocessor Preprocess;
-  std::string GpuArch;
+  std::vector<std::string> GpuArchs;
 };
 
 /// Turns crash recovery on, once per process. LLVM's handlers are installed
@@ -173,7 +173,7 @@ void runOnFile(const clang::tooling::CompileCommand &Command,
 
   PipelineToolAction Action(Options, Outcome.Result, DiagStream,
                             sidePreprocessor(Command.CommandLine, FS),
-                            gpuArchOf(Command.CommandLine));
+                            gpuArchsOf(Command.CommandLine));
   clang::tooling::ToolInvocation Invocation(
       Command.CommandLine, &Action, Files.get(),
       std::make_shared<clang::PCHContainerOperations>());

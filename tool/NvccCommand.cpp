@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
@@ -187,6 +188,31 @@ constexpr std::pair<StringRef, Kept> JoinedForms[] = {
     {"-D", Kept::Define},
     {"-U", Kept::Undefine}};
 
+/// CUDA 13's architectures, for `-arch=all` and `-arch=all-major` (nvcc
+/// --list-gpu-arch; all-major keeps the oldest, sm_75, whose code the others
+/// can run).
+constexpr StringRef AllArchs[] = {"sm_75",  "sm_80",  "sm_86",  "sm_87",
+                                  "sm_88",  "sm_89",  "sm_90",  "sm_100",
+                                  "sm_103", "sm_110", "sm_120", "sm_121"};
+constexpr StringRef AllMajorArchs[] = {"sm_75",  "sm_80",  "sm_90",
+                                       "sm_100", "sm_110", "sm_120"};
+
+/// clang's name for the virtual architecture in nvcc's \p Name (`sm_75`,
+/// `compute_90a`, `sm_100f`); none when it names no architecture.
+std::optional<std::string> clangArch(StringRef Name) {
+  Name = Name.trim();
+  if (!Name.consume_front("sm_") && !Name.consume_front("compute_") &&
+      !Name.consume_front("lto_"))
+    return std::nullopt;
+  // Family-specific code (sm_100f) runs on the family: __CUDA_ARCH__ is the
+  // base architecture's.
+  Name.consume_back("f");
+  StringRef Digits = Name.take_while([](char C) { return isDigit(C); });
+  if (Digits.empty() || !(Name == Digits || Name == (Digits + "a").str()))
+    return std::nullopt;
+  return ("sm_" + Name).str();
+}
+
 class Translator {
 public:
   Translator(StringRef Directory, StringSaver &Saver)
@@ -199,6 +225,8 @@ public:
   std::vector<std::string> takeResult() {
     if (Rdc)
       Out.push_back("-fgpu-rdc");
+    for (const std::string &Arch : Archs)
+      Out.push_back("--cuda-gpu-arch=" + Arch);
     return std::move(Out);
   }
 
@@ -206,11 +234,50 @@ private:
   void emit(Kept K, StringRef Value);
   void readOptionsFiles(StringRef Files, unsigned Depth);
 
+  /// The value of -arch/--gpu-architecture.
+  void gpuArchitecture(StringRef Value);
+  /// The value of -gencode/--generate-code: `arch=compute_75,code=...`.
+  void generateCode(StringRef Value);
+  void addArch(StringRef Arch) {
+    if (!llvm::is_contained(Archs, Arch))
+      Archs.push_back(Arch.str());
+  }
+
   StringRef Directory;
   StringSaver &Saver;
   std::vector<std::string> Out;
-  bool Rdc = false; // -rdc=true or -dc, last spelling wins
+  std::vector<std::string> Archs; // the virtual architectures, clang's names
+  bool Rdc = false;               // -rdc=true or -dc, last spelling wins
 };
+
+void Translator::gpuArchitecture(StringRef Value) {
+  if (Value == "all") {
+    for (StringRef Arch : AllArchs)
+      addArch(Arch);
+    return;
+  }
+  if (Value == "all-major") {
+    for (StringRef Arch : AllMajorArchs)
+      addArch(Arch);
+    return;
+  }
+  SmallVector<StringRef, 4> Names;
+  Value.split(Names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef Name : Names)
+    if (std::optional<std::string> Arch = clangArch(Name))
+      addArch(*Arch);
+}
+
+void Translator::generateCode(StringRef Value) {
+  // arch=compute_75,code=[compute_75,sm_75] or arch=compute_75,code=sm_90:
+  // the arch= part names the virtual architecture.
+  size_t At = Value.find("arch=");
+  if (At == StringRef::npos)
+    return;
+  StringRef Arch = Value.drop_front(At + 5);
+  Arch = Arch.take_until([](char C) { return C == ',' || C == ']'; });
+  gpuArchitecture(Arch.trim("[ \"'"));
+}
 
 void Translator::emit(Kept K, StringRef Value) {
   switch (K) {
@@ -341,6 +408,20 @@ void Translator::translate(ArrayRef<StringRef> Args, bool Nvcc,
     }
     if (Arg == "-dw" || Arg == "--device-w") { // -rdc=false -c
       Rdc = false;
+      continue;
+    }
+    // What the file is compiled for: the device view compares each, and a
+    // pass whose code needs a newer GPU is refused.
+    if (Name == "-arch" || Name == "--gpu-architecture") {
+      if (std::optional<StringRef> V =
+              HasEquals ? std::optional<StringRef>(Value) : NextValue())
+        gpuArchitecture(*V);
+      continue;
+    }
+    if (Name == "-gencode" || Name == "--generate-code") {
+      if (std::optional<StringRef> V =
+              HasEquals ? std::optional<StringRef>(Value) : NextValue())
+        generateCode(*V);
       continue;
     }
     // Everything else is dropped, with its separate value.

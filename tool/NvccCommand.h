@@ -25,6 +25,14 @@ bool isNvccCommand(llvm::ArrayRef<std::string> CommandLine);
 /// --define-macro, --undefine-macro, --std, --pre-include). Those options are
 /// also taken from the lists of -Xcompiler/--compiler-options and from
 /// --options-file/-optf files (relative to the command's directory).
+///
+/// The GPU architectures the command compiles for become one
+/// `--cuda-gpu-arch=sm_XX` each, named by the virtual architecture that sets
+/// __CUDA_ARCH__ (`-arch=sm_75`, `-arch=compute_75`, `-gencode
+/// arch=compute_75,code=sm_90` and CMake's `--generate-code=arch=...` all
+/// give sm_75; `all` and `all-major` give CUDA 13's lists; `native` gives
+/// none, since the GPU is not known here). Family and architecture suffixes
+/// keep what clang knows: sm_90a stays, sm_100f is sm_100.
 clang::tooling::CompileCommand
 translateNvccCommand(const clang::tooling::CompileCommand &Command);
 

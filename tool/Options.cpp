@@ -189,9 +189,14 @@ cl::opt<std::string>
                       "then /usr/local/cuda"),
              cl::value_desc("dir"), cl::cat(CompileCategory));
 
-cl::opt<std::string> CudaGpuArch(
-    "cuda-gpu-arch", cl::desc("GPU architecture to parse for (default sm_90)"),
-    cl::value_desc("sm_XX"), cl::init("sm_90"), cl::cat(CompileCategory));
+cl::list<std::string> CudaGpuArch(
+    "cuda-gpu-arch",
+    cl::desc("GPU architectures the file is compiled for (sm_75,sm_90 or\n"
+             "the option repeated). Default: those the compile command\n"
+             "names (nvcc -arch, -gencode; clang --cuda-gpu-arch), else\n"
+             "sm_90. The device view compares each, and a pass whose code\n"
+             "needs a newer GPU than one of them is refused"),
+    cl::value_desc("sm_XX"), cl::CommaSeparated, cl::cat(CompileCategory));
 
 cl::opt<bool>
     AtomicsFloat("atomics-float",
@@ -445,10 +450,13 @@ Expected<DeclinedSeverity> declinedSeverity() {
 }
 
 Error checkGpuArch() {
-  clang::OffloadArch Arch = clang::StringToOffloadArch(CudaGpuArch);
-  if (Arch == clang::OffloadArch::UNKNOWN || !clang::IsNVIDIAOffloadArch(Arch))
-    return usageError("--cuda-gpu-arch: '" + CudaGpuArch +
-                      "' is not an NVIDIA GPU architecture (e.g. sm_90)");
+  for (const std::string &Name : CudaGpuArch) {
+    clang::OffloadArch Arch = clang::StringToOffloadArch(Name);
+    if (Arch == clang::OffloadArch::UNKNOWN ||
+        !clang::IsNVIDIAOffloadArch(Arch))
+      return usageError("--cuda-gpu-arch: '" + Name +
+                        "' is not an NVIDIA GPU architecture (e.g. sm_90)");
+  }
   return Error::success();
 }
 
@@ -539,7 +547,7 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   Opts.Jobs = std::max(Opts.Jobs, 1u);
   Opts.PrintCommands = PrintCommands;
   Opts.CudaPath = CudaPath;
-  Opts.CudaGpuArch = CudaGpuArch;
+  Opts.CudaGpuArchs.assign(CudaGpuArch.begin(), CudaGpuArch.end());
   Opts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
   Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
 

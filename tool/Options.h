@@ -53,7 +53,8 @@ struct ToolOptions {
 
   /// --cuda-path as given; empty means search ($CUDA_PATH, /usr/local/cuda).
   std::string CudaPath;
-  std::string CudaGpuArch;
+  /// --cuda-gpu-arch; empty: the compile command's, else sm_90.
+  std::vector<std::string> CudaGpuArchs;
 
   std::vector<std::string> ExtraArgsBefore;
   std::vector<std::string> ExtraArgs;

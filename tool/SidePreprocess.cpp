@@ -38,37 +38,46 @@ public:
 
 } // namespace
 
-std::vector<std::string> deviceSide(ArrayRef<std::string> CommandLine) {
-  std::vector<std::string> Out(CommandLine.begin(), CommandLine.end());
-  for (std::string &Arg : Out) {
-    if (Arg == "--")
-      break;
-    if (Arg == "--cuda-host-only")
-      Arg = "--cuda-device-only";
+std::vector<std::string> deviceSide(ArrayRef<std::string> CommandLine,
+                                    StringRef Arch) {
+  std::vector<std::string> Out;
+  bool Inputs = false;
+  for (const std::string &Arg : CommandLine) {
+    Inputs |= Arg == "--";
+    if (!Inputs && StringRef(Arg).starts_with("--cuda-gpu-arch="))
+      continue;
+    if (!Inputs && Arg == "--cuda-host-only") {
+      // A GPU older than the toolkit supports still preprocesses.
+      Out.insert(Out.end(), {"--cuda-device-only", "--no-cuda-version-check",
+                             ("--cuda-gpu-arch=" + Arch).str()});
+      continue;
+    }
+    Out.push_back(Arg);
   }
   return Out;
 }
 
-std::string gpuArchOf(ArrayRef<std::string> CommandLine) {
-  std::string Arch = "the GPU";
+std::vector<std::string> gpuArchsOf(ArrayRef<std::string> CommandLine) {
+  std::vector<std::string> Archs;
   for (StringRef Arg : CommandLine) {
     if (Arg == "--")
       break;
-    if (Arg.consume_front("--cuda-gpu-arch="))
-      Arch = Arg.str();
+    if (Arg.consume_front("--cuda-gpu-arch=") && !is_contained(Archs, Arg))
+      Archs.push_back(Arg.str());
   }
-  return Arch;
+  return Archs;
 }
 
 SidePreprocessor sidePreprocessor(std::vector<std::string> CommandLine,
                                   IntrusiveRefCntPtr<vfs::FileSystem> FS) {
-  return [CommandLine = std::move(CommandLine), FS](bool Device) {
+  return [CommandLine = std::move(CommandLine),
+          FS](const std::optional<std::string> &DeviceArch) {
     SideTokens Out;
     IntrusiveRefCntPtr<clang::FileManager> Files(
         new clang::FileManager(clang::FileSystemOptions(), FS));
     FirstError Errors;
     clang::tooling::ToolInvocation Invocation(
-        Device ? deviceSide(CommandLine) : CommandLine,
+        DeviceArch ? deviceSide(CommandLine, *DeviceArch) : CommandLine,
         createTokenRecorder(Out), Files.get(),
         std::make_shared<clang::PCHContainerOperations>());
     Invocation.setDiagnosticConsumer(&Errors);

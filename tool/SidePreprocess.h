@@ -18,13 +18,15 @@
 
 namespace decoupler::tool {
 
-/// \p CommandLine with `--cuda-host-only` made `--cuda-device-only`: the
-/// device compilation of the same file.
-std::vector<std::string> deviceSide(llvm::ArrayRef<std::string> CommandLine);
+/// \p CommandLine with `--cuda-host-only` made `--cuda-device-only` and its
+/// architectures replaced by \p Arch: the device compilation of the same
+/// file for one GPU.
+std::vector<std::string> deviceSide(llvm::ArrayRef<std::string> CommandLine,
+                                    llvm::StringRef Arch);
 
-/// The GPU architecture \p CommandLine parses for (its last
-/// `--cuda-gpu-arch=`), or "the GPU" when it names none.
-std::string gpuArchOf(llvm::ArrayRef<std::string> CommandLine);
+/// The GPU architectures \p CommandLine compiles for (its
+/// `--cuda-gpu-arch=`s, in order, each once).
+std::vector<std::string> gpuArchsOf(llvm::ArrayRef<std::string> CommandLine);
 
 /// A SidePreprocessor running \p CommandLine (a parse command as
 /// CompileCommands makes it) over \p FS.

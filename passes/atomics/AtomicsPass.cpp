@@ -874,6 +874,12 @@ bool runAtomicsPass(PassContext &P) {
         D.note(Div->Loc, "the device compilation differs from here");
         continue;
       }
+      if (std::optional<std::string> Arch = P.Device.archBelow(70)) {
+        Refuse("the file is also compiled for " + *Arch +
+               ", and the rewritten atomics (dd/atomics.cuh) need sm_70 or "
+               "newer (__match_any_sync)");
+        continue;
+      }
 
       // Where the lanes' words lie: shared-memory atomics are native and
       // cheap, so only a provably uniform address is worth a reduction there.

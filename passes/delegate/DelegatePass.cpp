@@ -1310,6 +1310,14 @@ bool runDelegatePass(PassContext &P) {
                        D->Message,
                        {{D->Loc, "the device compilation differs from here"}}},
                0u};
+    if (!Why)
+      if (std::optional<std::string> Arch = P.Device.archBelow(70))
+        Why = {Refusal{RefusalKind::KernelNotRewritable,
+                       Group.front().second->Loop->getBeginLoc(),
+                       "the file is also compiled for " + *Arch +
+                           ", and the servers' channel (dd/channel.cuh) "
+                           "needs sm_70 or newer"},
+               0u};
     if (Why) {
       const unsigned At = Why->second;
       // The kernel's sections go to its servers together or not at all;

@@ -207,9 +207,10 @@ class FileConsumer : public ASTConsumer {
 public:
   FileConsumer(const RunOptions &Options, FileResult &Result,
                AnnotationSet &Annotations, const IncludeSites &Sites,
-               const SidePreprocessor &Preprocess, StringRef GpuArch)
+               const SidePreprocessor &Preprocess,
+               ArrayRef<std::string> GpuArchs)
       : Options(Options), Result(Result), Annotations(Annotations),
-        Sites(Sites), Preprocess(Preprocess), GpuArch(GpuArch) {}
+        Sites(Sites), Preprocess(Preprocess), GpuArchs(GpuArchs) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = Ctx.getDiagnostics();
@@ -274,7 +275,7 @@ private:
     if (Options.RecordDecisions)
       PassDiags.recordInto(Result.Decisions, *Index);
     std::vector<SourceRange> Claimed;
-    DeviceView Device(Ctx, Preprocess, GpuArch.str());
+    DeviceView Device(Ctx, Preprocess, GpuArchs.vec());
     PassOptions PO;
     PO.SplitAuto = Options.SplitAuto;
     PO.DelegateAuto = Options.DelegateAuto;
@@ -307,15 +308,15 @@ private:
   AnnotationSet &Annotations;
   const IncludeSites &Sites;
   const SidePreprocessor &Preprocess;
-  StringRef GpuArch;
+  ArrayRef<std::string> GpuArchs;
 };
 
 class FileAction : public ASTFrontendAction {
 public:
   FileAction(const RunOptions &Options, FileResult &Result,
-             SidePreprocessor Preprocess, std::string GpuArch)
+             SidePreprocessor Preprocess, std::vector<std::string> GpuArchs)
       : Options(Options), Result(Result), Preprocess(std::move(Preprocess)),
-        GpuArch(std::move(GpuArch)) {}
+        GpuArchs(std::move(GpuArchs)) {}
 
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
@@ -331,7 +332,7 @@ protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
     return std::make_unique<FileConsumer>(Options, Result, Annotations, Sites,
-                                          Preprocess, GpuArch);
+                                          Preprocess, GpuArchs);
   }
 
   void EndSourceFileAction() override {
@@ -350,7 +351,7 @@ private:
   IncludeSites Sites;
   std::shared_ptr<DependencyCollector> Dependencies;
   SidePreprocessor Preprocess;
-  std::string GpuArch;
+  std::vector<std::string> GpuArchs;
 };
 
 } // namespace
@@ -370,12 +371,12 @@ bool isKnownPass(StringRef Name) {
                       [&](const PassInfo &Pass) { return Pass.Name == Name; });
 }
 
-std::unique_ptr<FrontendAction> createFileAction(const RunOptions &Options,
-                                                 FileResult &Result,
-                                                 SidePreprocessor Preprocess,
-                                                 std::string GpuArch) {
+std::unique_ptr<FrontendAction>
+createFileAction(const RunOptions &Options, FileResult &Result,
+                 SidePreprocessor Preprocess,
+                 std::vector<std::string> GpuArchs) {
   return std::make_unique<FileAction>(Options, Result, std::move(Preprocess),
-                                      std::move(GpuArch));
+                                      std::move(GpuArchs));
 }
 
 } // namespace decoupler

@@ -93,10 +93,12 @@ bool isKnownPass(llvm::StringRef Name);
 
 /// Creates the action for one file. \p Result must outlive the action.
 /// \p Preprocess preprocesses the same file again, host or device side
-/// (support/DeviceView.h), and \p GpuArch names the device compilation.
+/// (support/DeviceView.h), and \p GpuArchs are the architectures the file is
+/// compiled for.
 std::unique_ptr<clang::FrontendAction>
 createFileAction(const RunOptions &Options, FileResult &Result,
-                 SidePreprocessor Preprocess, std::string GpuArch);
+                 SidePreprocessor Preprocess,
+                 std::vector<std::string> GpuArchs);
 
 } // namespace decoupler
 

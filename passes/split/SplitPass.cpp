@@ -189,6 +189,17 @@ bool runSplitPass(PassContext &PC) {
     }
     return D.has_value();
   };
+  // The producer warp's ring (dd/affine_queue.cuh) needs sm_80: a file
+  // also compiled for an older GPU keeps its loops (the restrict/hoist
+  // rewrite needs nothing new and still applies).
+  auto OlderGpu = [&](split::RewriteResult &Done) {
+    std::optional<std::string> Arch = PC.Device.archBelow(80);
+    if (Arch)
+      Done.Message = "the file is also compiled for " + *Arch +
+                     ", and the producer warp's ring needs sm_80 or newer "
+                     "(cp.async, mbarrier)";
+    return Arch.has_value();
+  };
   // In source order; code generation only when no annotated loop was
   // refused (an error means no output anyway).
   split::RewriteState State;
@@ -234,6 +245,8 @@ bool runSplitPass(PassContext &PC) {
       ;
     else if (P.PreferHoist)
       Done = split::rewriteHoist(P, *J.Annot, Ctx, R, State);
+    else if (OlderGpu(Done))
+      ;
     else
       Done = split::rewriteSplit(P, *J.Kernel, J.Annot, Ctx, R, State);
     if (Done.Done) {
@@ -315,6 +328,8 @@ bool runSplitPass(PassContext &PC) {
           Done.Message = "the restrict/hoist rewrite needs the annotation's "
                          "promise that the "
                          "pointers do not alias";
+        else if (OlderGpu(Done))
+          ;
         else
           Done = split::rewriteSplit(P, *K, nullptr, Ctx, R, State);
         if (Done.Done) {

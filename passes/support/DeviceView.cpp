@@ -127,21 +127,46 @@ std::unique_ptr<FrontendAction> createTokenRecorder(SideTokens &Out) {
 }
 
 DeviceView::DeviceView(ASTContext &Ctx, SidePreprocessor Preprocess,
-                       std::string GpuArch)
-    : Ctx(Ctx), Preprocess(std::move(Preprocess)), GpuArch(std::move(GpuArch)) {
+                       std::vector<std::string> GpuArchs)
+    : Ctx(Ctx), Preprocess(std::move(Preprocess)),
+      GpuArchs(std::move(GpuArchs)) {}
+
+std::optional<std::string> DeviceView::archBelow(unsigned Min) const {
+  for (const std::string &Arch : GpuArchs) {
+    StringRef Digits =
+        StringRef(Arch).drop_until([](char C) { return C >= '0' && C <= '9'; });
+    Digits = Digits.take_while([](char C) { return C >= '0' && C <= '9'; });
+    unsigned Number = 0;
+    // An architecture without a number is not ours to judge: clang checked
+    // the names when it parsed.
+    if (!Digits.getAsInteger(10, Number) && Number < Min)
+      return Arch;
+  }
+  return std::nullopt;
 }
 
 void DeviceView::preprocess() {
   if (Host)
     return;
-  Host = Preprocess(/*Device=*/false);
-  Device = Preprocess(/*Device=*/true);
+  Host = Preprocess(std::nullopt);
+  for (const std::string &Arch : GpuArchs)
+    Devices.push_back(Preprocess(Arch));
 }
 
-std::optional<SourceLocation> DeviceView::differs(const FunctionDecl *F) {
+std::optional<DeviceView::Difference>
+DeviceView::differs(const FunctionDecl *F) {
   auto [It, New] = Own.try_emplace(F);
   if (!New)
     return It->second;
+  std::optional<Difference> Found;
+  for (size_t I = 0; I < Devices.size() && !Found; ++I)
+    if (std::optional<SourceLocation> Loc = differs(F, Devices[I]))
+      Found = Difference{*Loc, GpuArchs[I]};
+  return Own[F] = Found;
+}
+
+std::optional<SourceLocation> DeviceView::differs(const FunctionDecl *F,
+                                                  const SideTokens &Device) {
   const SourceManager &SM = Ctx.getSourceManager();
   // The declaration too: __launch_bounds__ and default arguments can be
   // written with the same macros.
@@ -151,29 +176,29 @@ std::optional<SourceLocation> DeviceView::differs(const FunctionDecl *F) {
       SM.getExpansionRange(F->getSourceRange().getEnd()).getEnd());
   OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File);
   if (!Entry || EndFile != File || End < Begin)
-    return Own[F] = SM.getExpansionLoc(F->getLocation());
+    return SM.getExpansionLoc(F->getLocation());
   const sys::fs::UniqueID ID = Entry->getUniqueID();
   ArrayRef<SideTokens::Token> H = slice(*Host, ID, Begin, End);
-  ArrayRef<SideTokens::Token> D = slice(*Device, ID, Begin, End);
+  ArrayRef<SideTokens::Token> D = slice(Device, ID, Begin, End);
   auto Same = [&](const SideTokens::Token &A, const SideTokens::Token &B) {
-    return Host->Files[A.File] == Device->Files[B.File] &&
+    return Host->Files[A.File] == Device.Files[B.File] &&
            A.Offset == B.Offset && A.Spelling == B.Spelling;
   };
   size_t I = 0;
   while (I < H.size() && I < D.size() && Same(H[I], D[I]))
     ++I;
   if (I == H.size() && I == D.size())
-    return Own[F] = std::nullopt;
+    return std::nullopt;
   // The first place the two views part: the earlier of the two tokens there
   // that lie in the function's own file.
   unsigned At = End;
   if (I < H.size() && Host->Files[H[I].File] == ID)
     At = std::min(At, H[I].Offset);
-  if (I < D.size() && Device->Files[D[I].File] == ID)
+  if (I < D.size() && Device.Files[D[I].File] == ID)
     At = std::min(At, D[I].Offset);
   if (At == End && I > 0)
     At = H[I - 1].Offset;
-  return Own[F] = SM.getComposedLoc(File, At);
+  return SM.getComposedLoc(File, At);
 }
 
 std::optional<DeviceView::Divergence>
@@ -186,20 +211,22 @@ DeviceView::divergence(const FunctionDecl *F) {
   const std::string What =
       (F->hasAttr<CUDAGlobalAttr>() ? "kernel '" : "'") + nameOf(F, Ctx) + "'";
   std::optional<Divergence> Verdict;
-  for (const SideTokens *Side : {&*Host, &*Device})
-    if (!Side->Error.empty() && !Verdict)
+  auto Unreadable = [&](const SideTokens &Side, const std::string &Which) {
+    if (!Side.Error.empty() && !Verdict)
       Verdict = Divergence{
           SM.getExpansionLoc(F->getLocation()),
-          "the file could not be preprocessed " +
-              std::string(Side == &*Host ? "host side"
-                                         : "for the device (" + GpuArch + ")") +
-              " to check that " + What +
-              " is the same code in both compilations: " + Side->Error};
+          "the file could not be preprocessed " + Which + " to check that " +
+              What + " is the same code in both compilations: " + Side.Error};
+  };
+  Unreadable(*Host, "host side");
+  for (size_t I = 0; I < Devices.size(); ++I)
+    Unreadable(Devices[I], "for the device (" + GpuArchs[I] + ")");
   if (!Verdict)
     for (const FunctionDecl *G : reachedFunctions(F, SM)) {
-      std::optional<SourceLocation> Loc = differs(G);
-      if (!Loc)
+      std::optional<Difference> Diff = differs(G);
+      if (!Diff)
         continue;
+      const SourceLocation *Loc = &Diff->Loc;
       PresumedLoc P = SM.getPresumedLoc(*Loc);
       std::string Where = "line " + std::to_string(P.getLine());
       if (!SM.isWrittenInMainFile(*Loc))
@@ -209,7 +236,7 @@ DeviceView::divergence(const FunctionDecl *F) {
       Verdict = Divergence{
           *Loc,
           Subject + " is not the same code when compiled for the device (" +
-              GpuArch +
+              Diff->Arch +
               ") as in the host compilation decoupler analyses (from " + Where +
               ": a preprocessor condition on __CUDA_ARCH__, or a macro "
               "defined under one)"};

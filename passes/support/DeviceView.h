@@ -14,9 +14,10 @@
 // So before a pass rewrites code of a function, it asks DeviceView whether
 // the function, and every function it calls outside system headers, is the
 // same code in the device compilation: the same tokens after preprocessing,
-// at the same places, for the parse's GPU architecture. The file is
-// preprocessed twice for that (host side and device side, with the parse's
-// own command line), once, and only when a pass first asks: a file with
+// at the same places, for every GPU architecture the file is compiled for
+// (a fat binary for sm_75 and sm_90 is two device compilations). The file
+// is preprocessed for that host side and once per architecture, with the
+// parse's own command line, only when a pass first asks: a file with
 // nothing to rewrite pays nothing.
 //
 //===----------------------------------------------------------------------===//
@@ -57,14 +58,20 @@ struct SideTokens {
 std::unique_ptr<clang::FrontendAction> createTokenRecorder(SideTokens &Out);
 
 /// Preprocesses the file being parsed again with the parse's command line:
-/// host side, or device side (`--cuda-device-only`) when \p Device.
-using SidePreprocessor = std::function<SideTokens(bool Device)>;
+/// host side, or device side (`--cuda-device-only`) for \p DeviceArch.
+using SidePreprocessor =
+    std::function<SideTokens(const std::optional<std::string> &DeviceArch)>;
 
 class DeviceView {
 public:
-  /// \p GpuArch names the device compilation in messages (`sm_90`).
+  /// \p GpuArchs: the GPU architectures the file is compiled for (`sm_75`,
+  /// `sm_90`); each is compared with the host view.
   DeviceView(clang::ASTContext &Ctx, SidePreprocessor Preprocess,
-             std::string GpuArch);
+             std::vector<std::string> GpuArchs);
+
+  /// The first architecture the file is compiled for that is older than
+  /// sm_\p Min (70 for sm_70); none when all are at least that.
+  std::optional<std::string> archBelow(unsigned Min) const;
 
   /// Why \p F cannot be rewritten from its host view: where it, or a
   /// function it calls, is other code in the device compilation. The message
@@ -77,20 +84,26 @@ public:
   std::optional<Divergence> divergence(const clang::FunctionDecl *F);
 
 private:
-  /// Where \p F's own text preprocesses differently on the two sides.
-  std::optional<clang::SourceLocation> differs(const clang::FunctionDecl *F);
+  /// Where \p F's own text preprocesses differently host side and for a
+  /// device, and for which.
+  struct Difference {
+    clang::SourceLocation Loc;
+    std::string Arch;
+  };
+  std::optional<Difference> differs(const clang::FunctionDecl *F);
+  std::optional<clang::SourceLocation> differs(const clang::FunctionDecl *F,
+                                               const SideTokens &Device);
   void preprocess();
 
   clang::ASTContext &Ctx;
   SidePreprocessor Preprocess;
-  std::string GpuArch;
+  std::vector<std::string> GpuArchs;
   std::optional<SideTokens> Host;
-  std::optional<SideTokens> Device;
+  /// One per architecture, in GpuArchs' order.
+  std::vector<SideTokens> Devices;
   llvm::DenseMap<const clang::FunctionDecl *, std::optional<Divergence>>
       Verdicts;
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 std::optional<clang::SourceLocation>>
-      Own;
+  llvm::DenseMap<const clang::FunctionDecl *, std::optional<Difference>> Own;
 };
 
 } // namespace decoupler

@@ -15,7 +15,7 @@ namespace {
 ParseSettings settings() {
   ParseSettings S;
   S.CudaPath = "/cuda";
-  S.CudaGpuArch = "sm_90";
+  S.CudaGpuArchs = {"sm_90"};
   S.ResourceDir = "/res";
   S.RuntimeIncludeDir = "/rt";
   S.ExtraArgsBefore = {"-DBEFORE"};
@@ -45,9 +45,32 @@ TEST(CompileCommands, FindsTheInputSpelledDifferently) {
               ElementsAre("clang++", "-DX", "--cuda-host-only",
                           "-Wno-unknown-cuda-version", "-Wno-register",
                           "-Wno-c++11-narrowing", "--cuda-path=",
-                          "--cuda-gpu-arch=", "-D__DECOUPLER__=1",
+                          "--cuda-gpu-arch=sm_90", "-D__DECOUPLER__=1",
                           "-resource-dir=", "-include", NvccPreludePath.str(),
                           "-fsyntax-only", "-x", "cuda", "--", "/d/f.cu"));
+}
+
+TEST(CompileCommands, ArchitecturesOfTheCommand) {
+  // Without --cuda-gpu-arch the command's architectures are the targets,
+  // each once; --no-cuda-gpu-arch takes one back.
+  auto Archs = [](const std::vector<std::string> &Args) {
+    std::vector<std::string> Out;
+    for (const std::string &A : Args)
+      if (A.rfind("--cuda-gpu-arch=", 0) == 0)
+        Out.push_back(A);
+    return Out;
+  };
+  EXPECT_THAT(
+      Archs(adjustForParsing(
+          {"clang++", "--cuda-gpu-arch=sm_75", "--offload-arch=sm_90,sm_75",
+           "--offload-arch=sm_80", "--no-offload-arch=sm_80", "f.cu"},
+          "f.cu", "/d", ParseSettings())),
+      ElementsAre("--cuda-gpu-arch=sm_75", "--cuda-gpu-arch=sm_90"));
+  // --cuda-gpu-arch given to decoupler wins.
+  EXPECT_THAT(
+      Archs(adjustForParsing({"clang++", "--cuda-gpu-arch=sm_75", "f.cu"},
+                             "f.cu", "/d", settings())),
+      ElementsAre("--cuda-gpu-arch=sm_90"));
 }
 
 TEST(CompileCommands, InferredCommandsEndWithDashDash) {

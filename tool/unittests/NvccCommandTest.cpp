@@ -40,7 +40,32 @@ TEST(NvccCommand, CMakeCommand) {
                  "/src/f.cu", "-o", "CMakeFiles/k.dir/f.cu.o"}),
       ElementsAre("clang++", "-DNEEDED=1", "-DSTR=\"a b\"", "-I/src/inc",
                   "-isystem", "/usr/include/sys", "-DFROMX=1", "-std=c++17",
-                  "/src/f.cu"));
+                  "--cuda-gpu-arch=sm_90", "/src/f.cu"));
+}
+
+TEST(NvccCommand, GpuArchitectures) {
+  // The virtual architecture sets __CUDA_ARCH__: compute_75 code for sm_90
+  // is compiled as sm_75.
+  EXPECT_THAT(translate({"nvcc", "-gencode", "arch=compute_75,code=sm_90",
+                         "-gencode=arch=compute_90a,code=[compute_90a,sm_90a]",
+                         "/src/f.cu"}),
+              ElementsAre("clang++", "--cuda-gpu-arch=sm_75",
+                          "--cuda-gpu-arch=sm_90a", "/src/f.cu"));
+  EXPECT_THAT(translate({"nvcc", "-arch=sm_80", "-arch", "compute_86",
+                         "--gpu-architecture=sm_100f", "--gpu-architecture",
+                         "sm_80", "/src/f.cu"}),
+              ElementsAre("clang++", "--cuda-gpu-arch=sm_80",
+                          "--cuda-gpu-arch=sm_86", "--cuda-gpu-arch=sm_100",
+                          "/src/f.cu"));
+  EXPECT_THAT(translate({"nvcc", "-arch=all-major", "/src/f.cu"}),
+              ElementsAre("clang++", "--cuda-gpu-arch=sm_75",
+                          "--cuda-gpu-arch=sm_80", "--cuda-gpu-arch=sm_90",
+                          "--cuda-gpu-arch=sm_100", "--cuda-gpu-arch=sm_110",
+                          "--cuda-gpu-arch=sm_120", "/src/f.cu"));
+  EXPECT_EQ(translate({"nvcc", "-arch=all", "/src/f.cu"}).size(), 14u);
+  // The GPU of the machine that builds: not known here.
+  EXPECT_THAT(translate({"nvcc", "-arch=native", "/src/f.cu"}),
+              ElementsAre("clang++", "/src/f.cu"));
 }
 
 TEST(NvccCommand, SeparateJoinedAndLongForms) {
@@ -75,29 +100,30 @@ TEST(NvccCommand, SeparateJoinedAndLongForms) {
 }
 
 TEST(NvccCommand, DropsOptionsWithTheirValues) {
-  EXPECT_THAT(translate({"nvcc",
-                         "-ccbin",
-                         "/usr/bin/g++",
-                         "-gencode",
-                         "arch=compute_90,code=sm_90",
-                         "-Xptxas",
-                         "-v",
-                         "-arch",
-                         "sm_90",
-                         "-rdc",
-                         "false",
-                         "-O3",
-                         "-G",
-                         "-lineinfo",
-                         "--threads",
-                         "4",
-                         "-MF",
-                         "f.d",
-                         "-Werror",
-                         "all-warnings",
-                         "-DKEPT",
-                         "/src/f.cu"}),
-              ElementsAre("clang++", "-DKEPT", "/src/f.cu"));
+  EXPECT_THAT(
+      translate({"nvcc",
+                 "-ccbin",
+                 "/usr/bin/g++",
+                 "-gencode",
+                 "arch=compute_90,code=sm_90",
+                 "-Xptxas",
+                 "-v",
+                 "-arch",
+                 "sm_90",
+                 "-rdc",
+                 "false",
+                 "-O3",
+                 "-G",
+                 "-lineinfo",
+                 "--threads",
+                 "4",
+                 "-MF",
+                 "f.d",
+                 "-Werror",
+                 "all-warnings",
+                 "-DKEPT",
+                 "/src/f.cu"}),
+      ElementsAre("clang++", "-DKEPT", "--cuda-gpu-arch=sm_90", "/src/f.cu"));
 }
 
 TEST(NvccCommand, RelocatableDeviceCode) {
