@@ -52,6 +52,47 @@ struct Field {
   std::string Builtin = {};
 };
 
+/// The memory \p F, and what it calls, may read other than through its
+/// parameters (a caller sees those as its own references): the globals
+/// they name (static locals included). A call without a body in the file
+/// or through a pointer may read anything. Added to \p Out.
+void memoryReadByCallee(const FunctionDecl *F,
+                        SmallPtrSetImpl<const FunctionDecl *> &Seen,
+                        MemoryRootSet &Out) {
+  const FunctionDecl *Def = nullptr;
+  if (!F || isCudaFunction(F) || F->getBuiltinID())
+    return;
+  if (!F->hasBody(Def)) {
+    Out.Unknown = true;
+    return;
+  }
+  if (!Seen.insert(Def).second)
+    return;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    MemoryRoots Roots;
+    SmallPtrSetImpl<const FunctionDecl *> &Seen;
+    MemoryRootSet &Out;
+    Finder(const FunctionDecl &F, SmallPtrSetImpl<const FunctionDecl *> &Seen,
+           MemoryRootSet &Out)
+        : Roots(F), Seen(Seen), Out(Out) {}
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+          V && !V->hasLocalStorage())
+        Roots.ofVar(V, Out);
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *Callee = C->getDirectCallee())
+        memoryReadByCallee(Callee, Seen, Out);
+      else if (!isa<CXXPseudoDestructorExpr>(
+                   C->getCallee()->IgnoreParenImpCasts()))
+        Out.Unknown = true;
+      return !Out.Unknown;
+    }
+  } Find(*Def, Seen, Out);
+  Find.TraverseStmt(Def->getBody());
+}
+
 std::string text(SourceRange Range, const SourceManager &SM,
                  const LangOptions &LO) {
   return Lexer::getSourceText(CharSourceRange::getTokenRange(Range), SM, LO)
@@ -199,9 +240,9 @@ struct Section {
   /// the kernel uses after it (CS->Replies), or the kernel uses afterwards
   /// memory the section writes.
   bool Waits = false;
-  /// The first use after the section of memory it writes, or (with
-  /// WaitsPublish) the point where the kernel then publishes its writes to
-  /// other blocks, for the remark.
+  /// For the remark: the first use after the section of memory it writes
+  /// ("uses 'x' (line 9), which ..."), or (with WaitsPublish) the point
+  /// where the kernel then publishes its writes to other blocks.
   std::string WaitsFor;
   bool WaitsPublish = false;
 
@@ -568,9 +609,44 @@ std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
       if (!Used.overlaps(Written))
         continue;
       S.Waits = true;
-      S.WaitsFor = "'" + W->getNameAsString() + "' (line " +
-                   std::to_string(SM.getExpansionLineNumber(L)) + ")";
+      S.WaitsFor = "uses '" + W->getNameAsString() + "' (line " +
+                   std::to_string(SM.getExpansionLineNumber(L)) +
+                   "), which the critical section writes, after it";
       break;
+    }
+    // A function called afterwards may read what the section wrote
+    // through a global (its arguments are the references above).
+    struct Calls : RecursiveASTVisitor<Calls> {
+      SmallVector<const CallExpr *, 16> Found;
+      bool VisitCallExpr(CallExpr *C) {
+        Found.push_back(C);
+        return true;
+      }
+    } C;
+    C.TraverseStmt(K.getBody());
+    for (const CallExpr *Call : C.Found) {
+      if (S.Waits)
+        break;
+      const SourceLocation L = Call->getBeginLoc();
+      if (Order.within(L, CS.Loop) || !Order.mayRunAfter(CS.Loop, L))
+        continue;
+      MemoryRootSet Read;
+      SmallPtrSet<const FunctionDecl *, 8> Seen;
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (Callee)
+        memoryReadByCallee(Callee, Seen, Read);
+      else if (!isa<CXXPseudoDestructorExpr>(
+                   Call->getCallee()->IgnoreParenImpCasts()))
+        Read.Unknown = true;
+      if (!Read.overlaps(Written))
+        continue;
+      S.Waits = true;
+      S.WaitsFor = "calls " +
+                   (Callee ? "'" + Callee->getNameAsString() + "'"
+                           : std::string("a function through a pointer")) +
+                   " (line " + std::to_string(SM.getExpansionLineNumber(L)) +
+                   "), which may read memory the critical section writes, "
+                   "after it";
     }
   }
   // A point after the section where the kernel publishes its writes to
@@ -1218,9 +1294,8 @@ std::string KernelRewrite::whyWait(unsigned I) const {
            "critical section the kernel lets other blocks see its writes "
            "at " +
            S.WaitsFor;
-  return "; each client waits for the server's reply, since the kernel "
-         "uses " +
-         S.WaitsFor + ", which the critical section writes, after it";
+  return "; each client waits for the server's reply, since the kernel " +
+         S.WaitsFor;
 }
 
 void KernelRewrite::emit(std::vector<SourceRange> &Replaced) {
