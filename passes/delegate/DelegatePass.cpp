@@ -616,17 +616,12 @@ std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
     }
     // A function called afterwards may read what the section wrote
     // through a global (its arguments are the references above).
-    struct Calls : RecursiveASTVisitor<Calls> {
-      SmallVector<const CallExpr *, 16> Found;
-      bool VisitCallExpr(CallExpr *C) {
-        Found.push_back(C);
-        return true;
-      }
-    } C;
-    C.TraverseStmt(K.getBody());
-    for (const CallExpr *Call : C.Found) {
+    for (const Expr *Site : nonAtomicCalls(K.getBody())) {
+      const auto *Call = dyn_cast<CallExpr>(Site);
       if (S.Waits)
         break;
+      if (!Call)
+        continue;
       const SourceLocation L = Call->getBeginLoc();
       if (Order.within(L, CS.Loop) || !Order.mayRunAfter(CS.Loop, L))
         continue;

@@ -887,7 +887,7 @@ private:
   std::map<std::pair<const ParmVarDecl *, const ParmVarDecl *>,
            std::optional<std::string>>
       Distinct;                     // distinctBuffers(), per pair of parameters
-  std::optional<ThreadOrder> Order; // beforeLoopReads(), built on first use
+  std::optional<ThreadOrder> Order; // order(), built on first use
 
   bool refuse(const Twine &Reason, SourceLocation Loc = SourceLocation()) {
     P.Result = Outcome::Refused;
@@ -1288,7 +1288,7 @@ private:
          findSynchronization(K.Kernel->getBody(), Ctx, Seen)) {
       if (!beforeLoopReads(At))
         continue;
-      const bool Inside = within(At, Loop);
+      const bool Inside = inLoop(At);
       return refuse(
           Twine(Inside ? "the loop" : "the kernel, before the loop,") +
               " synchronizes with other threads (" + What +
@@ -1299,22 +1299,19 @@ private:
     return true;
   }
 
-  /// Whether \p S lies in \p Outer's text.
-  bool within(const Stmt *S, const Stmt *Outer) const {
-    const SourceManager &SM = Ctx.getSourceManager();
-    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
-    return !SM.isBeforeInTranslationUnit(
-               L, SM.getExpansionLoc(Outer->getBeginLoc())) &&
-           !SM.isBeforeInTranslationUnit(
-               SM.getExpansionRange(Outer->getEndLoc()).getEnd(), L);
-  }
-
   /// Whether \p S may run before some of the loop's reads: it is in the
   /// loop, before it in the kernel's text, or in a loop around it.
   bool beforeLoopReads(const Stmt *S) {
+    return order().mayRunBefore(S->getBeginLoc(), Loop);
+  }
+
+  /// Whether \p S lies in the loop's text.
+  bool inLoop(const Stmt *S) { return order().within(S->getBeginLoc(), Loop); }
+
+  const ThreadOrder &order() {
     if (!Order)
       Order.emplace(K.Kernel->getBody(), Ctx.getSourceManager());
-    return Order->mayRunBefore(S->getBeginLoc(), Loop);
+    return *Order;
   }
 
   /// Legality: no streamed array written in the loop, or before it.
@@ -1326,7 +1323,7 @@ private:
     collectAccesses(K.Kernel->getBody(), K, F, Ctx, Unused, Before);
     std::vector<Access> All = Stores;
     for (const Access &S : Before)
-      if (!within(S.At, Loop) && beforeLoopReads(S.At))
+      if (!inLoop(S.At) && beforeLoopReads(S.At))
         All.push_back(S);
     for (const Access &S : All)
       for (unsigned I : StreamLoads) {
@@ -1339,11 +1336,10 @@ private:
         }
         std::string Array = L.Root ? L.Root->getNameAsString() : text(L.LV);
         if (Options.Annotated || S.Root == L.Root || S.RootUnknown)
-          return refuse(
-              "the streamed array '" + Array + "' may be written " +
-                  (within(S.At, Loop) ? "in the loop" : "before the loop") +
-                  ", so the producer warp could copy stale data",
-              S.At->getBeginLoc());
+          return refuse("the streamed array '" + Array + "' may be written " +
+                            (inLoop(S.At) ? "in the loop" : "before the loop") +
+                            ", so the producer warp could copy stale data",
+                        S.At->getBeginLoc());
         decline("the store '" + text(S.At) +
                 "' may alias the streamed array '" + Array +
                 "' (no '#pragma dd decouple' promise, no __restrict__)");

@@ -226,15 +226,14 @@ DeviceView::divergence(const FunctionDecl *F) {
       std::optional<Difference> Diff = differs(G);
       if (!Diff)
         continue;
-      const SourceLocation *Loc = &Diff->Loc;
-      PresumedLoc P = SM.getPresumedLoc(*Loc);
+      PresumedLoc P = SM.getPresumedLoc(Diff->Loc);
       std::string Where = "line " + std::to_string(P.getLine());
-      if (!SM.isWrittenInMainFile(*Loc))
+      if (!SM.isWrittenInMainFile(Diff->Loc))
         Where += std::string(" of ") + P.getFilename();
       std::string Subject =
           G == F ? What : What + " calls '" + nameOf(G, Ctx) + "', which";
       Verdict = Divergence{
-          *Loc,
+          Diff->Loc,
           Subject + " is not the same code when compiled for the device (" +
               Diff->Arch +
               ") as in the host compilation decoupler analyses (from " + Where +
