@@ -52,47 +52,6 @@ struct Field {
   std::string Builtin = {};
 };
 
-/// The memory \p F, and what it calls, may read other than through its
-/// parameters (a caller sees those as its own references): the globals
-/// they name (static locals included). A call without a body in the file
-/// or through a pointer may read anything. Added to \p Out.
-void memoryReadByCallee(const FunctionDecl *F,
-                        SmallPtrSetImpl<const FunctionDecl *> &Seen,
-                        MemoryRootSet &Out) {
-  const FunctionDecl *Def = nullptr;
-  if (!F || isCudaFunction(F) || F->getBuiltinID())
-    return;
-  if (!F->hasBody(Def)) {
-    Out.Unknown = true;
-    return;
-  }
-  if (!Seen.insert(Def).second)
-    return;
-  struct Finder : RecursiveASTVisitor<Finder> {
-    MemoryRoots Roots;
-    SmallPtrSetImpl<const FunctionDecl *> &Seen;
-    MemoryRootSet &Out;
-    Finder(const FunctionDecl &F, SmallPtrSetImpl<const FunctionDecl *> &Seen,
-           MemoryRootSet &Out)
-        : Roots(F), Seen(Seen), Out(Out) {}
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
-      if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
-          V && !V->hasLocalStorage())
-        Roots.ofVar(V, Out);
-      return true;
-    }
-    bool VisitCallExpr(CallExpr *C) {
-      if (const FunctionDecl *Callee = C->getDirectCallee())
-        memoryReadByCallee(Callee, Seen, Out);
-      else if (!isa<CXXPseudoDestructorExpr>(
-                   C->getCallee()->IgnoreParenImpCasts()))
-        Out.Unknown = true;
-      return !Out.Unknown;
-    }
-  } Find(*Def, Seen, Out);
-  Find.TraverseStmt(Def->getBody());
-}
-
 std::string text(SourceRange Range, const SourceManager &SM,
                  const LangOptions &LO) {
   return Lexer::getSourceText(CharSourceRange::getTokenRange(Range), SM, LO)
@@ -596,10 +555,11 @@ std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
     F.TraverseStmt(K.getBody());
     for (const DeclRefExpr *D : F.Refs) {
       const auto *W = dyn_cast<VarDecl>(D->getDecl());
-      // Memory: what a pointer or reference reaches, and globals; a
-      // client's other locals are its own.
-      if (!W || !(W->getType()->isPointerType() ||
-                  W->getType()->isReferenceType() || !W->hasLocalStorage()))
+      // Memory: what a pointer or reference reaches (a struct's pointer
+      // fields too), and globals; a client's other locals are its own.
+      if (!W ||
+          !(W->getType()->isPointerType() || W->getType()->isReferenceType() ||
+            !W->hasLocalStorage() || holdsPointers(W->getType())))
         continue;
       const SourceLocation L = D->getLocation();
       if (Order.within(L, CS.Loop) || !Order.mayRunAfter(CS.Loop, L))
@@ -609,37 +569,37 @@ std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
       if (!Used.overlaps(Written))
         continue;
       S.Waits = true;
+      const bool Fields = !W->getType()->isPointerType() &&
+                          !W->getType()->isReferenceType() &&
+                          holdsPointers(W->getType());
       S.WaitsFor = "uses '" + W->getNameAsString() + "' (line " +
-                   std::to_string(SM.getExpansionLineNumber(L)) +
-                   "), which the critical section writes, after it";
+                   std::to_string(SM.getExpansionLineNumber(L)) + "), " +
+                   (Fields ? "whose pointers may reach memory the critical "
+                             "section writes"
+                           : "which the critical section writes") +
+                   ", after it";
       break;
     }
     // A function called afterwards may read what the section wrote
     // through a global (its arguments are the references above).
     for (const Expr *Site : nonAtomicCalls(K.getBody())) {
-      const auto *Call = dyn_cast<CallExpr>(Site);
       if (S.Waits)
         break;
-      if (!Call)
-        continue;
-      const SourceLocation L = Call->getBeginLoc();
+      const SourceLocation L = Site->getBeginLoc();
       if (Order.within(L, CS.Loop) || !Order.mayRunAfter(CS.Loop, L))
         continue;
-      MemoryRootSet Read;
-      SmallPtrSet<const FunctionDecl *, 8> Seen;
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (Callee)
-        memoryReadByCallee(Callee, Seen, Read);
-      else if (!isa<CXXPseudoDestructorExpr>(
-                   Call->getCallee()->IgnoreParenImpCasts()))
-        Read.Unknown = true;
-      if (!Read.overlaps(Written))
+      if (!readByCallee(Site).overlaps(Written))
         continue;
+      const FunctionDecl *Callee = calleeOf(Site);
+      std::string What =
+          !Callee ? "calls a function through a pointer"
+          : isa<CXXConstructExpr>(Site)
+              ? "constructs a '" +
+                    cast<CXXConstructExpr>(Site)->getType().getAsString() + "'"
+              : "calls '" + Callee->getNameAsString() + "'";
       S.Waits = true;
-      S.WaitsFor = "calls " +
-                   (Callee ? "'" + Callee->getNameAsString() + "'"
-                           : std::string("a function through a pointer")) +
-                   " (line " + std::to_string(SM.getExpansionLineNumber(L)) +
+      S.WaitsFor = What + " (line " +
+                   std::to_string(SM.getExpansionLineNumber(L)) +
                    "), which may read memory the critical section writes, "
                    "after it";
     }

@@ -627,22 +627,8 @@ void collectAccesses(const Stmt *S, const KernelAnalysis &K,
         Stores.push_back(A);
       }
       // And the function, or what it calls, may write globals: thread 0's
-      // fill_row() before the loop writes the streamed global table. One
-      // without a body in the file, or called through a pointer, may write
-      // anything. The toolkit's and the standard library's (system headers:
-      // cooperative groups, CUB) write none of the program's globals.
-      const FunctionDecl *Callee = CE->getDirectCallee();
-      if (Callee &&
-          (isCudaFunction(Callee) || Callee->getBuiltinID() ||
-           Ctx.getSourceManager().isInSystemHeader(Callee->getLocation())))
-        return;
-      MemoryRootSet Written;
-      const FunctionDecl *Def = nullptr;
-      if (Callee && Callee->hasBody(Def))
-        Written = writtenMemory({Def->getBody()}, *Def);
-      else if (Callee || !isa<CXXPseudoDestructorExpr>(
-                             CE->getCallee()->IgnoreParenImpCasts()))
-        Written.Unknown = true;
+      // fill_row() before the loop writes the streamed global table.
+      const MemoryRootSet Written = writtenByCallee(CE);
       auto Store = [&](const VarDecl *Root) {
         Access A;
         A.At = CE;

@@ -5,6 +5,7 @@
 #include "support/Stores.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 using namespace llvm;
@@ -192,12 +193,30 @@ void MemoryRoots::ofPointer(const Expr *E, MemoryRootSet &Out) {
   Out.Unknown = true;
 }
 
+bool holdsPointers(QualType T, unsigned Depth) {
+  while (const auto *A = dyn_cast<ArrayType>(T.getCanonicalType()))
+    T = A->getElementType();
+  const auto *R = T->getAsCXXRecordDecl();
+  if (!R || !R->hasDefinition() || Depth > 8)
+    return T->isPointerType() || T->isReferenceType();
+  for (const CXXBaseSpecifier &B : R->bases())
+    if (holdsPointers(B.getType(), Depth + 1))
+      return true;
+  for (const FieldDecl *F : R->fields())
+    if (holdsPointers(F->getType(), Depth + 1))
+      return true;
+  return false;
+}
+
 void MemoryRoots::ofVar(const VarDecl *V, MemoryRootSet &Out) {
   // Parameters and globals are roots of their own (a pointer's pointee: the
   // memory it was given); so is a local's own storage.
   if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
       !isPointerOrReference(V->getType())) {
     Out.Vars.insert(V);
+    // A struct's pointer fields (`View v{sums}; v.p[b]`) are not followed.
+    if (!isPointerOrReference(V->getType()) && holdsPointers(V->getType()))
+      Out.Unknown = true;
     return;
   }
   if (Escaped.contains(V)) {
@@ -221,27 +240,7 @@ const FunctionDecl *calleeOf(const Expr *Site) {
   return cast<CallExpr>(Site)->getDirectCallee();
 }
 
-namespace {
-
-/// Whether an object of type \p T holds pointers or references (directly
-/// or in its bases and fields): what a member function writes through them
-/// is not followed.
-bool holdsPointers(QualType T, unsigned Depth = 0) {
-  while (const auto *A = dyn_cast<ArrayType>(T.getCanonicalType()))
-    T = A->getElementType();
-  const auto *R = T->getAsCXXRecordDecl();
-  if (!R || !R->hasDefinition() || Depth > 8)
-    return T->isPointerType() || T->isReferenceType();
-  for (const CXXBaseSpecifier &B : R->bases())
-    if (holdsPointers(B.getType(), Depth + 1))
-      return true;
-  for (const FieldDecl *F : R->fields())
-    if (holdsPointers(F->getType(), Depth + 1))
-      return true;
-  return false;
-}
-
-} // namespace
+namespace {} // namespace
 
 void writtenThroughArguments(const Expr *Site, MemoryRoots &Roots,
                              MemoryRootSet &Out) {
@@ -296,7 +295,39 @@ SmallVector<const Expr *, 4> nonAtomicCalls(const Stmt *S) {
   return std::move(F.Calls);
 }
 
+bool libraryFunction(const FunctionDecl *F) {
+  if (isCudaFunction(F) || F->getBuiltinID())
+    return true;
+  const SourceManager &SM = F->getASTContext().getSourceManager();
+  if (!SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())))
+    return false;
+  // A library template instantiated with the program's own type (a functor,
+  // a lambda) may call the program's code, which may write anything.
+  auto OwnType = [&](const TemplateArgumentList *Args) {
+    for (const TemplateArgument &A :
+         Args ? Args->asArray() : ArrayRef<TemplateArgument>())
+      if (A.getKind() == TemplateArgument::Type)
+        if (const auto *R = A.getAsType()->getAsCXXRecordDecl())
+          if (!SM.isInSystemHeader(SM.getExpansionLoc(R->getLocation())))
+            return true;
+    return false;
+  };
+  if (OwnType(F->getTemplateSpecializationArgs()))
+    return false;
+  if (const auto *Spec =
+          dyn_cast<ClassTemplateSpecializationDecl>(F->getDeclContext()))
+    if (OwnType(&Spec->getTemplateArgs()))
+      return false;
+  return true;
+}
+
 namespace {
+
+bool pseudoDestructor(const Expr *Site) {
+  const auto *C = dyn_cast<CallExpr>(Site);
+  return C &&
+         isa<CXXPseudoDestructorExpr>(C->getCallee()->IgnoreParenImpCasts());
+}
 
 /// Collects what statements of one function write into Out, following
 /// calls into the functions they call (each once).
@@ -358,16 +389,35 @@ private:
       add(R, KeepLocals);
       // What it writes to globals itself (its own parameters' memory is the
       // arguments', above).
-      if (isa<CXXMemberCallExpr>(C))
-        Out.Unknown = true; // `this` is not followed
-      if (Callee && Callee->hasBody() && Seen.insert(Callee).second) {
-        const FunctionDecl *Def = nullptr;
-        if (Callee->hasBody(Def))
-          function(*Def, {Def->getBody()}, /*KeepLocals=*/false);
-      }
+      // `this` is not followed, but a library's member functions write
+      // only their object (above).
+      if (isa<CXXMemberCallExpr>(C) && !(Callee && libraryFunction(Callee)))
+        Out.Unknown = true;
+      callee(C);
     }
   }
 
+public:
+  /// What the function \p Site calls writes to globals, transitively.
+  void callee(const Expr *Site) {
+    const FunctionDecl *Callee = calleeOf(Site);
+    if (!Callee) {
+      Out.Unknown |= !pseudoDestructor(Site);
+      return;
+    }
+    if (libraryFunction(Callee))
+      return;
+    const FunctionDecl *Def = nullptr;
+    if (!Callee->hasBody(Def)) {
+      // Defined elsewhere (relocatable device code): it may write anything.
+      Out.Unknown = true;
+      return;
+    }
+    if (Seen.insert(Def).second)
+      function(*Def, {Def->getBody()}, /*KeepLocals=*/false);
+  }
+
+private:
   MemoryRootSet &Out;
   SmallPtrSet<const FunctionDecl *, 8> Seen;
 };
@@ -378,6 +428,76 @@ MemoryRootSet writtenMemory(ArrayRef<const Stmt *> Body,
                             const FunctionDecl &F) {
   MemoryRootSet Out;
   WriteCollector(Out).function(F, Body, /*KeepLocals=*/true);
+  return Out;
+}
+
+MemoryRootSet writtenByCallee(const Expr *Site) {
+  MemoryRootSet Out;
+  WriteCollector(Out).callee(Site);
+  return Out;
+}
+
+namespace {
+
+/// Collects the globals the functions a call reaches name, each function
+/// once.
+class ReadCollector : public RecursiveASTVisitor<ReadCollector> {
+public:
+  explicit ReadCollector(MemoryRootSet &Out) : Out(Out) {}
+
+  void callee(const Expr *Site) {
+    const FunctionDecl *F = calleeOf(Site);
+    if (!F) {
+      Out.Unknown |= !pseudoDestructor(Site);
+      return;
+    }
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F);
+        Ctor && Ctor->isTrivial())
+      return;
+    if (libraryFunction(F))
+      return;
+    const FunctionDecl *Def = nullptr;
+    if (!F->hasBody(Def)) {
+      Out.Unknown = true;
+      return;
+    }
+    if (!Seen.insert(Def).second)
+      return;
+    MemoryRoots Roots(*Def);
+    MemoryRoots *Caller = std::exchange(Current, &Roots);
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *I : Ctor->inits())
+        TraverseStmt(I->getInit());
+    TraverseStmt(Def->getBody());
+    Current = Caller;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+        V && !V->hasLocalStorage())
+      Current->ofVar(V, Out);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    callee(C);
+    return !Out.Unknown;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    callee(C);
+    return !Out.Unknown;
+  }
+
+private:
+  MemoryRootSet &Out;
+  MemoryRoots *Current = nullptr; // the roots of the function visited
+  SmallPtrSet<const FunctionDecl *, 8> Seen;
+};
+
+} // namespace
+
+MemoryRootSet readByCallee(const Expr *Site) {
+  MemoryRootSet Out;
+  ReadCollector(Out).callee(Site);
   return Out;
 }
 

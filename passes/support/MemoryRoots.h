@@ -43,7 +43,8 @@ public:
   /// Where the pointer \p E may point.
   void ofPointer(const clang::Expr *E, MemoryRootSet &Out);
   /// What a use of \p V may reach: its pointee (a pointer), its referent (a
-  /// reference) or its own storage (anything else).
+  /// reference) or its own storage (anything else; and anything, when that
+  /// holds pointers).
   void ofVar(const clang::VarDecl *V, MemoryRootSet &Out);
 
 private:
@@ -73,6 +74,11 @@ void writtenThroughArguments(const clang::Expr *Site, MemoryRoots &Roots,
 const clang::Expr *writtenObject(const clang::Expr *Site, MemoryRoots &Roots,
                                  MemoryRootSet &Storage, bool &ThroughMembers);
 
+/// Whether an object of type \p T holds pointers or references, directly or
+/// in its bases, fields and elements: what is reached through them is not
+/// followed.
+bool holdsPointers(clang::QualType T, unsigned Depth = 0);
+
 /// The function a call site (CallExpr or CXXConstructExpr) calls, if known.
 const clang::FunctionDecl *calleeOf(const clang::Expr *Site);
 
@@ -86,6 +92,22 @@ llvm::SmallVector<const clang::Expr *, 4> nonAtomicCalls(const clang::Stmt *S);
 /// of \p F are left out (they are not memory another thread reads).
 MemoryRootSet writtenMemory(llvm::ArrayRef<const clang::Stmt *> Body,
                             const clang::FunctionDecl &F);
+
+/// What the function a call site (CallExpr or CXXConstructExpr) calls may
+/// write other than through its arguments and object: the globals it and
+/// the functions it calls write, transitively. A call without a body in
+/// the file (relocatable device code) or through a pointer may write
+/// anything; a library function writes none of the program's globals.
+MemoryRootSet writtenByCallee(const clang::Expr *Site);
+
+/// The read twin of writtenByCallee: the globals the function a call site
+/// calls, and the functions it calls, name (static locals included).
+MemoryRootSet readByCallee(const clang::Expr *Site);
+
+/// A function of the toolkit or of a system header (the standard library,
+/// cooperative groups, CUB), not instantiated with one of the program's
+/// types: it reads and writes only what it is given.
+bool libraryFunction(const clang::FunctionDecl *F);
 
 } // namespace decoupler
 

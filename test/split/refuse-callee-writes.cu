@@ -2,8 +2,8 @@
 // function that thread 0 calls before the loop (then a barrier), or that
 // the loop calls, may write the streamed array through a global the
 // kernel never names: the loop is not split. A callee with no body in the
-// file may write anything; the toolkit's (cooperative groups) none of the
-// program's globals. The program checks its sums against the CPU; split,
+// file, or called through a pointer (at any depth), may write anything; the
+// toolkit's (cooperative groups) none of the program's globals. The program checks its sums against the CPU; split,
 // the first kernel read the row before thread 0 had written it.
 // RUN: %decoupler --passes=split --split=auto -Rdecoupler %s -o %t.dd.cu 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: grep -v '^ *// [A-Z]' %t.dd.cu | FileCheck %s --implicit-check-not=_split
@@ -23,6 +23,9 @@ __device__ void fill_row(int row, int n) {
 }
 __device__ void fill(int row, int n) { fill_row(row, n); }
 __device__ void bump(int at) { table[at] += 1.0f; }
+typedef void (*Hook)(int);
+__device__ Hook hook = bump;
+__device__ void step(int at) { hook(at); }
 
 // CHECK: __global__ void fill_then_sum(
 __global__ void fill_then_sum(float *__restrict__ out, int n) {
@@ -44,6 +47,18 @@ __global__ void sum_and_bump(float *__restrict__ out, int n) {
     s += table[blockIdx.x * n + j];
     if (j + blockDim.x < n)
       bump(blockIdx.x * n + j + blockDim.x);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+// CHECK: __global__ void sum_and_hook(
+__global__ void sum_and_hook(float *__restrict__ out, int n) {
+  float s = 0;
+  // REMARK: refuse-callee-writes.cu:[[@LINE+1]]:3: remark: --split=auto: loop not eligible: the streamed array 'table' may be written in the loop, so the producer warp could copy stale data
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    s += table[blockIdx.x * n + j];
+    if (j + blockDim.x < n)
+      step(blockIdx.x * n + j + blockDim.x);
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
@@ -79,6 +94,11 @@ int main() {
     Check(false);
     // Kernel 2: each thread bumps the element it reads next.
     sum_and_bump<<<Rows, 256>>>(dOut, N);
+    Check(true);
+    // Kernel 3: the same bump, through a pointer in a callee.
+    fill_then_sum<<<Rows, 256>>>(dOut, N);
+    Check(false);
+    sum_and_hook<<<Rows, 256>>>(dOut, N);
     Check(true);
     if (cudaDeviceSynchronize() != cudaSuccess) {
       std::printf("FAIL: CUDA error\n");
