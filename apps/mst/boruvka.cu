@@ -21,7 +21,9 @@
 // `decoupler --passes=delegate`, with DD_MST_VARIANT=delegate, which turns
 // the annotated try-lock loop into messages to server blocks that own the
 // component locks (docs/mst.md). Plain nvcc builds ignore DD_PRAGMA.
+#include <chrono>
 #include <cstdint>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -142,9 +144,61 @@ Status cuda_status(cudaError_t err, const char *what) {
 
 template <class T> using Buffer = apps::DeviceArray<T>;
 
+/// What --time-limit watches a round with: an event after the round's
+/// kernels, and a stream that does not wait for them, whose events read the
+/// GPU's clock now.
+struct Limit {
+  cudaEvent_t round_done = nullptr, now = nullptr;
+  cudaStream_t side = nullptr;
+  float so_far = 0; ///< ms from the run's start event, when the limit was met
+  Limit() = default;
+  Limit(const Limit &) = delete;
+  Limit &operator=(const Limit &) = delete;
+  ~Limit() {
+    if (round_done)
+      cudaEventDestroy(round_done);
+    if (now)
+      cudaEventDestroy(now);
+    if (side)
+      cudaStreamDestroy(side);
+  }
+  cudaError_t create() {
+    for (cudaEvent_t *e : {&round_done, &now})
+      if (cudaError_t err = cudaEventCreate(e); err != cudaSuccess)
+        return err;
+    return cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+  }
+};
+
+/// Waits for the round launched last, or until the run has taken
+/// `limit_ms` of GPU time since `start`: true when the limit came first.
+/// Then `limit.so_far` is a lower bound of the run's time: read before the
+/// round was seen unfinished.
+Expected<bool> reached(double limit_ms, cudaEvent_t start, Limit &limit) {
+  if (Status s = cuda_status(cudaEventRecord(limit.round_done), "round"); !s.ok())
+    return s;
+  for (;;) {
+    if (Status s = cuda_status(cudaEventRecord(limit.now, limit.side), "round"); !s.ok())
+      return s;
+    if (Status s = cuda_status(cudaEventSynchronize(limit.now), "round"); !s.ok())
+      return s;
+    const cudaError_t done = cudaEventQuery(limit.round_done);
+    if (done == cudaSuccess)
+      return false;
+    if (done != cudaErrorNotReady)
+      return cuda_status(done, "round");
+    if (Status s = cuda_status(cudaEventElapsedTime(&limit.so_far, start, limit.now), "round");
+        !s.ok())
+      return s;
+    if (limit.so_far >= limit_ms)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 } // namespace
 
-Expected<Result> boruvka(const DeviceGraph &graph) {
+Expected<Result> boruvka(const DeviceGraph &graph, double time_limit_ms) {
   Result result;
   const std::uint32_t n = graph.num_vertices();
   const std::uint32_t m = graph.num_edges();
@@ -171,6 +225,10 @@ Expected<Result> boruvka(const DeviceGraph &graph) {
   apps::EventPair events;
   if (Status s = cuda_status(events.create(), "cudaEventCreate"); !s.ok())
     return s;
+  Limit limit;
+  if (time_limit_ms > 0)
+    if (Status s = cuda_status(limit.create(), "the time limit's stream"); !s.ok())
+      return s;
   if (Status s = cuda_status(cudaDeviceSynchronize(), "before the first launch"); !s.ok())
     return s;
 
@@ -186,6 +244,22 @@ Expected<Result> boruvka(const DeviceGraph &graph) {
     hook<<<blocks, kBlock>>>(n, comp.ptr, graph.edge_lo(), graph.edge_hi(), best_edge.ptr,
                              parent.ptr, chosen.ptr, hooked);
     result.launches += 3;
+    if (time_limit_ms > 0) {
+      Expected<bool> stop = reached(time_limit_ms, events.start, limit);
+      if (!stop.ok())
+        return stop.status();
+      if (*stop) {
+        // The round's kernel may still run: its memory stays allocated
+        // (freeing would wait for it).
+        for (auto *p : {&comp.ptr, &parent.ptr, &best_weight.ptr, &best_edge.ptr, &counters.ptr})
+          *p = nullptr;
+        locks.ptr = nullptr;
+        chosen.ptr = nullptr;
+        result.ms = limit.so_far;
+        result.unfinished = true;
+        return result;
+      }
+    }
     std::uint32_t hooks = 0;
     if (Status s = cuda_status(cudaMemcpy(&hooks, hooked, sizeof hooks, cudaMemcpyDeviceToHost),
                                "round");

@@ -104,18 +104,26 @@ struct Result {
   double ms = 0;
   std::uint64_t rounds = 0;   ///< Boruvka rounds that hooked a component
   std::uint64_t launches = 0; ///< kernel launches
+  /// Stopped at the time limit before the forest was complete: ms is the
+  /// GPU time spent (at least the limit, a lower bound of the run's), edges
+  /// and weight are empty.
+  bool unfinished = false;
 };
 
 // One entry point per build of boruvka.cu (docs/mst.md). Each call
 // allocates its own working memory, so calls are independent and may be
-// repeated (warm-up, timing).
+// repeated (warm-up, timing). With time_limit_ms > 0 a run stops once it
+// has taken that much GPU time, inside a round too, unfinished (the kernel
+// as written takes minutes a run, and a round, on rmat22): its round's
+// kernel may then still run, so its memory stays allocated and the caller
+// must not free device memory or synchronize (dd-mst exits at once).
 namespace locks {
 /// Boruvka as written: global try-lock component locks.
-Expected<Result> boruvka(const DeviceGraph &graph);
+Expected<Result> boruvka(const DeviceGraph &graph, double time_limit_ms = 0);
 } // namespace locks
 namespace delegate {
 /// The same source through `decoupler --passes=delegate`.
-Expected<Result> boruvka(const DeviceGraph &graph);
+Expected<Result> boruvka(const DeviceGraph &graph, double time_limit_ms = 0);
 } // namespace delegate
 
 } // namespace dd::mst

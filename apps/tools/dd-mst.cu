@@ -10,6 +10,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <string>
@@ -65,8 +66,17 @@ Options:
   --verify           check that the forest spans every connected component
                      (edges of the graph, no cycle) and that its weight equals
                      Kruskal's exactly; a failure is an error (status 1)
-  --runs=N           time N runs and report the median (default 1); GPU
-                     algorithms run once more before, untimed (warm-up)
+  --runs=N           time N runs and report the median (default 1)
+  --warmup=N         untimed GPU runs before the timed ones (default 1: module
+                     loading, first-touch costs, the delegate launcher's
+                     first probe; 0 where one run takes minutes)
+  --time-limit=MS    stop a GPU run (warm-up or timed) once it has taken MS
+                     milliseconds of GPU time, inside a Boruvka round too;
+                     the result line is then "unfinished time_ms T rounds R"
+                     (T >= MS: a lower bound of the run's time; R: rounds
+                     done) and the exit status 3. For benchmarks of the
+                     kernel as written on graphs where one run, or one round,
+                     takes minutes (0: no limit, default)
   --format=F         auto (default), gr, dimacs, mtx, snap, edgelist
   --base=0|1         id of the first vertex in edge lists and SNAP files
                      (default 0; DIMACS and Matrix Market are 1-based)
@@ -109,9 +119,9 @@ int fail(const std::string &message) {
   return 1;
 }
 
-const std::set<std::string> kValueOptions = {"algo",    "out",         "runs",
-                                             "format",  "base",        "weights",
-                                             "weight-seed", "max-input-bytes"};
+const std::set<std::string> kValueOptions = {
+    "algo",    "out",         "runs",           "warmup",    "time-limit",
+    "format",  "base",        "weights",        "weight-seed", "max-input-bytes"};
 const std::set<std::string> kFlagOptions = {"verify", "symmetrize", "help"};
 
 enum class Algo { kLocks, kDelegate, kCpu };
@@ -121,12 +131,13 @@ const dd::tools::Choice<Algo> kAlgos[] = {
     {"locks", Algo::kLocks}, {"delegate", Algo::kDelegate}, {"cpu", Algo::kCpu}};
 
 // One run of `algo` (the graph is on the device unless algo is cpu).
-Expected<mst::Result> run_once(Algo algo, const Csr &csr, const mst::DeviceGraph &device) {
+Expected<mst::Result> run_once(Algo algo, const Csr &csr, const mst::DeviceGraph &device,
+                               double time_limit_ms) {
   switch (algo) {
   case Algo::kLocks:
-    return mst::locks::boruvka(device);
+    return mst::locks::boruvka(device, time_limit_ms);
   case Algo::kDelegate:
-    return mst::delegate::boruvka(device);
+    return mst::delegate::boruvka(device, time_limit_ms);
   case Algo::kCpu:
     break;
   }
@@ -188,9 +199,11 @@ int main_impl(int argc, char **argv) {
                                                           args, algo))
     return *status;
   const std::string &algo_name = args.values.at("algo");
-  std::uint64_t runs = 1, base = 0, weight_seed = 1;
+  std::uint64_t runs = 1, warmup = 1, time_limit_ms = 0, base = 0, weight_seed = 1;
   std::uint64_t max_input_bytes = kDefaultMaxStreamBytes;
-  for (auto problem : {get_u64(args, "runs", 1, 1000, runs), get_u64(args, "base", 0, 1, base),
+  for (auto problem : {get_u64(args, "runs", 1, 1000, runs), get_u64(args, "warmup", 0, 10, warmup),
+                       get_u64(args, "time-limit", 0, std::uint64_t{1} << 40, time_limit_ms),
+                       get_u64(args, "base", 0, 1, base),
                        get_u64(args, "weight-seed", 0, ~std::uint64_t{0}, weight_seed),
                        get_u64(args, "max-input-bytes", 0, ~std::uint64_t{0}, max_input_bytes)})
     if (problem)
@@ -233,11 +246,27 @@ int main_impl(int argc, char **argv) {
   // launcher's first probe), then the runs.
   std::vector<double> times;
   Expected<mst::Result> result = Status::error("no run");
-  for (std::uint64_t i = (algo == Algo::kCpu ? 1 : 0); i <= runs; ++i) {
-    result = run_once(algo, csr, device);
+  const std::uint64_t untimed = algo == Algo::kCpu ? 0 : warmup;
+  for (std::uint64_t i = 0; i < untimed + runs; ++i) {
+    result = run_once(algo, csr, device, static_cast<double>(time_limit_ms));
     if (!result.ok())
       return fail(path + ": " + result.status().message());
-    if (i > 0)
+    if (result->unfinished) {
+      // A lower bound, not a result: nothing to verify or write.
+      std::fprintf(stderr, "dd-mst: %s run %llu stopped at --time-limit=%llu after %llu rounds\n",
+                   i < untimed ? "warm-up" : "timed",
+                   (unsigned long long)(i < untimed ? i + 1 : i - untimed + 1),
+                   (unsigned long long)time_limit_ms, (unsigned long long)result->rounds);
+      std::printf("unfinished time_ms %.3f rounds %llu\n", result->ms,
+                  (unsigned long long)result->rounds);
+      // The stopped round's kernel may still run: freeing the graph, or the
+      // runtime's teardown at exit, would wait for it. Ending the process
+      // ends it.
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(3);
+    }
+    if (i >= untimed)
       times.push_back(result->ms);
   }
   const double ms = dd::tools::median(times);
