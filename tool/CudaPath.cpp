@@ -60,12 +60,12 @@ unsigned nvccBuild(StringRef CudaPath) {
 
 } // namespace
 
-std::vector<std::string> nvccVersionMacros(StringRef CudaPath) {
+std::optional<unsigned> cudaVersion(StringRef CudaPath) {
   SmallString<256> Header(CudaPath);
   sys::path::append(Header, "include", "cuda.h");
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Header);
   if (!Buffer)
-    return {};
+    return std::nullopt;
   SmallVector<StringRef, 0> Lines;
   (*Buffer)->getBuffer().split(Lines, '\n');
   for (StringRef Line : Lines) {
@@ -78,12 +78,19 @@ std::vector<std::string> nvccVersionMacros(StringRef CudaPath) {
       continue;
     unsigned Version = 0;
     if (Line.trim().getAsInteger(10, Version))
-      return {};
-    return {"-D__CUDACC_VER_MAJOR__=" + utostr(Version / 1000),
-            "-D__CUDACC_VER_MINOR__=" + utostr(Version % 1000 / 10),
-            "-D__CUDACC_VER_BUILD__=" + utostr(nvccBuild(CudaPath))};
+      return std::nullopt;
+    return Version;
   }
-  return {};
+  return std::nullopt;
+}
+
+std::vector<std::string> nvccVersionMacros(StringRef CudaPath) {
+  std::optional<unsigned> Version = cudaVersion(CudaPath);
+  if (!Version)
+    return {};
+  return {"-D__CUDACC_VER_MAJOR__=" + utostr(*Version / 1000),
+          "-D__CUDACC_VER_MINOR__=" + utostr(*Version % 1000 / 10),
+          "-D__CUDACC_VER_BUILD__=" + utostr(nvccBuild(CudaPath))};
 }
 
 Expected<std::string> findCudaPath(StringRef Explicit) {

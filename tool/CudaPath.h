@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ llvm::Expected<std::string> findCudaPath(llvm::StringRef Explicit);
 /// nvidia_cuda_nvcc-M.m.B.dist-info folder (0 when neither is there). Empty
 /// when cuda.h has no CUDA_VERSION.
 std::vector<std::string> nvccVersionMacros(llvm::StringRef CudaPath);
+
+/// CUDA_VERSION of the installation at \p CudaPath (13000 for CUDA 13.0),
+/// from its include/cuda.h; none when that cannot be read.
+std::optional<unsigned> cudaVersion(llvm::StringRef CudaPath);
 
 } // namespace decoupler::tool
 

@@ -1,5 +1,6 @@
 //===- NvccCommand.cpp - Translating nvcc compile commands ----------------===//
 #include "NvccCommand.h"
+#include "CudaPath.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -7,8 +8,10 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 #include <algorithm>
 #include <optional>
@@ -222,6 +225,10 @@ public:
   /// inside -Xcompiler, which have no nvcc spellings and no nvcc values.
   void translate(ArrayRef<StringRef> Args, bool Nvcc, unsigned Depth = 0);
 
+  /// Whether -arch/-gencode named anything (also `native`).
+  bool namesArchitecture() const { return NamedArch; }
+  void addDefaultArch(StringRef Arch) { addArch(Arch); }
+
   std::vector<std::string> takeResult() {
     if (Rdc)
       Out.push_back("-fgpu-rdc");
@@ -248,9 +255,11 @@ private:
   std::vector<std::string> Out;
   std::vector<std::string> Archs; // the virtual architectures, clang's names
   bool Rdc = false;               // -rdc=true or -dc, last spelling wins
+  bool NamedArch = false;
 };
 
 void Translator::gpuArchitecture(StringRef Value) {
+  NamedArch = true;
   if (Value == "all") {
     for (StringRef Arch : AllArchs)
       addArch(Arch);
@@ -269,6 +278,7 @@ void Translator::gpuArchitecture(StringRef Value) {
 }
 
 void Translator::generateCode(StringRef Value) {
+  NamedArch = true;
   // arch=compute_75,code=[compute_75,sm_75] or arch=compute_75,code=sm_90:
   // the arch= part names the virtual architecture.
   size_t At = Value.find("arch=");
@@ -432,6 +442,23 @@ void Translator::translate(ArrayRef<StringRef> Args, bool Nvcc,
 
 } // namespace
 
+std::string nvccDefaultArch(StringRef Nvcc) {
+  // The installation an nvcc belongs to: <root>/bin/nvcc, found on PATH
+  // when the command names no directory.
+  std::string Path = Nvcc.str();
+  if (!sys::path::has_parent_path(Nvcc))
+    if (ErrorOr<std::string> Found = sys::findProgramByName(Nvcc))
+      Path = *Found;
+  SmallString<256> Real;
+  if (!sys::fs::real_path(Path, Real))
+    Path = std::string(Real);
+  std::optional<unsigned> Version =
+      cudaVersion(sys::path::parent_path(sys::path::parent_path(Path)));
+  // nvcc's default was sm_52 from CUDA 11 to 12; CUDA 13, the toolkit the
+  // tool is built for, compiles for sm_75.
+  return Version && *Version < 13000 ? "sm_52" : "sm_75";
+}
+
 bool isNvccCommand(ArrayRef<std::string> CommandLine) {
   if (CommandLine.empty())
     return false;
@@ -446,6 +473,8 @@ CompileCommand translateNvccCommand(const CompileCommand &Command) {
   for (const std::string &Arg : ArrayRef(Command.CommandLine).drop_front())
     Args.push_back(Arg);
   T.translate(Args, /*Nvcc=*/true);
+  if (!T.namesArchitecture())
+    T.addDefaultArch(nvccDefaultArch(Command.CommandLine.front()));
 
   std::vector<std::string> CommandLine{"clang++"};
   for (std::string &Arg : T.takeResult())

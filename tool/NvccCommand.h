@@ -31,10 +31,16 @@ bool isNvccCommand(llvm::ArrayRef<std::string> CommandLine);
 /// __CUDA_ARCH__ (`-arch=sm_75`, `-arch=compute_75`, `-gencode
 /// arch=compute_75,code=sm_90` and CMake's `--generate-code=arch=...` all
 /// give sm_75; `all` and `all-major` give CUDA 13's lists; `native` gives
-/// none, since the GPU is not known here). Family and architecture suffixes
-/// keep what clang knows: sm_90a stays, sm_100f is sm_100.
+/// none, since the GPU is not known here). A command that names none
+/// compiles for nvcc's default (nvccDefaultArch). Family and architecture
+/// suffixes keep what clang knows: sm_90a stays, sm_100f is sm_100.
 clang::tooling::CompileCommand
 translateNvccCommand(const clang::tooling::CompileCommand &Command);
+
+/// The architecture the nvcc at \p Nvcc (a path, or a name found on PATH)
+/// compiles for when the command names none: sm_75 from CUDA 13 on (also
+/// when its installation's version cannot be read), sm_52 before.
+std::string nvccDefaultArch(llvm::StringRef Nvcc);
 
 } // namespace decoupler::tool
 

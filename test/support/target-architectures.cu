@@ -21,6 +21,13 @@
 // RUN: printf '[{"directory":"%%s","file":"k.cu","arguments":["nvcc","-gencode","arch=compute_75,code=sm_90","-c","k.cu"]}]' %t.db > %t.db/compile_commands.json
 // RUN: %decoupler --no-line-directives --passes=split --split=auto -Rdecoupler -p %t.db %t.db/k.cu -o %t.virtual.cu 2>&1 | FileCheck %s --check-prefix=SPLIT75
 //
+// An nvcc command that names no architecture compiles for nvcc's default,
+// sm_75 with CUDA 13 (a plain `nvcc -c k.cu`; until 2026-11-29 the tool took
+// sm_90, and the split's output did not compile for that build):
+// RUN: printf '[{"directory":"%%s","file":"k.cu","arguments":["%cuda_nvcc","-c","k.cu"]}]' %t.db > %t.db/compile_commands.json
+// RUN: %decoupler --no-line-directives --passes=split --split=auto -Rdecoupler -p %t.db %t.db/k.cu -o %t.default.cu 2>&1 | FileCheck %s --check-prefix=SPLIT75
+// RUN: %cuda_nvcc -std=c++17 -c %t.default.cu -o %t.default.o
+//
 // Only sm_90 (nvcc -arch), or decoupler's own --cuda-gpu-arch over the
 // build's: both rewritten.
 // RUN: printf '[{"directory":"%%s","file":"k.cu","arguments":["nvcc","-arch=sm_90","-c","k.cu"]}]' %t.db > %t.db/compile_commands.json

@@ -17,6 +17,10 @@ namespace {
 
 std::vector<std::string> translate(std::vector<std::string> CommandLine,
                                    llvm::StringRef Directory = "/build") {
+  // A bare "nvcc" would be looked up on PATH for its installation's default
+  // architecture; one in no installation defaults to CUDA 13's, sm_75.
+  if (CommandLine.front() == "nvcc")
+    CommandLine.front() = "/no-cuda/bin/nvcc";
   CompileCommand Command(Directory, "/src/f.cu", std::move(CommandLine), "f.o");
   return translateNvccCommand(Command).CommandLine;
 }
@@ -96,7 +100,7 @@ TEST(NvccCommand, SeparateJoinedAndLongForms) {
               ElementsAre("clang++", "-Ia", "-Ib", "-Ic", "-DX", "-DY=2", "-UZ",
                           "-UW", "-std=c++20", "-include", "p.h", "-include",
                           "q.h", "-isystem", "s", "-isystem", "t", "-iquote",
-                          "u", "/src/f.cu"));
+                          "u", "--cuda-gpu-arch=sm_75", "/src/f.cu"));
 }
 
 TEST(NvccCommand, DropsOptionsWithTheirValues) {
@@ -139,14 +143,16 @@ TEST(NvccCommand, RelocatableDeviceCode) {
         {"nvcc", "--device-c", "/src/f.cu"},
         {"nvcc", "-rdc=false", "-dc", "/src/f.cu"}})
     EXPECT_THAT(translate(Args),
-                ElementsAre("clang++", "-fgpu-rdc", "/src/f.cu"))
+                ElementsAre("clang++", "-fgpu-rdc", "--cuda-gpu-arch=sm_75",
+                            "/src/f.cu"))
         << Args[1];
   for (std::vector<std::string> Args :
        {std::vector<std::string>{"nvcc", "-rdc=false", "/src/f.cu"},
         {"nvcc", "-rdc=true", "-rdc=false", "/src/f.cu"},
         {"nvcc", "-dc", "-dw", "/src/f.cu"},
         {"nvcc", "-c", "/src/f.cu"}})
-    EXPECT_THAT(translate(Args), ElementsAre("clang++", "/src/f.cu"))
+    EXPECT_THAT(translate(Args),
+                ElementsAre("clang++", "--cuda-gpu-arch=sm_75", "/src/f.cu"))
         << Args[1];
 }
 
@@ -155,7 +161,7 @@ TEST(NvccCommand, HostCompilerOptions) {
                          "--compiler-options=-I/hi,-O2", "-Xcompiler",
                          "-I=/not-nvcc", "/src/f.cu"}),
               ElementsAre("clang++", "-DHOST=1", "-isystem", "/hs", "-I/hi",
-                          "/src/f.cu"));
+                          "--cuda-gpu-arch=sm_75", "/src/f.cu"));
 }
 
 TEST(NvccCommand, OptionsFiles) {
@@ -176,7 +182,48 @@ TEST(NvccCommand, OptionsFiles) {
                          "missing.rsp", "/src/f.cu"},
                         Dir),
               ElementsAre("clang++", "-I/opt/a", "-I/opt/with space",
-                          "-isystem", "/opt/s", "-DFROM_MORE", "/src/f.cu"));
+                          "-isystem", "/opt/s", "-DFROM_MORE",
+                          "--cuda-gpu-arch=sm_75", "/src/f.cu"));
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(NvccCommand, DefaultArchitecture) {
+  // A command that names no architecture compiles for its nvcc's default:
+  // sm_52 before CUDA 13, sm_75 from it on (nvcc --help, "--gpu-architecture").
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nvcc-default", Dir));
+  auto Toolkit = [&](llvm::StringRef Name, llvm::StringRef Version) {
+    llvm::SmallString<128> Root(Dir);
+    llvm::sys::path::append(Root, Name);
+    for (llvm::StringRef Sub : {"bin", "include"}) {
+      llvm::SmallString<128> D(Root);
+      llvm::sys::path::append(D, Sub);
+      EXPECT_FALSE(llvm::sys::fs::create_directories(D));
+    }
+    std::error_code EC;
+    llvm::SmallString<128> Header(Root);
+    llvm::sys::path::append(Header, "include", "cuda.h");
+    llvm::raw_fd_ostream(Header, EC)
+        << "#define CUDA_VERSION " << Version << "\n";
+    llvm::SmallString<128> Nvcc(Root);
+    llvm::sys::path::append(Nvcc, "bin", "nvcc");
+    llvm::raw_fd_ostream(Nvcc, EC) << "";
+    return std::string(Nvcc);
+  };
+  const std::string Cuda12 = Toolkit("cuda-12.4", "12040");
+  const std::string Cuda13 = Toolkit("cuda-13.0", "13000");
+  EXPECT_EQ(decoupler::tool::nvccDefaultArch(Cuda12), "sm_52");
+  EXPECT_EQ(decoupler::tool::nvccDefaultArch(Cuda13), "sm_75");
+  EXPECT_THAT(translate({Cuda12, "-c", "/src/f.cu"}),
+              ElementsAre("clang++", "--cuda-gpu-arch=sm_52", "/src/f.cu"));
+  EXPECT_THAT(translate({Cuda13, "-c", "/src/f.cu"}),
+              ElementsAre("clang++", "--cuda-gpu-arch=sm_75", "/src/f.cu"));
+  // A named architecture replaces the default, `native` too (the build
+  // machine's GPU, unknown here).
+  EXPECT_THAT(translate({Cuda12, "-arch=sm_90", "/src/f.cu"}),
+              ElementsAre("clang++", "--cuda-gpu-arch=sm_90", "/src/f.cu"));
+  EXPECT_THAT(translate({Cuda12, "-arch=native", "/src/f.cu"}),
+              ElementsAre("clang++", "/src/f.cu"));
   llvm::sys::fs::remove_directories(Dir);
 }
 
