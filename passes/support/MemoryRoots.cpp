@@ -329,6 +329,28 @@ bool pseudoDestructor(const Expr *Site) {
          isa<CXXPseudoDestructorExpr>(C->getCallee()->IgnoreParenImpCasts());
 }
 
+/// The definition the function \p Site calls, to follow; null when there
+/// is none to follow, Out.Unknown then set where the call may reach
+/// anything (through a pointer, or no body in the file). A library function
+/// or a trivial constructor reaches nothing of the program's.
+const FunctionDecl *definitionToFollow(const Expr *Site, MemoryRootSet &Out) {
+  const FunctionDecl *F = calleeOf(Site);
+  if (!F) {
+    Out.Unknown |= !pseudoDestructor(Site);
+    return nullptr;
+  }
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F);
+      (Ctor && Ctor->isTrivial()) || libraryFunction(F))
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!F->hasBody(Def)) {
+    // Defined elsewhere (relocatable device code): it may do anything.
+    Out.Unknown = true;
+    return nullptr;
+  }
+  return Def;
+}
+
 /// Collects what statements of one function write into Out, following
 /// calls into the functions they call (each once).
 class WriteCollector {
@@ -400,20 +422,8 @@ private:
 public:
   /// What the function \p Site calls writes to globals, transitively.
   void callee(const Expr *Site) {
-    const FunctionDecl *Callee = calleeOf(Site);
-    if (!Callee) {
-      Out.Unknown |= !pseudoDestructor(Site);
-      return;
-    }
-    if (libraryFunction(Callee))
-      return;
-    const FunctionDecl *Def = nullptr;
-    if (!Callee->hasBody(Def)) {
-      // Defined elsewhere (relocatable device code): it may write anything.
-      Out.Unknown = true;
-      return;
-    }
-    if (Seen.insert(Def).second)
+    if (const FunctionDecl *Def = definitionToFollow(Site, Out);
+        Def && Seen.insert(Def).second)
       function(*Def, {Def->getBody()}, /*KeepLocals=*/false);
   }
 
@@ -446,22 +456,8 @@ public:
   explicit ReadCollector(MemoryRootSet &Out) : Out(Out) {}
 
   void callee(const Expr *Site) {
-    const FunctionDecl *F = calleeOf(Site);
-    if (!F) {
-      Out.Unknown |= !pseudoDestructor(Site);
-      return;
-    }
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F);
-        Ctor && Ctor->isTrivial())
-      return;
-    if (libraryFunction(F))
-      return;
-    const FunctionDecl *Def = nullptr;
-    if (!F->hasBody(Def)) {
-      Out.Unknown = true;
-      return;
-    }
-    if (!Seen.insert(Def).second)
+    const FunctionDecl *Def = definitionToFollow(Site, Out);
+    if (!Def || !Seen.insert(Def).second)
       return;
     MemoryRoots Roots(*Def);
     MemoryRoots *Caller = std::exchange(Current, &Roots);

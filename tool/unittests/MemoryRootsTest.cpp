@@ -113,6 +113,14 @@ TEST(MemoryRootsTest, ConstructorReadsAGlobal) {
   EXPECT_TRUE(R.Vars.contains(P.global("total")));
 }
 
+TEST(MemoryRootsTest, TrivialConstructorReachesNothing) {
+  Parsed P("struct Pair { int a, b; }; void k() { Pair p; (void)p; }");
+  ASSERT_TRUE(P.Site);
+  ASSERT_TRUE(isa<CXXConstructExpr>(P.Site));
+  EXPECT_TRUE(writtenByCallee(P.Site).empty());
+  EXPECT_TRUE(readByCallee(P.Site).empty());
+}
+
 TEST(MemoryRootsTest, HoldsPointers) {
   Parsed P("struct Plain { int a; float b[4]; };\n"
            "struct View { int *p; }; struct Outer { View v[2]; };\n"
