@@ -240,8 +240,6 @@ const FunctionDecl *calleeOf(const Expr *Site) {
   return cast<CallExpr>(Site)->getDirectCallee();
 }
 
-namespace {} // namespace
-
 void writtenThroughArguments(const Expr *Site, MemoryRoots &Roots,
                              MemoryRootSet &Out) {
   CallArguments A = argumentsOf(Site);
