@@ -227,6 +227,8 @@ public:
 
   /// Whether -arch/-gencode named anything (also `native`).
   bool namesArchitecture() const { return NamedArch; }
+  /// Whether -arch=native was given.
+  bool native() const { return Native; }
   void addDefaultArch(StringRef Arch) { addArch(Arch); }
 
   std::vector<std::string> takeResult() {
@@ -256,10 +258,15 @@ private:
   std::vector<std::string> Archs; // the virtual architectures, clang's names
   bool Rdc = false;               // -rdc=true or -dc, last spelling wins
   bool NamedArch = false;
+  bool Native = false;
 };
 
 void Translator::gpuArchitecture(StringRef Value) {
   NamedArch = true;
+  if (Value == "native") {
+    Native = true;
+    return;
+  }
   if (Value == "all") {
     for (StringRef Arch : AllArchs)
       addArch(Arch);
@@ -459,6 +466,46 @@ std::string nvccDefaultArch(StringRef Nvcc) {
   return Version && *Version < 13000 ? "sm_52" : "sm_75";
 }
 
+std::vector<std::string> gpuArchsOfComputeCaps(StringRef Text) {
+  std::vector<std::string> Archs;
+  SmallVector<StringRef, 4> Lines;
+  Text.split(Lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef Line : Lines) {
+    auto [Major, Minor] = Line.trim().split('.');
+    unsigned M = 0, N = 0;
+    if (Major.getAsInteger(10, M) || Minor.getAsInteger(10, N) || M == 0)
+      continue;
+    std::string Arch = "sm_" + utostr(M) + utostr(N);
+    if (!llvm::is_contained(Archs, Arch))
+      Archs.push_back(Arch);
+  }
+  return Archs;
+}
+
+std::vector<std::string> localGpuArchs() {
+  static const std::vector<std::string> Archs = [] {
+    ErrorOr<std::string> Smi = sys::findProgramByName("nvidia-smi");
+    if (!Smi)
+      return std::vector<std::string>();
+    SmallString<128> Output;
+    if (sys::fs::createTemporaryFile("decoupler-gpus", "txt", Output))
+      return std::vector<std::string>();
+    const std::optional<StringRef> Redirects[] = {
+        StringRef(""), StringRef(Output), StringRef("")};
+    const int Status = sys::ExecuteAndWait(
+        *Smi, {*Smi, "--query-gpu=compute_cap", "--format=csv,noheader"},
+        std::nullopt, Redirects, /*SecondsToWait=*/20);
+    std::vector<std::string> Found;
+    if (Status == 0)
+      if (ErrorOr<std::unique_ptr<MemoryBuffer>> Text =
+              MemoryBuffer::getFile(Output))
+        Found = gpuArchsOfComputeCaps((*Text)->getBuffer());
+    sys::fs::remove(Output);
+    return Found;
+  }();
+  return Archs;
+}
+
 bool isNvccCommand(ArrayRef<std::string> CommandLine) {
   if (CommandLine.empty())
     return false;
@@ -473,7 +520,13 @@ CompileCommand translateNvccCommand(const CompileCommand &Command) {
   for (const std::string &Arg : ArrayRef(Command.CommandLine).drop_front())
     Args.push_back(Arg);
   T.translate(Args, /*Nvcc=*/true);
-  if (!T.namesArchitecture())
+  // -arch=native is the GPUs of the machine that builds, this one when the
+  // tool runs in the build; nvcc takes its default where it finds none.
+  std::vector<std::string> Native =
+      T.native() ? localGpuArchs() : std::vector<std::string>();
+  for (const std::string &Arch : Native)
+    T.addDefaultArch(Arch);
+  if (!T.namesArchitecture() || (T.native() && Native.empty()))
     T.addDefaultArch(nvccDefaultArch(Command.CommandLine.front()));
 
   std::vector<std::string> CommandLine{"clang++"};

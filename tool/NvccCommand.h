@@ -31,7 +31,8 @@ bool isNvccCommand(llvm::ArrayRef<std::string> CommandLine);
 /// __CUDA_ARCH__ (`-arch=sm_75`, `-arch=compute_75`, `-gencode
 /// arch=compute_75,code=sm_90` and CMake's `--generate-code=arch=...` all
 /// give sm_75; `all` and `all-major` give CUDA 13's lists; `native` gives
-/// none, since the GPU is not known here). A command that names none
+/// this machine's GPUs, as nvcc finds them when it builds here: localGpuArchs,
+/// or nvcc's default when there is none). A command that names none
 /// compiles for nvcc's default (nvccDefaultArch). Family and architecture
 /// suffixes keep what clang knows: sm_90a stays, sm_100f is sm_100.
 clang::tooling::CompileCommand
@@ -41,6 +42,14 @@ translateNvccCommand(const clang::tooling::CompileCommand &Command);
 /// compiles for when the command names none: sm_75 from CUDA 13 on (also
 /// when its installation's version cannot be read), sm_52 before.
 std::string nvccDefaultArch(llvm::StringRef Nvcc);
+
+/// The GPUs of this machine (nvidia-smi's compute capabilities), each once,
+/// as clang names them; empty without nvidia-smi or a GPU. Asked once.
+std::vector<std::string> localGpuArchs();
+
+/// `sm_XY` for each line `X.Y` of \p Text (nvidia-smi
+/// --query-gpu=compute_cap --format=csv,noheader), each once.
+std::vector<std::string> gpuArchsOfComputeCaps(llvm::StringRef Text);
 
 } // namespace decoupler::tool
 

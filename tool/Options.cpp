@@ -194,7 +194,8 @@ cl::list<std::string> CudaGpuArch(
     cl::desc("GPU architectures the file is compiled for (sm_75,sm_90 or\n"
              "the option repeated). Default: those the compile command\n"
              "names (nvcc -arch, -gencode, or nvcc's default when it names\n"
-             "none: sm_75 from CUDA 13; clang --cuda-gpu-arch), else\n"
+             "none: sm_75 from CUDA 13; -arch=native: this machine's GPUs;\n"
+             "clang --cuda-gpu-arch), else\n"
              "sm_90. The device view compares each, and a pass whose code\n"
              "needs a newer GPU than one of them is refused"),
     cl::value_desc("sm_XX"), cl::CommaSeparated, cl::cat(CompileCategory));

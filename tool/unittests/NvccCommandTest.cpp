@@ -67,9 +67,16 @@ TEST(NvccCommand, GpuArchitectures) {
                           "--cuda-gpu-arch=sm_100", "--cuda-gpu-arch=sm_110",
                           "--cuda-gpu-arch=sm_120", "/src/f.cu"));
   EXPECT_EQ(translate({"nvcc", "-arch=all", "/src/f.cu"}).size(), 14u);
-  // The GPU of the machine that builds: not known here.
-  EXPECT_THAT(translate({"nvcc", "-arch=native", "/src/f.cu"}),
-              ElementsAre("clang++", "/src/f.cu"));
+  // The GPUs of the machine that builds, this one, or nvcc's default
+  // without one (as nvcc: "Cannot find valid GPU for '-arch=native',
+  // default arch is used").
+  std::vector<std::string> Native{"clang++"};
+  for (const std::string &Arch : decoupler::tool::localGpuArchs())
+    Native.push_back("--cuda-gpu-arch=" + Arch);
+  if (Native.size() == 1)
+    Native.push_back("--cuda-gpu-arch=sm_75");
+  Native.push_back("/src/f.cu");
+  EXPECT_EQ(translate({"nvcc", "-arch=native", "/src/f.cu"}), Native);
 }
 
 TEST(NvccCommand, SeparateJoinedAndLongForms) {
@@ -187,6 +194,16 @@ TEST(NvccCommand, OptionsFiles) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+TEST(NvccCommand, ComputeCapabilities) {
+  // nvidia-smi --query-gpu=compute_cap --format=csv,noheader, one GPU a line.
+  EXPECT_THAT(decoupler::tool::gpuArchsOfComputeCaps("9.0\n8.6\n9.0\n12.0\n"),
+              ElementsAre("sm_90", "sm_86", "sm_120"));
+  EXPECT_THAT(decoupler::tool::gpuArchsOfComputeCaps(
+                  "[N/A]\nNo devices were found\n 7.5 \n"),
+              ElementsAre("sm_75"));
+  EXPECT_TRUE(decoupler::tool::gpuArchsOfComputeCaps("").empty());
+}
+
 TEST(NvccCommand, DefaultArchitecture) {
   // A command that names no architecture compiles for its nvcc's default:
   // sm_52 before CUDA 13, sm_75 from it on (nvcc --help, "--gpu-architecture").
@@ -218,12 +235,14 @@ TEST(NvccCommand, DefaultArchitecture) {
               ElementsAre("clang++", "--cuda-gpu-arch=sm_52", "/src/f.cu"));
   EXPECT_THAT(translate({Cuda13, "-c", "/src/f.cu"}),
               ElementsAre("clang++", "--cuda-gpu-arch=sm_75", "/src/f.cu"));
-  // A named architecture replaces the default, `native` too (the build
-  // machine's GPU, unknown here).
+  // A named architecture replaces the default.
   EXPECT_THAT(translate({Cuda12, "-arch=sm_90", "/src/f.cu"}),
               ElementsAre("clang++", "--cuda-gpu-arch=sm_90", "/src/f.cu"));
-  EXPECT_THAT(translate({Cuda12, "-arch=native", "/src/f.cu"}),
-              ElementsAre("clang++", "/src/f.cu"));
+  // -arch=native on a machine without a GPU: the default (with one, its
+  // GPUs: GpuArchitectures above).
+  if (decoupler::tool::localGpuArchs().empty())
+    EXPECT_THAT(translate({Cuda12, "-arch=native", "/src/f.cu"}),
+                ElementsAre("clang++", "--cuda-gpu-arch=sm_52", "/src/f.cu"));
   llvm::sys::fs::remove_directories(Dir);
 }
 
