@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 #include <algorithm>
+#include <mutex>
 #include <optional>
 
 using namespace llvm;
@@ -229,7 +231,10 @@ public:
   bool namesArchitecture() const { return NamedArch; }
   /// Whether -arch=native was given.
   bool native() const { return Native; }
-  void addDefaultArch(StringRef Arch) { addArch(Arch); }
+  void addArch(StringRef Arch) {
+    if (!llvm::is_contained(Archs, Arch))
+      Archs.push_back(Arch.str());
+  }
 
   std::vector<std::string> takeResult() {
     if (Rdc)
@@ -247,10 +252,6 @@ private:
   void gpuArchitecture(StringRef Value);
   /// The value of -gencode/--generate-code: `arch=compute_75,code=...`.
   void generateCode(StringRef Value);
-  void addArch(StringRef Arch) {
-    if (!llvm::is_contained(Archs, Arch))
-      Archs.push_back(Arch.str());
-  }
 
   StringRef Directory;
   StringSaver &Saver;
@@ -264,7 +265,11 @@ private:
 void Translator::gpuArchitecture(StringRef Value) {
   NamedArch = true;
   if (Value == "native") {
+    // The GPUs of the machine that builds, this one when the tool runs in
+    // the build (nvcc's default where there is none: translateNvccCommand).
     Native = true;
+    for (const std::string &Arch : localGpuArchs())
+      addArch(Arch);
     return;
   }
   if (Value == "all") {
@@ -450,6 +455,14 @@ void Translator::translate(ArrayRef<StringRef> Args, bool Nvcc,
 } // namespace
 
 std::string nvccDefaultArch(StringRef Nvcc) {
+  // A database names the same nvcc in every command: read its
+  // installation's cuda.h once.
+  static std::mutex Lock;
+  static StringMap<std::string> Known;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto [It, New] = Known.try_emplace(Nvcc);
+  if (!New)
+    return It->second;
   // The installation an nvcc belongs to: <root>/bin/nvcc, found on PATH
   // when the command names no directory.
   std::string Path = Nvcc.str();
@@ -463,7 +476,8 @@ std::string nvccDefaultArch(StringRef Nvcc) {
       cudaVersion(sys::path::parent_path(sys::path::parent_path(Path)));
   // nvcc's default was sm_52 from CUDA 11 to 12; CUDA 13, the toolkit the
   // tool is built for, compiles for sm_75.
-  return Version && *Version < 13000 ? "sm_52" : "sm_75";
+  It->second = Version && *Version < 13000 ? "sm_52" : "sm_75";
+  return It->second;
 }
 
 std::vector<std::string> gpuArchsOfComputeCaps(StringRef Text) {
@@ -520,14 +534,9 @@ CompileCommand translateNvccCommand(const CompileCommand &Command) {
   for (const std::string &Arg : ArrayRef(Command.CommandLine).drop_front())
     Args.push_back(Arg);
   T.translate(Args, /*Nvcc=*/true);
-  // -arch=native is the GPUs of the machine that builds, this one when the
-  // tool runs in the build; nvcc takes its default where it finds none.
-  std::vector<std::string> Native =
-      T.native() ? localGpuArchs() : std::vector<std::string>();
-  for (const std::string &Arch : Native)
-    T.addDefaultArch(Arch);
-  if (!T.namesArchitecture() || (T.native() && Native.empty()))
-    T.addDefaultArch(nvccDefaultArch(Command.CommandLine.front()));
+  // nvcc's default, also for -arch=native where it finds no GPU.
+  if (!T.namesArchitecture() || (T.native() && localGpuArchs().empty()))
+    T.addArch(nvccDefaultArch(Command.CommandLine.front()));
 
   std::vector<std::string> CommandLine{"clang++"};
   for (std::string &Arg : T.takeResult())

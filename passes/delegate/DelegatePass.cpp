@@ -557,9 +557,7 @@ std::optional<Refusal> KernelRewrite::checkSection(Section &S) {
       const auto *W = dyn_cast<VarDecl>(D->getDecl());
       // Memory: what a pointer or reference reaches (a struct's pointer
       // fields too), and globals; a client's other locals are its own.
-      if (!W ||
-          !(W->getType()->isPointerType() || W->getType()->isReferenceType() ||
-            !W->hasLocalStorage() || holdsPointers(W->getType())))
+      if (!W || (W->hasLocalStorage() && !holdsPointers(W->getType())))
         continue;
       const SourceLocation L = D->getLocation();
       if (Order.within(L, CS.Loop) || !Order.mayRunAfter(CS.Loop, L))
