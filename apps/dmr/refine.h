@@ -32,6 +32,10 @@ struct RefineStats {
   /// Bad triangles left at the end (0 unless refused steps or the round
   /// limit left some).
   std::int64_t bad_left = 0;
+  /// (GPU, barrier) The cooperative grid's threads, and the passes of all
+  /// rounds (a round takes its workers in passes of the grid's size).
+  std::int64_t grid_threads = 0;
+  std::int64_t passes = 0;
   /// The refinement's time: host clock on the CPU; on the GPU, CUDA events
   /// around the rounds (the mesh already on the device, not copied back).
   double refine_ms = 0;

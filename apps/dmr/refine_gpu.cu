@@ -3,7 +3,8 @@
 // kernels of the ways a worker gets exclusive access to its cavity: locks
 // (kLocks), atomic marks (kAtomic, and kPass with its race rewritten by the
 // atomics pass; the race kernel is atomic_race.cu) and the atomic-free
-// 3-phase marks (kFree).
+// 3-phase marks (kFree: a kernel a phase; kBarrier: one cooperative launch
+// a round, grid barriers between the phases).
 //
 // All variants share everything but that: the worklist of a round (the live
 // bad triangles not refused, by cub::DeviceSelect in slot order; worker w
@@ -20,6 +21,7 @@
 // exactly the fresh slots used, so the T slots are the T live triangles.
 #include "dmr/refine_gpu.h"
 
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -427,6 +429,161 @@ __global__ void free_advance(int workers, const unsigned long long *need,
 }
 
 // ---------------------------------------------------------------------------
+// kBarrier: the same race / priority check / check as kFree, with the
+// barriers inside one cooperative launch a round (the atomic-free paper's
+// persistent-thread form, its section 3.2 and 6.1): every block is resident,
+// a thread takes workers tid, tid + T, tid + 2T, ... (T: the grid's
+// threads) in passes, and a grid barrier separates the phases of a pass.
+// What the barrier buys over kernel boundaries is that a worker keeps its
+// cavity and its list of marked triangles in its own (local) memory from
+// the race to the apply phase: the apply does not walk the mesh again (31 %
+// of kFree's kernel time) and the lists never go through global memory.
+//
+// A pass is a sub-round with marks of its own (first_gen + pass, above every
+// mark of the passes and rounds before), so a pass's workers read the mesh
+// the passes before left; a worker whose triangle an earlier pass replaced
+// by a good one finds nothing to do (kWasGone). No atomic instruction in
+// this code: marks are plain stores, fresh slots and points come from a
+// prefix sum (a block scan, then the blocks' totals after a barrier). The
+// grid barrier is cooperative groups' grid.sync().
+
+namespace cg = cooperative_groups;
+
+/// The exclusive prefix of `v` over the block (blockDim.x a multiple of 32)
+/// and, in *total, the block's sum. `scratch` is shared memory for 32
+/// values; every thread of the block must call it.
+__device__ unsigned long long block_exclusive_sum(unsigned long long v,
+                                                  unsigned long long *scratch,
+                                                  unsigned long long *total) {
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  const unsigned warps = blockDim.x >> 5;
+  unsigned long long x = v;
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const unsigned long long y = __shfl_up_sync(0xffffffffu, x, d);
+    if (lane >= d)
+      x += y;
+  }
+  if (lane == 31)
+    scratch[warp] = x;
+  __syncthreads();
+  if (warp == 0) {
+    unsigned long long y = lane < warps ? scratch[lane] : 0;
+    for (unsigned d = 1; d < 32; d <<= 1) {
+      const unsigned long long z = __shfl_up_sync(0xffffffffu, y, d);
+      if (lane >= d)
+        y += z;
+    }
+    scratch[lane] = y;
+  }
+  __syncthreads();
+  const unsigned long long before = (warp > 0 ? scratch[warp - 1] : 0) + x - v;
+  *total = scratch[warps - 1];
+  __syncthreads(); // scratch is reused by the next call
+  return before;
+}
+
+struct BarrierArgs {
+  MeshView m;
+  const int *work;
+  int workers;
+  double cos2_min;
+  std::uint32_t first_gen; ///< the marks' round of the first pass
+  volatile unsigned long long *mark;
+  int first_slot, first_point;
+  std::uint8_t *refused;
+  std::uint8_t *outcome;
+  unsigned long long *block_total; ///< one per block
+  Counters *counters;
+};
+
+__global__ void barrier_kernel(BarrierArgs a) {
+  cg::grid_group grid = cg::this_grid();
+  __shared__ unsigned long long scratch[32];
+  const int threads = static_cast<int>(gridDim.x * blockDim.x);
+  const int tid = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int passes = (a.workers + threads - 1) / threads;
+  unsigned long long base = pack(static_cast<unsigned>(a.first_slot),
+                                 static_cast<unsigned>(a.first_point));
+  int owned[kMaxOwned];
+  for (int p = 0; p < passes; ++p) {
+    const int w = p * threads + tid;
+    const bool active = w < a.workers;
+    const unsigned long long mine = mark_of(w, a.first_gen + static_cast<std::uint32_t>(p));
+
+    // Race: plain stores of my mark on every triangle the step reads.
+    RaceVisitor visit{a.mark, owned, 1, mine};
+    Cavity cavity;
+    std::uint8_t st = race::kGone;
+    if (active)
+      st = race::state_of(build_cavity(a.m, a.work[w], a.cos2_min, visit, cavity), cavity);
+    grid.sync();
+
+    // Priority check: back off before a higher mark, overwrite a lower one.
+    bool owns = active && competes(st);
+    for (int i = 0; owns && i < visit.n; ++i) {
+      const unsigned long long seen = a.mark[owned[i]];
+      if (seen > mine)
+        owns = false;
+      else if (seen < mine)
+        a.mark[owned[i]] = mine;
+    }
+    grid.sync();
+
+    // Check (the marks are only read from here to the pass's end).
+    for (int i = 0; owns && i < visit.n; ++i)
+      owns = a.mark[owned[i]] == mine;
+    Outcome outcome = kWasGone;
+    unsigned long long need = 0;
+    if (active) {
+      if (st == race::kOverflow)
+        outcome = kOverflowed;
+      else if (st == race::kGone)
+        outcome = kWasGone;
+      else if (!owns)
+        outcome = kConflicted;
+      else if (st == race::kCircumcenter || st == race::kSplit) {
+        need = (1ull << 32) | static_cast<unsigned>(extra_slots(cavity));
+        outcome = st == race::kSplit ? kSplit : kInserted;
+      } else {
+        a.refused[a.work[w]] = 1;
+        outcome = st == race::kTooBig ? kRefusedBig : kRefusedDegenerate;
+      }
+      a.outcome[w] = outcome;
+    }
+
+    // Where the owners' fresh slots and points go: a prefix sum over the
+    // block, then over the blocks' totals.
+    unsigned long long block_sum = 0;
+    const unsigned long long in_block = block_exclusive_sum(need, scratch, &block_sum);
+    if (threadIdx.x == 0)
+      a.block_total[blockIdx.x] = block_sum;
+    grid.sync();
+    unsigned long long before = 0, all = 0;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+      const unsigned long long t = a.block_total[b];
+      all += t;
+      if (b < blockIdx.x)
+        before += t;
+    }
+    unsigned long long sum = 0;
+    block_exclusive_sum(before, scratch, &sum);
+    before = sum;
+    block_exclusive_sum(all, scratch, &sum);
+    all = sum;
+
+    // Apply the race's cavity: its triangles carry my mark, nobody has
+    // written them since the race, and nobody else writes them now.
+    if (need != 0)
+      apply_cavity(a.m, cavity, base + before + in_block, a.refused);
+    base += all;
+    if (p + 1 < passes)
+      grid.sync(); // the next race reads what this pass wrote
+  }
+  if (tid == 0)
+    a.counters->next = base;
+}
+
+// ---------------------------------------------------------------------------
 // The host side.
 
 const char *algo_name(GpuAlgo algo) {
@@ -437,6 +594,8 @@ const char *algo_name(GpuAlgo algo) {
     return "atomic";
   case GpuAlgo::kPass:
     return "pass";
+  case GpuAlgo::kBarrier:
+    return "barrier";
   default:
     return "free";
   }
@@ -460,6 +619,7 @@ struct Device {
   DeviceArray<std::uint8_t> state, backed_off;
   DeviceArray<unsigned long long> need, offset;
   std::size_t worker_capacity = 0;
+  DeviceArray<unsigned long long> block_total; // kBarrier: one per block
   DeviceArray<Counters> counters;
   DeviceArray<unsigned char> temp; // CUB's scratch
   apps::EventPair events;
@@ -498,7 +658,9 @@ private:
   /// The worklist (or, with skip_refused false, only the count of every
   /// live bad triangle) into counters->bad.
   cudaError_t select(bool skip_refused);
-  Status parallel_round(int workers, std::uint32_t round);
+  Status parallel_round(int workers, std::uint32_t round, RefineStats &stats);
+  /// kBarrier's round: one cooperative launch.
+  Status barrier_round(int workers, std::uint32_t round, RefineStats &stats);
   /// The round's outcomes (outcome[0..workers)) into counters->round.
   Status sum_outcomes(int workers, std::uint32_t round);
 
@@ -507,6 +669,10 @@ private:
   GpuOptions options_;
   Device d_;
   std::int64_t slots_ = 0, points_ = 0; // T and P
+  // kBarrier: the resident blocks (0 until the first round asks), and the
+  // marks' round of the next pass (every pass has its own).
+  unsigned resident_blocks_ = 0;
+  std::uint32_t next_gen_ = 1;
 };
 
 Status Refiner::upload() {
@@ -579,7 +745,8 @@ Status Refiner::ensure_workers(std::size_t workers) {
     return Status();
   const std::size_t cap = std::max(workers, d_.worker_capacity + d_.worker_capacity / 2);
   cudaError_t err = d_.outcome.allocate(cap);
-  if (algo_ != GpuAlgo::kLocks)
+  // kBarrier keeps a worker's list in its own memory.
+  if (algo_ != GpuAlgo::kLocks && algo_ != GpuAlgo::kBarrier)
     for (auto step : {d_.owned.allocate(cap * kMaxOwned), d_.owned_count.allocate(cap),
                       d_.state.allocate(cap), d_.backed_off.allocate(cap),
                       d_.need.allocate(cap), d_.offset.allocate(cap)})
@@ -605,12 +772,14 @@ cudaError_t Refiner::select(bool skip_refused) {
   });
 }
 
-Status Refiner::parallel_round(int workers, std::uint32_t round) {
+Status Refiner::parallel_round(int workers, std::uint32_t round, RefineStats &stats) {
   const int block = options_.block_size;
   const unsigned blocks = static_cast<unsigned>((workers + block - 1) / block);
   const MeshView view = d_.view();
   if (Status s = ensure_workers(static_cast<std::size_t>(workers)); !s.ok())
     return s;
+  if (algo_ == GpuAlgo::kBarrier)
+    return barrier_round(workers, round, stats);
   if (algo_ == GpuAlgo::kLocks) {
     locks_round<<<blocks, block>>>(view, d_.worklist.ptr, workers, options_.cos2_min,
                                     d_.locks.ptr, d_.refused.ptr, d_.counters.ptr,
@@ -666,6 +835,56 @@ Status Refiner::parallel_round(int workers, std::uint32_t round) {
                                 d_.refused.ptr, d_.outcome.ptr, d_.counters.ptr);
   free_advance<<<1, 1>>>(workers, d_.need.ptr, d_.offset.ptr, d_.counters.ptr);
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess)
+    return cuda(err, str_cat("round ", round));
+  return sum_outcomes(workers, round);
+}
+
+Status Refiner::barrier_round(int workers, std::uint32_t round, RefineStats &stats) {
+  const int block = options_.block_size;
+  if (resident_blocks_ == 0) {
+    // Every block must be resident for the grid barrier: the grid is what
+    // the occupancy calculator says fits, and no more, so a smaller GPU
+    // gets more passes, never a hang.
+    int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+      err = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device);
+    if (err == cudaSuccess)
+      err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess)
+      err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, barrier_kernel, block, 0);
+    if (err != cudaSuccess)
+      return cuda(err, "sizing the cooperative grid");
+    if (!cooperative)
+      return Status::error("GPU refinement (barrier): this GPU has no cooperative launch, "
+                           "which the grid barrier needs (--algo=free uses kernel boundaries)");
+    if (per_sm == 0)
+      return Status::error(str_cat("GPU refinement (barrier): no block of ", block,
+                                   " threads fits on a multiprocessor (try a smaller "
+                                   "--block-size)"));
+    resident_blocks_ = static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms);
+    if (options_.max_blocks > 0)
+      resident_blocks_ = std::min(resident_blocks_, static_cast<unsigned>(options_.max_blocks));
+    if (cudaError_t e = d_.block_total.allocate(resident_blocks_); e != cudaSuccess)
+      return cuda(e, "allocating the blocks' totals");
+  }
+  const unsigned wanted = static_cast<unsigned>((workers + block - 1) / block);
+  const unsigned blocks = std::min(wanted, resident_blocks_);
+  const std::int64_t threads = std::int64_t{blocks} * block;
+  const std::int64_t passes = (workers + threads - 1) / threads;
+  BarrierArgs args{d_.view(),          d_.worklist.ptr,   workers,
+                   options_.cos2_min,  next_gen_,         d_.marks.ptr,
+                   static_cast<int>(slots_), static_cast<int>(points_), d_.refused.ptr,
+                   d_.outcome.ptr,     d_.block_total.ptr, d_.counters.ptr};
+  next_gen_ += static_cast<std::uint32_t>(passes);
+  stats.grid_threads = std::max<std::int64_t>(stats.grid_threads, threads);
+  stats.passes += passes;
+  void *params[] = {&args};
+  if (cudaError_t err = cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(
+                                                        &barrier_kernel),
+                                                    dim3(blocks), dim3(block), params, 0,
+                                                    nullptr);
+      err != cudaSuccess)
     return cuda(err, str_cat("round ", round));
   return sum_outcomes(workers, round);
 }
@@ -798,7 +1017,7 @@ Expected<RefineStats> Refiner::run() {
       if (Status s = cuda(cudaGetLastError(), str_cat("round ", number)); !s.ok())
         return s;
       ++stats.serial_rounds;
-    } else if (Status s = parallel_round(workers, number); !s.ok()) {
+    } else if (Status s = parallel_round(workers, number, stats); !s.ok()) {
       return s;
     }
     ++stats.rounds;

@@ -24,6 +24,15 @@
 //            points, and an apply kernel retriangulates. No atomic
 //            instruction in any of these kernels.
 //
+//   kBarrier kFree's three phases in one cooperative launch a round, with
+//            grid barriers between them (the atomic-free paper's
+//            persistent-thread form): a thread takes workers in passes of
+//            the grid's size, and keeps its cavity and marked triangles in
+//            its own memory from the race to the apply, which does not
+//            walk the mesh again. Fresh slots from a block scan and the
+//            blocks' totals. No atomic instruction in its code (the grid
+//            barrier is cooperative groups').
+//
 //   kPass    kAtomic with its race kernel (atomic_race.cu) rewritten by
 //            `decoupler --passes=atomics` at build time: annotated
 //            `monotonic`, its atomicMax becomes a guarded relaxed store, so
@@ -53,7 +62,7 @@
 
 namespace dd::dmr {
 
-enum class GpuAlgo { kLocks, kAtomic, kPass, kFree };
+enum class GpuAlgo { kLocks, kAtomic, kPass, kFree, kBarrier };
 
 /// RefineOptions::max_rounds counts rounds here (serial ones included); 0
 /// means 100000.
@@ -62,6 +71,9 @@ struct GpuOptions : RefineOptions {
   std::int64_t max_workers = std::int64_t{1} << 20;
   /// Threads per block: a multiple of 32 in [32, 1024].
   int block_size = 128;
+  /// kBarrier: blocks at most; 0 for as many as are resident at once (the
+  /// most a grid barrier allows).
+  int max_blocks = 0;
 };
 
 /// Refines m on the current CUDA device and copies it back: T slots, all

@@ -50,7 +50,7 @@ midpoint of a boundary edge it encroaches) and retriangulating its cavity;
 timed, optionally verified. See docs/dmr.md.
 
 Algorithms (--algo=A): on the GPU in rounds, a worker per bad triangle
-(the same worklist, steps and growth for all three)
+(the same worklist, steps and growth for all of them)
   atomic       atomic marks (the baseline): a worker marks every triangle it
                reads with atomicMax of its priority, owns its cavity when
                all marks are its own after the race, and allocates its new
@@ -62,6 +62,11 @@ Algorithms (--algo=A): on the GPU in rounds, a worker per bad triangle
                marks with plain stores and a priority phase instead of
                atomicMax (the kernel boundaries are the barriers), new
                triangles and points from a prefix sum (atomic-free)
+  barrier      free in one cooperative launch a round, grid barriers
+               between the phases (the atomic-free paper's persistent
+               threads): a thread keeps its cavity from the race to the
+               apply, which does not walk the mesh again; as many blocks
+               as fit at once, workers in passes of the grid's size
   locks        a compare-and-swap try-lock per triangle, all given back on
                a conflict, atomicAdd allocation; one kernel a round, but
                every worker of a conflict backs off (docs/dmr.md)
@@ -83,6 +88,9 @@ Options:
   --max-workers=N    GPU: workers per round at most (default 1048576)
   --block-size=N     GPU: threads per block, a multiple of 32 in [32, 1024]
                      (default 128)
+  --max-blocks=N     barrier: blocks at most (default: as many as fit on
+                     the GPU at once, which is also the most allowed); a
+                     smaller grid takes a round's workers in more passes
   --out=BASE         write the refined mesh as BASE.node and BASE.ele (0-based,
                      free slots dropped, the input's points first, in order).
                      Written only when everything (--verify too) succeeded,
@@ -111,6 +119,9 @@ min_angle=DEG split_edges=S conflicts=C overflows=O too_big=G degenerate=D
 serial_rounds=SR" of the last run; C counts the steps that backed off
 because another worker owned a triangle, O those that needed more triangles
 than a worker may own in a parallel round (a serial round does them).
+With --algo=barrier a second line "dd-dmr: barrier grid_threads=N
+passes=P": the cooperative grid's threads (the most a pass takes) and the
+passes of all rounds.
 )";
 
 int fail(const std::string &message) {
@@ -120,15 +131,15 @@ int fail(const std::string &message) {
 
 const std::set<std::string> kValueOptions = {"algo",        "out",        "runs",
                                              "min-angle",   "max-rounds", "max-workers",
-                                             "block-size"};
+                                             "block-size",  "max-blocks"};
 const std::set<std::string> kFlagOptions = {"verify", "verbose", "help"};
 
-enum class Algo { kLocks, kAtomic, kPass, kFree, kCpu };
+enum class Algo { kLocks, kAtomic, kPass, kFree, kBarrier, kCpu };
 
 // The values of --algo.
 const dd::tools::Choice<Algo> kAlgos[] = {
     {"locks", Algo::kLocks}, {"atomic", Algo::kAtomic}, {"pass", Algo::kPass},
-    {"free", Algo::kFree},   {"cpu", Algo::kCpu}};
+    {"free", Algo::kFree},   {"barrier", Algo::kBarrier}, {"cpu", Algo::kCpu}};
 
 int main_impl(int argc, char **argv) {
   Args args;
@@ -138,12 +149,14 @@ int main_impl(int argc, char **argv) {
                                                           args, algo))
     return *status;
   const std::string &algo_name = args.values.at("algo");
-  std::uint64_t runs = 1, max_rounds = 0, max_workers = std::uint64_t{1} << 20, block_size = 128;
+  std::uint64_t runs = 1, max_rounds = 0, max_workers = std::uint64_t{1} << 20, block_size = 128,
+                max_blocks = 0;
   double min_angle = 30;
   for (auto problem : {get_u64(args, "runs", 1, 1000, runs),
                        get_u64(args, "max-rounds", 1, 1000000000, max_rounds),
                        get_u64(args, "max-workers", 1, std::uint64_t{1} << 28, max_workers),
                        get_u64(args, "block-size", 32, 1024, block_size),
+                       get_u64(args, "max-blocks", 1, 1u << 20, max_blocks),
                        get_real(args, "min-angle", 0.0, false, 33.0, min_angle)})
     if (problem)
       return fail(*problem);
@@ -181,6 +194,7 @@ int main_impl(int argc, char **argv) {
   options.max_rounds = static_cast<std::int64_t>(max_rounds);
   options.max_workers = static_cast<std::int64_t>(max_workers);
   options.block_size = static_cast<int>(block_size);
+  options.max_blocks = static_cast<int>(max_blocks);
   options.verbose = args.flags.count("verbose") != 0;
   const std::int64_t bad_at_start = dmr::count_bad(*input, options.cos2_min);
 
@@ -194,7 +208,8 @@ int main_impl(int argc, char **argv) {
   const dmr::GpuAlgo gpu_algo = algo == Algo::kLocks    ? dmr::GpuAlgo::kLocks
                                 : algo == Algo::kAtomic ? dmr::GpuAlgo::kAtomic
                                 : algo == Algo::kPass   ? dmr::GpuAlgo::kPass
-                                                        : dmr::GpuAlgo::kFree;
+                                : algo == Algo::kFree   ? dmr::GpuAlgo::kFree
+                                                        : dmr::GpuAlgo::kBarrier;
 
   // Warm-up (GPU only: module loading, first-touch costs), then the runs,
   // each on a fresh copy of the input.
@@ -225,6 +240,9 @@ int main_impl(int argc, char **argv) {
                format_real(min_angle).c_str(), (long long)stats.split_edges,
                (long long)stats.conflicts, (long long)stats.overflows, (long long)stats.too_big,
                (long long)stats.degenerate, (long long)stats.serial_rounds);
+  if (algo == Algo::kBarrier)
+    std::fprintf(stderr, "dd-dmr: barrier grid_threads=%lld passes=%lld\n",
+                 (long long)stats.grid_threads, (long long)stats.passes);
 
   if (args.flags.count("verify")) {
     Expected<dmr::VerifySummary> summary =

@@ -15,6 +15,9 @@
 #                new triangles and points (baseline)
 #   free         --algo=free: race / priority check / check, plain stores, a
 #                prefix sum for the new triangles (atomic-free)
+#   barrier      --algo=barrier: free's phases in one cooperative launch a
+#                round, grid barriers between them, the cavity kept from
+#                the race to the apply (atomic-free, persistent threads)
 #   pass         --algo=pass: atomic with its race rewritten by the atomics
 #                pass (monotonic: guarded relaxed stores instead of atomicMax)
 #   locks        --algo=locks, only with DMR_LOCKS=1: a compare-and-swap
@@ -24,8 +27,8 @@
 # copy of the input). The table gives the input's triangles and bad
 # triangles at 30 degrees, per way refine_ms (the median run's time in
 # rounds, CUDA events, the mesh already on the device) and the rounds of
-# the last run, and the ratio atomic/free (> 1: the atomic-free variant is
-# faster), with its geometric mean. The papers' inputs: 0.5 to 10 million
+# the last run, and the ratios atomic/free and atomic/barrier (> 1: the
+# atomic-free variant is faster), with their geometric means. The papers' inputs: 0.5 to 10 million
 # triangles, about 50% bad; the default rows are 0.5 to 4 million triangles,
 # the row mesh-5m (10 million) runs only when DMR_INPUTS names it.
 # DMR_INPUTS selects rows by name (default: all but mesh-5m); DMR_FLAGS adds
@@ -78,16 +81,17 @@ row() {
   if [[ ! -s $base.node || ! -s $base.ele ]] &&
      ! "$bin/dd-graph" generate mesh --points="$points" --seed="$seed" -o "$base" \
        >>"$log" 2>&1; then
-    rows+=("$name|FAIL - - -|FAIL - - -|SKIP - - -|FAIL - - -")
+    rows+=("$name|FAIL - - -|FAIL - - -|SKIP - - -|FAIL - - -|FAIL - - -")
     return
   fi
   echo "== $name" >>"$log"
-  local a f p l="SKIP - - -"
+  local a f p b l="SKIP - - -"
   a=$(measure atomic "$base")
   f=$(measure free "$base")
+  b=$(measure barrier "$base")
   p=$(measure pass "$base")
   [[ -n ${DMR_LOCKS:-} ]] && l=$(measure locks "$base")
-  rows+=("$name|$a|$f|$l|$p")
+  rows+=("$name|$a|$f|$l|$p|$b")
 }
 
 row mesh-250k 250000 1
@@ -101,8 +105,8 @@ if [[ ${#rows[@]} -eq 0 ]]; then
   exit 1
 fi
 
-echo "| input | triangles | bad at start | atomic ms (rounds) | free ms (rounds) | atomic/free | pass ms (rounds) | atomic/pass | locks ms (rounds) |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| input | triangles | bad at start | atomic ms (rounds) | free ms (rounds) | atomic/free | barrier ms (rounds) | atomic/barrier | pass ms (rounds) | atomic/pass | locks ms (rounds) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 awk -F'|' '
   function ok(x) { return x !~ /FAIL|SKIP/ }
   function cell(x) { split(x, p, " "); return ok(x) ? sprintf("%s (%s)", p[1], p[2]) : (x ~ /SKIP/ ? "-" : "FAIL") }
@@ -112,12 +116,17 @@ awk -F'|' '
     r = ok($2) && ok($3) && f[1] > 0 ? a[1] / f[1] : 0
     split($5, q, " ")
     rp = ok($2) && ok($5) && q[1] > 0 ? a[1] / q[1] : 0
-    printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, field($2, $3, 3), field($2, $3, 4),
-           cell($2), cell($3), r ? sprintf("%.2fx", r) : "-", cell($5), rp ? sprintf("%.2fx", rp) : "-", cell($4)
+    split($6, b, " ")
+    rb = ok($2) && ok($6) && b[1] > 0 ? a[1] / b[1] : 0
+    printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, field($2, $3, 3), field($2, $3, 4),
+           cell($2), cell($3), r ? sprintf("%.2fx", r) : "-", cell($6), rb ? sprintf("%.2fx", rb) : "-",
+           cell($5), rp ? sprintf("%.2fx", rp) : "-", cell($4)
     if (rp) { gp += log(rp); np++ }
+    if (rb) { gb += log(rb); nb++ }
     if (r) { g += log(r); n++ }
   }
   END {
     if (n) printf "\ngeomean atomic/free %.2fx over %d rows\n", exp(g / n), n
+    if (nb) printf "geomean atomic/barrier %.2fx over %d rows\n", exp(gb / nb), nb
     if (np) printf "geomean atomic/pass %.2fx over %d rows\n", exp(gp / np), np
   }' < <(printf '%s\n' "${rows[@]}")

@@ -2,15 +2,16 @@
 # GPU test of dd-dmr: Delaunay mesh refinement on the GPU with compare-and-
 # swap locks (--algo=locks), atomic marks (--algo=atomic), the atomic-marks
 # race rewritten by the atomics pass (--algo=pass), the atomic-free 3-phase
-# marking (--algo=free), and the CPU reference (--algo=cpu), each with
+# marking (--algo=free), the same marking in one cooperative launch a round
+# with grid barriers (--algo=barrier), and the CPU reference (--algo=cpu), each with
 # --verify (a valid triangulation, Delaunay within the tolerance, the input
 # covered, no bad triangle left), on generated meshes. Run on the GPU
 # machine:
 #
 #   test/gpu/dmr-verify.sh BIN_DIR
 #
-# DMR_ALGOS (default "cpu locks atomic pass free") and DMR_GPU_ALGOS (the
-# cases run without the CPU; default "locks atomic pass free") select the
+# DMR_ALGOS (default "cpu locks atomic pass free barrier") and DMR_GPU_ALGOS
+# (the cases run without the CPU; default "locks atomic pass free barrier") select the
 # algorithms.
 # BIN_DIR holds dd-dmr and dd-graph. Meshes, generated in a scratch folder
 # (dd-graph generate mesh --points=N: N random interior points of the unit
@@ -20,7 +21,8 @@
 # minimum angles 20, 25, 30 and 33 degrees; and on some, few workers a
 # round (--max-workers=1: every round a single worker; 7: many rounds, the
 # priorities rotating), other block sizes, and --out read back (the refined
-# mesh is a valid input with nothing left to refine: inserted 0). Every run
+# mesh is a valid input with nothing left to refine: inserted 0); barrier
+# also with grids of 1-17 blocks (a round's workers in many passes). Every run
 # must end with bad_left 0 and its verification line. Each run is limited to
 # DD_GPU_TEST_TIMEOUT seconds (default 300). Prints one line per run and
 # "N passed, N failed"; exit status 1 when any failed.
@@ -105,7 +107,7 @@ reread() {
 check() {
   local mesh=$1 label=$2
   shift 2
-  for algo in ${DMR_ALGOS:-cpu locks atomic pass free}; do
+  for algo in ${DMR_ALGOS:-cpu locks atomic pass free barrier}; do
     run "$mesh" "$label" "$algo" "$@"
   done
 }
@@ -121,6 +123,7 @@ for points in 0 1 2 10; do
     done
     run "$m" "$points points, one worker" free --max-workers=1
     run "$m" "$points points, one worker" atomic --max-workers=1
+    run "$m" "$points points, one worker" barrier --max-workers=1
   fi
 done
 
@@ -151,7 +154,7 @@ for seed in 1 2 3; do
   fi
 done
 if m=$(generate p5k-few 5000 4); then
-  for algo in ${DMR_GPU_ALGOS:-locks atomic pass free}; do
+  for algo in ${DMR_GPU_ALGOS:-locks atomic pass free barrier}; do
     run "$m" "5000 points" "$algo" --max-workers=7
     run "$m" "5000 points" "$algo" --max-workers=1 --min-angle=20
     run "$m" "5000 points" "$algo" --block-size=32
@@ -165,9 +168,19 @@ for seed in 1 2; do
     check "$m" "50000 points seed $seed" --min-angle=25
   fi
 done
+# The barrier variant with small grids: a round's workers in many passes
+# (one block: passes of 128 workers, the barrier within one block).
+if m=$(generate p50k-s1 50000 1); then
+  for blocks in 1 3 17; do
+    run "$m" "50000 points, $blocks blocks" barrier --max-blocks="$blocks"
+  done
+  run "$m" "50000 points, 2 blocks of 1024" barrier --max-blocks=2 --block-size=1024
+fi
 if m=$(generate p200k 200000 9); then
   check "$m" "200000 points"
   reread "200000 points --algo=free"
+  run "$m" "200000 points" barrier
+  reread "200000 points --algo=barrier"
   check "$m" "200000 points" --min-angle=33
 fi
 
