@@ -5,6 +5,7 @@
 #include "support/SameExpr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -587,8 +588,8 @@ struct Cause {
   /// The functions called on the way, the section's callee first.
   SmallVector<std::string, 2> Chain;
 
-  std::string message() const {
-    std::string S = "the critical section ";
+  std::string message(StringRef Subject = "the critical section ") const {
+    std::string S = Subject.str();
     for (const std::string &F : Chain)
       S += "calls '" + F + "', which ";
     return S + Verb + Why;
@@ -686,6 +687,38 @@ public:
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     Found = Checker.construct(E);
     return !Found;
+  }
+  // A default argument or default member initializer runs where it is
+  // used, but is not a child in the AST: scan it there.
+  bool VisitCXXDefaultArgExpr(CXXDefaultArgExpr *E) {
+    TraverseStmt(E->getExpr());
+    return !Found;
+  }
+  bool VisitCXXDefaultInitExpr(CXXDefaultInitExpr *E) {
+    TraverseStmt(E->getExpr());
+    return !Found;
+  }
+  bool VisitInitListExpr(InitListExpr *E) {
+    forEachDefaultInit(E, [&](CXXDefaultInitExpr *D) {
+      if (!Found)
+        TraverseStmt(D->getExpr());
+    });
+    return !Found;
+  }
+
+  /// The default member initializers an aggregate initialization uses:
+  /// only its semantic form holds them, and the visitor walks the
+  /// syntactic one.
+  template <class Fn> static void forEachDefaultInit(InitListExpr *E, Fn &&F) {
+    InitListExpr *Sem = E->isSemanticForm() ? E : E->getSemanticForm();
+    if (!Sem || Sem == E->getSyntacticForm())
+      return;
+    for (Expr *Init : Sem->inits()) {
+      if (auto *D = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
+        F(D);
+      else if (auto *L = dyn_cast_or_null<InitListExpr>(Init))
+        forEachDefaultInit(L, F);
+    }
   }
 
 private:
@@ -1053,7 +1086,12 @@ public:
     // threadIdx.x and friends: the client's value travels in the message.
     if (const auto *E = dyn_cast_or_null<Expr>(S))
       if (std::optional<CudaBuiltinRead> B = cudaBuiltinRead(E)) {
-        CS.Builtins.push_back({*B, E});
+        // The tokens `threadIdx.y` themselves, not the parentheses around
+        // them (`sizeof(threadIdx.y)` keeps its own).
+        const Expr *Spelled = E->IgnoreParens();
+        if (const auto *POE = dyn_cast<PseudoObjectExpr>(Spelled))
+          Spelled = POE->getSyntacticForm()->IgnoreParens();
+        CS.Builtins.push_back({*B, Spelled});
         return true;
       }
     const bool Loop =
@@ -1062,6 +1100,13 @@ public:
     const bool Continue = RecursiveASTVisitor::TraverseStmt(S);
     LoopDepth -= Loop;
     return Continue;
+  }
+  // A lambda's body is another function: its `return` is not the
+  // section's, and its captures are not followed.
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    return refuse(L->getBeginLoc(),
+                  "the critical section defines a lambda, which the delegate "
+                  "pass does not follow");
   }
   bool VisitReturnStmt(ReturnStmt *R) {
     return refuse(R->getBeginLoc(), "the critical section returns",
@@ -1126,6 +1171,24 @@ public:
     }
     return true;
   }
+  // Default arguments and default member initializers are evaluated in the
+  // section (on the server), but written elsewhere: the rewrite cannot pass
+  // the client's value into them, so what they read must be the same there.
+  bool VisitCXXDefaultArgExpr(CXXDefaultArgExpr *E) {
+    return defaulted(E->getExpr(), E->getUsedLocation(), "a default argument");
+  }
+  bool VisitCXXDefaultInitExpr(CXXDefaultInitExpr *E) {
+    return defaulted(E->getExpr(), E->getUsedLocation(),
+                     "a default member initializer");
+  }
+  bool VisitInitListExpr(InitListExpr *E) {
+    FunctionScan::forEachDefaultInit(E, [&](CXXDefaultInitExpr *D) {
+      if (!Problem)
+        defaulted(D->getExpr(), E->getBeginLoc(),
+                  "a default member initializer");
+    });
+    return !Problem;
+  }
 
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->isAssignmentOp())
@@ -1164,6 +1227,24 @@ public:
   }
 
 private:
+  /// Checks \p Default, the expression of a default argument or member
+  /// initializer (\p What) that the section uses at \p At.
+  bool defaulted(const Expr *Default, SourceLocation At, StringRef What) {
+    FunctionScan Scan(Callees);
+    Scan.TraverseStmt(const_cast<Expr *>(Default));
+    if (!Scan.Found)
+      return true;
+    const std::string Subject =
+        "the critical section evaluates " + What.str() + " that ";
+    Refusal R{RefusalKind::ServerCannotRun,
+              At.isValid() ? At : Default->getBeginLoc(),
+              Scan.Found->message(Subject)};
+    R.Notes.push_back({Default->getBeginLoc(), What.str() + " written here"});
+    if (auto N = Scan.Found->note())
+      R.Notes.push_back(*N);
+    Problem = std::move(R);
+    return false;
+  }
   bool refuse(SourceLocation Loc, std::string Message,
               RefusalKind Kind = RefusalKind::ServerCannotRun) {
     Problem = Refusal{Kind, Loc, std::move(Message)};
@@ -1254,6 +1335,21 @@ void addReads(const Expr *E, CriticalSection &CS) {
     addReads(dyn_cast_or_null<Expr>(Child), CS);
 }
 
+/// The function whose body holds \p S: the kernel, or a lambda's call
+/// operator or a local class's method inside it (null if none is found).
+const Decl *enclosingFunctionOf(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    const DynTypedNode &N = Parents[0];
+    if (const auto *L = N.get<LambdaExpr>())
+      return L->getCallOperator();
+    if (const auto *F = N.get<FunctionDecl>())
+      return F;
+    Parents = Ctx.getParents(N);
+  }
+  return nullptr;
+}
+
 } // namespace
 
 std::variant<CriticalSection, Refusal>
@@ -1322,6 +1418,17 @@ matchCriticalSection(const Stmt *Loop, const FunctionDecl &Function,
           "Listing 4.3's two nested locks, or two locks with release and "
           "retry)";
     return Refusal{Why->Kind, Loop->getBeginLoc(), std::move(Why->Message)};
+  }
+
+  // A try-lock loop in a lambda or a local class is in another function,
+  // whose parameters and captures the outlining does not see.
+  if (const Decl *In = enclosingFunctionOf(Loop, Ctx); In && In != &Function) {
+    Refusal R{RefusalKind::SectionShape, Loop->getBeginLoc(),
+              "the critical section is in a lambda or a local class's "
+              "function inside the kernel; the delegate pass outlines "
+              "sections of the kernel's own body"};
+    R.Notes.push_back({In->getLocation(), "that function starts here"});
+    return R;
   }
 
   // The data ids first (every lock index), then what the body reads.

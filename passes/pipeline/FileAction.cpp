@@ -14,6 +14,7 @@
 #include "support/PassDiagnostics.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/Lexer.h"
@@ -87,6 +88,50 @@ std::vector<std::string> names(ArrayRef<const ValueDecl *> Decls) {
   for (const ValueDecl *D : Decls)
     Out.push_back(D->getNameAsString());
   return Out;
+}
+
+/// A declaration of the program's that would capture the rewrites'
+/// `dd::` (the runtime's namespace, at global scope): a type named `dd`,
+/// including a template parameter, or a namespace or namespace alias named
+/// `dd` other than a global one (a global `namespace dd` of the program's
+/// merges with the runtime's). Null when there is none.
+const NamedDecl *runtimeNameClash(ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const SourceManager *SM = nullptr;
+    const NamedDecl *Found = nullptr;
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool VisitNamedDecl(NamedDecl *D) {
+      const IdentifierInfo *Id = D->getIdentifier();
+      if (Found || !Id || Id->getName() != "dd" ||
+          SM->isInSystemHeader(SM->getExpansionLoc(D->getLocation())))
+        return !Found;
+      const bool Global =
+          D->getDeclContext()->getRedeclContext()->isTranslationUnit();
+      if (isa<TypeDecl, ClassTemplateDecl, TypeAliasTemplateDecl,
+              NamespaceAliasDecl>(D) ||
+          (isa<NamespaceDecl>(D) && !Global))
+        Found = D;
+      return !Found;
+    }
+  } F;
+  F.SM = &Ctx.getSourceManager();
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return F.Found;
+}
+
+/// "a namespace", "a class", ...: what \p D is, for a message.
+std::string kindOf(const NamedDecl *D) {
+  if (isa<NamespaceDecl>(D))
+    return "a namespace";
+  if (isa<NamespaceAliasDecl>(D))
+    return "a namespace alias";
+  if (isa<TemplateTypeParmDecl>(D))
+    return "a template parameter";
+  if (isa<RecordDecl, ClassTemplateDecl>(D))
+    return "a class";
+  if (isa<EnumDecl>(D))
+    return "an enumeration";
+  return "a type";
 }
 
 /// What the delegate pass makes of a `#pragma dd delegate` loop.
@@ -292,6 +337,25 @@ private:
         Changed |= Pass.Run(Context);
         RewritesByPass.push_back({Pass.Name.str(), Context.Rewrites});
       }
+    // Every rewrite calls the runtime as `dd::...`: where the program
+    // declares its own `dd`, that would name it instead and the output
+    // would not compile, so the rewrite is dropped.
+    const NamedDecl *Clash = Changed ? runtimeNameClash(Ctx) : nullptr;
+    if (Clash) {
+      PassDiags.setPass("decoupler");
+      const std::string Why =
+          "nothing rewritten: the program declares '" +
+          Clash->getQualifiedNameAsString() + "' (" + kindOf(Clash) +
+          "), which the rewrite's calls into the runtime, spelled 'dd::', "
+          "would name instead of the runtime's namespace";
+      if (Annotations.all().empty())
+        PassDiags.declined(Clash->getLocation(), Why);
+      else
+        PassDiags.error(Clash->getLocation(), Why);
+      Changed = false;
+      for (auto &Pass : RewritesByPass)
+        Pass.second = 0;
+    }
     if (!Silent) {
       Result.Changed = Changed;
       Result.RewritesByPass = std::move(RewritesByPass);
@@ -300,6 +364,10 @@ private:
     }
     // Byte for byte the input when no pass changed anything; inserted
     // lines end as the file's lines do.
+    if (Clash)
+      return Ctx.getSourceManager()
+          .getBufferData(Ctx.getSourceManager().getMainFileID())
+          .str();
     return Endings.text();
   }
 
