@@ -94,7 +94,9 @@ std::vector<std::string> names(ArrayRef<const ValueDecl *> Decls) {
 /// `dd::` (the runtime's namespace, at global scope): a type named `dd`,
 /// including a template parameter, or a namespace or namespace alias named
 /// `dd` other than a global one (a global `namespace dd` of the program's
-/// merges with the runtime's). Null when there is none.
+/// merges with the runtime's); or one named like the rewrites' own
+/// declarations, `dd_...`, which could shadow them or clash. Null when
+/// there is none.
 const NamedDecl *runtimeNameClash(ASTContext &Ctx) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const SourceManager *SM = nullptr;
@@ -102,9 +104,19 @@ const NamedDecl *runtimeNameClash(ASTContext &Ctx) {
     bool shouldVisitTemplateInstantiations() const { return false; }
     bool VisitNamedDecl(NamedDecl *D) {
       const IdentifierInfo *Id = D->getIdentifier();
-      if (Found || !Id || Id->getName() != "dd" ||
-          SM->isInSystemHeader(SM->getExpansionLoc(D->getLocation())))
+      // Not what a macro declares (the runtime's DD_CUDA_CHECK declares
+      // `dd_cuda_check_err_` where it is used), nor the runtime's headers.
+      const SourceLocation Loc = D->getLocation();
+      if (Found || !Id || Loc.isMacroID() || SM->isInSystemHeader(Loc) ||
+          SM->getFilename(Loc).contains("/dd/"))
         return !Found;
+      // The names the rewrites declare all begin with `dd_`.
+      if (Id->getName().starts_with("dd_")) {
+        Found = D;
+        return false;
+      }
+      if (Id->getName() != "dd")
+        return true;
       const bool Global =
           D->getDeclContext()->getRedeclContext()->isTranslationUnit();
       if (isa<TypeDecl, ClassTemplateDecl, TypeAliasTemplateDecl,
@@ -131,7 +143,15 @@ std::string kindOf(const NamedDecl *D) {
     return "a class";
   if (isa<EnumDecl>(D))
     return "an enumeration";
-  return "a type";
+  if (isa<TypeDecl, TypeAliasTemplateDecl>(D))
+    return "a type";
+  if (isa<FunctionDecl, FunctionTemplateDecl>(D))
+    return "a function";
+  if (isa<FieldDecl>(D))
+    return "a field";
+  if (isa<VarDecl>(D))
+    return "a variable";
+  return "a declaration";
 }
 
 /// What the delegate pass makes of a `#pragma dd delegate` loop.
@@ -343,11 +363,15 @@ private:
     const NamedDecl *Clash = Changed ? runtimeNameClash(Ctx) : nullptr;
     if (Clash) {
       PassDiags.setPass("decoupler");
+      const std::string Name = Clash->getQualifiedNameAsString();
       const std::string Why =
-          "nothing rewritten: the program declares '" +
-          Clash->getQualifiedNameAsString() + "' (" + kindOf(Clash) +
-          "), which the rewrite's calls into the runtime, spelled 'dd::', "
-          "would name instead of the runtime's namespace";
+          "nothing rewritten: the program declares '" + Name + "' (" +
+          kindOf(Clash) + "), " +
+          (Clash->getName() == "dd"
+               ? "which the rewrite's calls into the runtime, spelled "
+                 "'dd::', would name instead of the runtime's namespace"
+               : "and the names the rewrite declares begin with 'dd_': "
+                 "one could shadow it or clash with it");
       if (Annotations.all().empty())
         PassDiags.declined(Clash->getLocation(), Why);
       else

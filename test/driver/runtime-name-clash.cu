@@ -6,13 +6,20 @@
 // namespace "app::dd" has no member "coarse_blocks"). The rewrite is dropped with a
 // warning, shown by default, and the file is written as it came; annotated
 // (the second file), the warning is an error. A global `namespace dd` of
-// the program's merges with the runtime's and is no clash.
+// the program's merges with the runtime's and is no clash. The names the
+// rewrites declare begin with `dd_`: a program's own such name (Inputs/
+// dd-prefix-name.cu: a local `dd_private_bins`, which shadowed the
+// privatized copy, before: "expression must have class type") drops the
+// rewrite too.
 // RUN: %decoupler %s -o %t.cu 2>&1 | FileCheck %s
 // RUN: diff %s %t.cu
 // RUN: sed 's|// ANNOTATE ||' %s > %t.pragma.cu
 // RUN: not %decoupler %t.pragma.cu -o %t.pragma.out.cu 2>&1 | FileCheck %s --check-prefix=PRAGMA
 // RUN: sed '/^namespace dd {/,/^} \/\/ namespace dd/d; s|namespace app|namespace dd|; s|app::|dd::|' %s > %t.global.cu
 // RUN: %decoupler --passes=atomics -Rdecoupler %t.global.cu -o %t.global.out.cu 2>&1 | FileCheck %s --check-prefix=GLOBAL
+// RUN: %decoupler %S/Inputs/dd-prefix-name.cu -o %t.prefix.cu 2>&1 | FileCheck %s --check-prefix=PREFIX
+// RUN: diff %S/Inputs/dd-prefix-name.cu %t.prefix.cu
+// PREFIX: dd-prefix-name.cu:4:7: warning: nothing rewritten: the program declares 'dd_private_bins' (a variable), and the names the rewrite declares begin with 'dd_': one could shadow it or clash with it
 // REQUIRES: nvcc
 // RUN: %nvcc -c %t.cu -o %t.o
 // RUN: %nvcc -c %t.global.out.cu -o %t.global.o
