@@ -1,6 +1,6 @@
 // What the GPU applications' host code shares (dd-mst, dd-maxflow, dd-pta): device
-// arrays and event pairs freed when they go out of scope, and uploads of host
-// vectors. Errors stay cudaError_t here; each application turns them into its
+// arrays and event pairs freed when they go out of scope, uploads of host
+// vectors, and the grid a grid barrier allows (dd-sp, dd-dmr). Errors stay cudaError_t here; each application turns them into its
 // own messages (graph::Status naming the algorithm and the step).
 #ifndef DD_APPS_COMMON_CUDA_HOST_CUH
 #define DD_APPS_COMMON_CUDA_HOST_CUH
@@ -82,6 +82,29 @@ struct EventPair {
     return err == cudaSuccess ? cudaEventCreate(&stop) : err;
   }
 };
+
+/// The grid a grid barrier allows `kernel` launched with `block` threads a
+/// block on the current GPU: in `blocks`, the blocks resident at once
+/// (occupancy times multiprocessors; 0 when none fits), and in
+/// `cooperative`, whether the GPU launches cooperatively at all. A
+/// cooperative launch of more blocks than that fails, and a grid barrier
+/// in a grid that is not resident at once would wait forever.
+template <class Kernel>
+cudaError_t cooperative_grid(Kernel kernel, int block, unsigned &blocks, bool &cooperative) {
+  int device = 0, coop = 0, sms = 0, per_sm = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err == cudaSuccess)
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0);
+  if (err != cudaSuccess)
+    return err;
+  blocks = static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms);
+  cooperative = coop != 0;
+  return cudaSuccess;
+}
 
 /// Allocates `device` and copies `host` into it; an empty `host` leaves
 /// `device` null. The caller owns (and frees) `device`, also on failure.

@@ -327,6 +327,36 @@ __global__ void free_priority(int workers, std::uint32_t round,
   backed_off[w] = back_off;
 }
 
+/// What a worker's round comes to once the check has decided whether it
+/// owns its triangles (`owns`: false for a worker that does not compete),
+/// for kFree and kBarrier alike: its outcome, and in `need` what an owner of
+/// a cavity asks for (slots in the low word, 1 point in the high one; 0
+/// otherwise). An owner of a refused step flags its triangle, `*t`.
+__device__ inline Outcome settle(std::uint8_t st, bool owns, const int *t, std::uint8_t *refused,
+                                 unsigned long long &need) {
+  need = 0;
+  if (st == race::kOverflow)
+    return kOverflowed;
+  if (st == race::kGone)
+    return kWasGone;
+  if (!owns)
+    return kConflicted;
+  switch (st) {
+  case race::kCircumcenter:
+    need = (1ull << 32) | 2u;
+    return kInserted;
+  case race::kSplit:
+    need = (1ull << 32) | 1u;
+    return kSplit;
+  case race::kTooBig:
+    refused[*t] = 1;
+    return kRefusedBig;
+  default:
+    refused[*t] = 1;
+    return kRefusedDegenerate;
+  }
+}
+
 /// Check (read-only on the marks): a worker that did not back off and finds
 /// every mark its own owns its triangles for the rest of the round. An owner
 /// of a refused step flags its triangle; an owner of a cavity asks for its
@@ -340,44 +370,16 @@ __global__ void free_check(const int *work, int workers, std::uint32_t round,
   if (w >= workers)
     return;
   const std::uint8_t st = state[w];
-  need[w] = 0;
-  if (st == race::kOverflow) {
-    outcome[w] = kOverflowed;
-    return;
-  }
-  if (st == race::kGone) {
-    outcome[w] = kWasGone;
-    return;
-  }
-  bool owns = !backed_off[w];
+  bool owns = competes(st) && !backed_off[w];
   if (owns) {
     const unsigned long long mine = mark_of(w, round);
     const int n = owned_count[w];
     for (int i = 0; i < n && owns; ++i)
       owns = mark[owned[i * workers + w]] == mine;
   }
-  if (!owns) {
-    outcome[w] = kConflicted;
-    return;
-  }
-  switch (st) {
-  case race::kCircumcenter:
-    need[w] = (1ull << 32) | 2u;
-    outcome[w] = kInserted;
-    break;
-  case race::kSplit:
-    need[w] = (1ull << 32) | 1u;
-    outcome[w] = kSplit;
-    break;
-  case race::kTooBig:
-    refused[work[w]] = 1;
-    outcome[w] = kRefusedBig;
-    break;
-  default:
-    refused[work[w]] = 1;
-    outcome[w] = kRefusedDegenerate;
-    break;
-  }
+  unsigned long long asks;
+  outcome[w] = settle(st, owns, &work[w], refused, asks);
+  need[w] = asks;
 }
 
 /// The apply phase's visitor: a triangle is readable when it carries my mark
@@ -532,24 +534,9 @@ __global__ void barrier_kernel(BarrierArgs a) {
     // Check (the marks are only read from here to the pass's end).
     for (int i = 0; owns && i < visit.n; ++i)
       owns = a.mark[owned[i]] == mine;
-    Outcome outcome = kWasGone;
     unsigned long long need = 0;
-    if (active) {
-      if (st == race::kOverflow)
-        outcome = kOverflowed;
-      else if (st == race::kGone)
-        outcome = kWasGone;
-      else if (!owns)
-        outcome = kConflicted;
-      else if (st == race::kCircumcenter || st == race::kSplit) {
-        need = (1ull << 32) | static_cast<unsigned>(extra_slots(cavity));
-        outcome = st == race::kSplit ? kSplit : kInserted;
-      } else {
-        a.refused[a.work[w]] = 1;
-        outcome = st == race::kTooBig ? kRefusedBig : kRefusedDegenerate;
-      }
-      a.outcome[w] = outcome;
-    }
+    if (active)
+      a.outcome[w] = settle(st, owns, &a.work[w], a.refused, need);
 
     // Where the owners' fresh slots and points go: a prefix sum over the
     // block, then over the blocks' totals.
@@ -845,24 +832,18 @@ Status Refiner::barrier_round(int workers, std::uint32_t round, RefineStats &sta
     // Every block must be resident for the grid barrier: the grid is what
     // the occupancy calculator says fits, and no more, so a smaller GPU
     // gets more passes, never a hang.
-    int device = 0, cooperative = 0, sms = 0, per_sm = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-      err = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device);
-    if (err == cudaSuccess)
-      err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err == cudaSuccess)
-      err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, barrier_kernel, block, 0);
-    if (err != cudaSuccess)
+    bool cooperative = false;
+    if (cudaError_t err = apps::cooperative_grid(barrier_kernel, block, resident_blocks_,
+                                                 cooperative);
+        err != cudaSuccess)
       return cuda(err, "sizing the cooperative grid");
     if (!cooperative)
       return Status::error("GPU refinement (barrier): this GPU has no cooperative launch, "
                            "which the grid barrier needs (--algo=free uses kernel boundaries)");
-    if (per_sm == 0)
+    if (resident_blocks_ == 0)
       return Status::error(str_cat("GPU refinement (barrier): no block of ", block,
                                    " threads fits on a multiprocessor (try a smaller "
                                    "--block-size)"));
-    resident_blocks_ = static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms);
     if (options_.max_blocks > 0)
       resident_blocks_ = std::min(resident_blocks_, static_cast<unsigned>(options_.max_blocks));
     if (cudaError_t e = d_.block_total.allocate(resident_blocks_); e != cudaSuccess)

@@ -141,26 +141,21 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
 Expected<bool> GpuEngine::converge_on_device(const FactorGraph &graph, const SpOptions &options,
                                              Convergence &result) {
   Buffers &b = *buffers_;
-  int device = 0, cooperative = 0, sms = 0, per_sm = 0;
   const bool gather = variant_ == Variant::kGather;
   const void *kernel = gather ? reinterpret_cast<const void *>(&sp_rounds_gather)
                               : reinterpret_cast<const void *>(&sp_rounds_atomic);
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err == cudaSuccess)
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, 0);
+  unsigned resident = 0;
+  bool cooperative = false;
+  cudaError_t err = apps::cooperative_grid(kernel, kBlock, resident, cooperative);
   if (err != cudaSuccess)
     return cuda_status(err, "survey propagation");
-  if (!cooperative || per_sm == 0)
+  if (!cooperative || resident == 0)
     return false;
   // Every block resident (a grid sync waits for all): as many as fit, no
   // more than the clauses or variables need.
   const std::uint64_t most = std::max<std::uint64_t>(graph.num_clauses(), graph.num_vars);
   const unsigned needed = static_cast<unsigned>(std::max<std::uint64_t>(1, (most + kBlock - 1) / kBlock));
-  const unsigned blocks = std::min(needed, static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms));
+  const unsigned blocks = std::min(needed, resident);
   RoundArgs args{};
   args.num_clauses = graph.num_clauses();
   args.num_vars = graph.num_vars;
