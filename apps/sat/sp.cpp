@@ -106,7 +106,7 @@ namespace {
 struct HostMultiply {
   double *pos;
   double *neg;
-  void operator()(unsigned v, bool negative, double f) { (negative ? neg : pos)[v] *= f; }
+  void operator()(unsigned, unsigned v, bool negative, double f) { (negative ? neg : pos)[v] *= f; }
 };
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "common/cuda_host.cuh"
 #include "sat/sp_kernels.h"
@@ -33,6 +34,12 @@ struct GpuEngine::Buffers {
   DeviceArray<unsigned> clause_offsets, edge_var, var_offsets, var_edges;
   DeviceArray<unsigned char> edge_negative, clause_live, edge_live;
   DeviceArray<double> eta, eta_next, ratio, prod_pos, prod_neg, next_pos, next_neg;
+  // gather by slot: edge e's factor goes to slot slot_of[e] of its
+  // variable's list (the place of e in var_edges), whose sign is
+  // slot_negative. Unallocated when gathering by edge.
+  DeviceArray<unsigned> slot_of;
+  DeviceArray<unsigned char> slot_negative;
+  DeviceArray<double> slot_factor;
   DeviceArray<int> moved;            // the host loop's flag; the device loop's three
   DeviceArray<unsigned> loop_result; // the device loop's rounds and convergence
   apps::EventPair events;
@@ -59,7 +66,56 @@ Status GpuEngine::upload(const FactorGraph &graph) {
                     b.edge_negative.put(graph.edge_negative), b.events.create()})
     if (err == cudaSuccess)
       err = step;
+  if (err != cudaSuccess || variant_ != Variant::kGather)
+    return cuda_status(err, "uploading the factor graph");
+  // Gather by slot where the slots fit in L2: there the clause pass's
+  // scattered stores stay on chip, and the variables' contiguous reads beat
+  // reading the surveys by edge (H200: 1.1-1.4x faster rounds at 0.25-1.3
+  // million edges). At 9 million edges (72 MB of slots, more than the H200's
+  // L2) the stores went to memory and the rounds took 1.4x longer than
+  // by edge (docs/PERF.md, "Survey propagation: the gather by slot").
+  int device = 0, l2_bytes = 0;
+  if ((err = cudaGetDevice(&device)) == cudaSuccess)
+    err = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device);
+  if (err != cudaSuccess)
+    return cuda_status(err, "uploading the factor graph");
+  by_slot_ = e > 0 && e * sizeof(double) <= static_cast<std::size_t>(l2_bytes);
+  if (!by_slot_)
+    return Status();
+  std::vector<unsigned> slot_of(e);
+  std::vector<unsigned char> slot_negative(e);
+  for (std::size_t k = 0; k < e; ++k) {
+    slot_of[graph.var_edges[k]] = static_cast<unsigned>(k);
+    slot_negative[k] = graph.edge_negative[graph.var_edges[k]];
+  }
+  for (auto step : {b.slot_of.allocate(e), b.slot_negative.allocate(e), b.slot_factor.allocate(e),
+                    b.slot_of.put(slot_of), b.slot_negative.put(slot_negative)})
+    if (err == cudaSuccess)
+      err = step;
   return cuda_status(err, "uploading the factor graph");
+}
+
+GatherArgs GpuEngine::gather_args() const {
+  const Buffers &b = *buffers_;
+  GatherArgs g{};
+  g.var_offsets = b.var_offsets.ptr;
+  g.var_edges = b.var_edges.ptr;
+  g.edge_negative = b.edge_negative.ptr;
+  g.edge_live = b.edge_live.ptr;
+  if (by_slot_) {
+    g.slot_negative = b.slot_negative.ptr;
+    g.slot_factor = b.slot_factor.ptr;
+  }
+  return g;
+}
+
+void GpuEngine::fill_slots_if_gather(const FactorGraph &graph) {
+  const std::uint64_t edges = graph.num_edges();
+  if (!by_slot_ || edges == 0)
+    return;
+  fill_slots<<<static_cast<unsigned>((edges + kBlock - 1) / kBlock), kBlock>>>(
+      buffers_->slot_factor.ptr, static_cast<unsigned>(edges));
+  ++launches_;
 }
 
 Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &state,
@@ -90,6 +146,7 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
     // No cooperative launch here: the host drives the rounds.
   }
   cudaEventRecord(b.events.start);
+  fill_slots_if_gather(graph);
   while (result.rounds < options.max_rounds && !result.converged) {
     ++result.rounds;
     if (var_blocks > 0 && variant_ != Variant::kGather) {
@@ -101,7 +158,8 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
       sp_round_surveys<<<clause_blocks, kBlock>>>(
           clauses, b.clause_offsets.ptr, b.clause_live.ptr, b.edge_var.ptr,
           b.edge_negative.ptr, b.edge_live.ptr, b.prod_pos.ptr, b.prod_neg.ptr, b.eta.ptr,
-          b.eta_next.ptr, b.ratio.ptr, options.epsilon, options.damping, b.moved.ptr);
+          b.eta_next.ptr, b.ratio.ptr, by_slot_ ? b.slot_of.ptr : nullptr,
+          by_slot_ ? b.slot_factor.ptr : nullptr, options.epsilon, options.damping, b.moved.ptr);
       ++launches_;
     } else if (clause_blocks > 0) {
       sp_round_atomic<<<clause_blocks, kBlock>>>(clauses, b.clause_offsets.ptr, b.clause_live.ptr,
@@ -113,9 +171,7 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
       ++launches_;
     }
     if (var_blocks > 0 && variant_ == Variant::kGather) {
-      gather_products<<<var_blocks, kBlock>>>(vars, b.var_offsets.ptr, b.var_edges.ptr,
-                                              b.edge_negative.ptr, b.edge_live.ptr,
-                                              b.eta_next.ptr, b.next_pos.ptr,
+      gather_products<<<var_blocks, kBlock>>>(vars, gather_args(), b.eta_next.ptr, b.next_pos.ptr,
                                               b.next_neg.ptr);
       ++launches_;
     }
@@ -166,8 +222,9 @@ Expected<bool> GpuEngine::converge_on_device(const FactorGraph &graph, const SpO
   args.edge_var = b.edge_var.ptr;
   args.edge_negative = b.edge_negative.ptr;
   args.edge_live = b.edge_live.ptr;
-  args.var_offsets = b.var_offsets.ptr;
-  args.var_edges = b.var_edges.ptr;
+  args.gather = gather_args();
+  args.slot_of = by_slot_ ? b.slot_of.ptr : nullptr;
+  args.slot_factor = by_slot_ ? b.slot_factor.ptr : nullptr;
   args.eta[0] = b.eta.ptr, args.eta[1] = b.eta_next.ptr;
   args.prod_pos[0] = b.prod_pos.ptr, args.prod_pos[1] = b.next_pos.ptr;
   args.prod_neg[0] = b.prod_neg.ptr, args.prod_neg[1] = b.next_neg.ptr;
@@ -180,6 +237,7 @@ Expected<bool> GpuEngine::converge_on_device(const FactorGraph &graph, const SpO
   void *params[] = {&args};
   cudaMemsetAsync(b.moved.ptr, 0, 3 * sizeof(int));
   cudaEventRecord(b.events.start);
+  fill_slots_if_gather(graph);
   err = cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(kBlock), params, 0, nullptr);
   ++launches_;
   cudaEventRecord(b.events.stop);

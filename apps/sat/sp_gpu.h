@@ -32,6 +32,8 @@ enum class Variant { kAtomic, kGather };
 /// both phases' registers (docs/sp.md, "Who drives the rounds").
 enum class RoundLoop { kHost, kDevice };
 
+struct GatherArgs; // sp_kernels.h
+
 class GpuEngine : public Engine {
 public:
   explicit GpuEngine(Variant variant, RoundLoop loop = RoundLoop::kHost);
@@ -54,12 +56,18 @@ private:
   /// the device cannot launch one.
   Expected<bool> converge_on_device(const FactorGraph &graph, const SpOptions &options,
                                     Convergence &result);
+  /// gather by slot: every slot 1.0, the convergence's start (a dead
+  /// edge's slot is never written); a launch counted in launches().
+  void fill_slots_if_gather(const FactorGraph &graph);
+  /// Where the gather reads the factors (sp_kernels.h).
+  GatherArgs gather_args() const;
   /// The surveys and products back into `state`.
   Expected<Convergence> download(SpState &state, const Convergence &result);
   Variant variant_;
   RoundLoop loop_;
   std::unique_ptr<Buffers> buffers_;
   std::uint64_t launches_ = 0;
+  bool by_slot_ = false; ///< gather: by slot (the slots fit in L2) or by edge
 };
 
 } // namespace dd::sat::gpu

@@ -1,10 +1,11 @@
 // Survey propagation's rounds on the GPU: a thread per clause computes its
 // new surveys (survey.h, the same arithmetic as the CPU reference) and
 // multiplies each one's factor (1 - eta) into its variable's product for the
-// next round (atomic), or leaves the products to a thread per variable that
-// gathers them (gather). Two clauses of one variable meet on its product
-// whenever they run at once, which is why a plain store there loses
-// factors (docs/sp.md, "The GPU variants").
+// next round (atomic), or stores it in the edge's own slot of its
+// variable's list, for a thread per variable to multiply (gather). Two
+// clauses of one variable meet on its product whenever they run at once,
+// which is why a plain store there loses factors (docs/sp.md, "The GPU
+// variants"); no two edges share a slot.
 #include <cooperative_groups.h>
 #include <cuda/atomic>
 
@@ -32,14 +33,21 @@ __device__ void atomic_multiply(double *address, double f) {
 struct AtomicMultiply {
   double *pos;
   double *neg;
-  __device__ void operator()(unsigned v, bool negative, double f) {
+  __device__ void operator()(unsigned, unsigned v, bool negative, double f) {
     atomic_multiply(&(negative ? neg : pos)[v], f);
   }
 };
 
-// The gather variant's clause pass: the products come later.
-struct NoContribution {
-  __device__ void operator()(unsigned, bool, double) {}
+// The gather variant's clause pass: each factor into its edge's slot of the
+// variable's list (slot_of[e]: edge e's place in var_edges), a plain store;
+// nothing where the products are gathered by edge (slot_factor null).
+struct StoreInSlot {
+  double *slot_factor;
+  const unsigned *slot_of;
+  __device__ void operator()(unsigned e, unsigned, bool, double f) {
+    if (slot_factor)
+      slot_factor[slot_of[e]] = f;
+  }
 };
 
 // Any thread whose surveys moved writes 1; no thread writes anything else,
@@ -80,44 +88,66 @@ __global__ void sp_round_surveys(unsigned num_clauses, const unsigned *clause_of
                                  const unsigned char *edge_negative,
                                  const unsigned char *edge_live, const double *prod_pos,
                                  const double *prod_neg, const double *eta, double *eta_next,
-                                 double *ratio, double epsilon, double damping, int *moved) {
+                                 double *ratio, const unsigned *slot_of, double *slot_factor,
+                                 double epsilon, double damping, int *moved) {
   const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= num_clauses || !clause_live[c])
     return;
-  NoContribution contribute;
+  StoreInSlot contribute{slot_factor, slot_of};
   if (survey::update_clause(clause_offsets[c], clause_offsets[c + 1], edge_var, edge_negative,
                             edge_live, prod_pos, prod_neg, eta, eta_next, ratio, epsilon,
                             damping, contribute))
     flag_moved(moved);
 }
 
+__global__ void fill_slots(double *slot_factor, unsigned n) {
+  const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n)
+    slot_factor[k] = 1.0;
+}
+
 // One variable's products for the next round, in the CPU's order: its
 // edges in increasing order, each factor multiplied into a product that
-// starts at 1.
-static __device__ void gather_one(unsigned v, const unsigned *var_offsets, const unsigned *var_edges,
-                           const unsigned char *edge_negative, const unsigned char *edge_live,
-                           const double *eta, double *prod_pos, double *prod_neg) {
+// starts at 1. Two ways to read the factors, the same bits:
+//  - by slot (slot_factor set): the clause pass stored each factor in its
+//    edge's slot, and the variable's slots lie side by side, so the reads
+//    are contiguous. A dead edge's slot holds 1.0 (fill_slots; no clause
+//    pass writes it), and x * 1.0 is x exactly, so multiplying by it is
+//    skipping it;
+//  - by edge: each factor from the edge's survey, through var_edges to
+//    three scattered arrays. Where the slots do not fit in L2 the clause
+//    pass's scattered 8-byte stores cost more than these reads (sp_gpu.cu).
+static __device__ void gather_one(unsigned v, const GatherArgs &g, const double *eta,
+                                  double *prod_pos, double *prod_neg) {
   double pos = 1.0, neg = 1.0;
-  for (unsigned k = var_offsets[v]; k < var_offsets[v + 1]; ++k) {
-    const unsigned e = var_edges[k];
-    if (!edge_live[e])
-      continue;
-    if (edge_negative[e])
-      neg *= survey::factor(eta[e]);
-    else
-      pos *= survey::factor(eta[e]);
+  if (g.slot_factor) {
+    for (unsigned k = g.var_offsets[v]; k < g.var_offsets[v + 1]; ++k) {
+      const double f = g.slot_factor[k];
+      if (g.slot_negative[k])
+        neg *= f;
+      else
+        pos *= f;
+    }
+  } else {
+    for (unsigned k = g.var_offsets[v]; k < g.var_offsets[v + 1]; ++k) {
+      const unsigned e = g.var_edges[k];
+      if (!g.edge_live[e])
+        continue;
+      if (g.edge_negative[e])
+        neg *= survey::factor(eta[e]);
+      else
+        pos *= survey::factor(eta[e]);
+    }
   }
   prod_pos[v] = pos;
   prod_neg[v] = neg;
 }
 
-__global__ void gather_products(unsigned num_vars, const unsigned *var_offsets,
-                                const unsigned *var_edges, const unsigned char *edge_negative,
-                                const unsigned char *edge_live, const double *eta,
+__global__ void gather_products(unsigned num_vars, GatherArgs g, const double *eta,
                                 double *prod_pos, double *prod_neg) {
   const unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v < num_vars)
-    gather_one(v, var_offsets, var_edges, edge_negative, edge_live, eta, prod_pos, prod_neg);
+    gather_one(v, g, eta, prod_pos, prod_neg);
 }
 
 // Clause c's new surveys of round cur -> next, its factors handed to
@@ -158,15 +188,14 @@ template <bool Gather> __device__ void run_rounds(const RoundArgs &a) {
     for (unsigned c = first; c < a.num_clauses; c += stride) {
       if (!a.clause_live[c])
         continue;
-      if (Gather ? clause_round(a, c, cur, next, NoContribution{})
+      if (Gather ? clause_round(a, c, cur, next, StoreInSlot{a.slot_factor, a.slot_of})
                  : clause_round(a, c, cur, next, AtomicMultiply{a.prod_pos[next], a.prod_neg[next]}))
         flag_moved(moved);
     }
     grid.sync();
     if (Gather) {
       for (unsigned v = first; v < a.num_vars; v += stride)
-        gather_one(v, a.var_offsets, a.var_edges, a.edge_negative, a.edge_live, a.eta[next],
-                   a.prod_pos[next], a.prod_neg[next]);
+        gather_one(v, a.gather, a.eta[next], a.prod_pos[next], a.prod_neg[next]);
       grid.sync();
     }
     converged = cuda::atomic_ref<int, cuda::thread_scope_device>(*moved).load(

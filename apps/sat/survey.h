@@ -81,7 +81,7 @@ DD_SP_HD Bias bias(double prod_pos, double prod_neg) {
 /// One clause's round (docs/sp.md, "Schedule"): from the products of the
 /// previous round, the new surveys of the clause's live edges
 /// [begin, end), written to eta_next, and each one's factor handed to
-/// `contribute(var, negative, factor)` for the next round's products.
+/// `contribute(edge, var, negative, factor)` for the next round's products.
 /// ratio[] is scratch space per edge. Each new survey is the product of the
 /// other live edges' ratios, by prefix and suffix products (no division),
 /// mixed with the old one as damping * old + (1 - damping) * new (damping 0:
@@ -113,7 +113,7 @@ DD_SP_HD bool update_clause(unsigned begin, unsigned end, const unsigned *edge_v
       eta_next[e] = survey;
       suffix *= ratio[e];
       moved = moved || distance(survey, eta[e]) >= epsilon;
-      contribute(edge_var[e], edge_negative[e] != 0, factor(survey));
+      contribute(e, edge_var[e], edge_negative[e] != 0, factor(survey));
     }
   return moved;
 }

@@ -112,7 +112,7 @@ TEST(Survey, ContributionOrderOnlyRounds) {
     cpu_round(g, a, options.epsilon, 0.0, eta_next, next_pos, next_neg, ratio);
     // b: the same round, clauses visited last to first.
     std::vector<double> pos(g.num_vars, 1.0), neg(g.num_vars, 1.0), nb(g.num_edges());
-    auto contribute = [&](unsigned v, bool negative, double f) { (negative ? neg : pos)[v] *= f; };
+    auto contribute = [&](unsigned, unsigned v, bool negative, double f) { (negative ? neg : pos)[v] *= f; };
     for (std::uint32_t c = g.num_clauses(); c-- > 0;)
       survey::update_clause(g.clause_offsets[c], g.clause_offsets[c + 1], g.edge_var.data(),
                             g.edge_negative.data(), b.edge_live.data(), b.prod_pos.data(),
