@@ -1113,7 +1113,19 @@ public:
                   RefusalKind::SectionShape);
   }
   bool VisitGotoStmt(GotoStmt *G) {
-    return refuse(G->getBeginLoc(), "the critical section leaves by 'goto'",
+    // A jump within the section would move with it; the pass does not
+    // carry labels over, so both are refused, each for what it is.
+    const LabelStmt *Target = G->getLabel()->getStmt();
+    const bool Inside = Target && llvm::any_of(CS.Body, [&](const Stmt *S) {
+                          return !SM.isBeforeInTranslationUnit(
+                                     Target->getBeginLoc(), S->getBeginLoc()) &&
+                                 !SM.isBeforeInTranslationUnit(
+                                     S->getEndLoc(), Target->getBeginLoc());
+                        });
+    return refuse(G->getBeginLoc(),
+                  Inside ? "the critical section jumps with 'goto', which "
+                           "the delegate pass does not move"
+                         : "the critical section leaves by 'goto'",
                   RefusalKind::SectionShape);
   }
   bool VisitBreakStmt(BreakStmt *B) {
