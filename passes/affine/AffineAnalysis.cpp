@@ -2007,21 +2007,35 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
       Method && Method->getParent()->isLambda())
     Name = "a lambda";
 
-  // Which kernels call Fn, directly or through other functions' bodies.
+  // Which kernels call Fn, directly or through other functions' bodies; a
+  // construction calls its constructor, which runs its member
+  // initializers before its body.
   struct Calls : RecursiveASTVisitor<Calls> {
     const FunctionDecl *Target;
     SmallPtrSet<const FunctionDecl *, 16> Seen;
     bool Found = false;
     bool shouldVisitTemplateInstantiations() const { return true; }
-    bool VisitCallExpr(CallExpr *CE) {
+    void follow(const FunctionDecl *F) {
       const FunctionDecl *Def = nullptr;
-      if (const FunctionDecl *F = CE->getDirectCallee())
-        if (F->hasBody(Def) && Def && Seen.insert(Def).second) {
-          if (Def->getCanonicalDecl() == Target)
-            Found = true;
-          else
-            TraverseStmt(Def->getBody());
-        }
+      if (!F || !F->hasBody(Def) || !Def || !Seen.insert(Def).second)
+        return;
+      if (Def->getCanonicalDecl() == Target) {
+        Found = true;
+        return;
+      }
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+        for (const CXXCtorInitializer *Init : Ctor->inits())
+          if (!Found)
+            TraverseStmt(Init->getInit());
+      if (!Found)
+        TraverseStmt(Def->getBody());
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      follow(CE->getDirectCallee());
+      return !Found;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+      follow(CE->getConstructor());
       return !Found;
     }
   };
@@ -2047,7 +2061,8 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
       return "the analysis does not follow every call on the way from "
              "kernel '" +
              Kernel->getNameAsString() +
-             "' (a call through a function pointer, calls nested deeper than " +
+             "' (a constructor, a call through a function pointer, calls "
+             "nested deeper than " +
              std::to_string(MaxCallDepth) + ", or recursion)";
     return "only kernels outside the main file reach it (kernel '" +
            Kernel->getNameAsString() + "' in " +

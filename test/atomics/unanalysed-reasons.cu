@@ -35,5 +35,34 @@ __device__ void never_called(int *p) {
   atomicAdd(p, 1);
 }
 
+// A constructor a kernel runs by constructing its type: the kernel reaches
+// it, and the remark says the analysis does not follow that call (before,
+// it said that no kernel calls 'Scope::Scope'; the member initializers
+// are followed too).
+__device__ int bins[256];
+struct Scope {
+  int b;
+  __device__ Scope(int v) : b(v & 255) {
+    // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:5: remark: atomicAdd left unchanged: the analysis does not follow every call on the way from kernel 'tally' (a constructor, a call through a function pointer, calls nested deeper than 8, or recursion) [-Rdecoupler]
+    atomicAdd(&bins[b], 1);
+  }
+};
+__device__ int bucket(int v) {
+  // CHECK-DAG: unanalysed-reasons.cu:[[@LINE+1]]:3: remark: atomicAdd left unchanged: the analysis does not follow every call on the way from kernel 'tally'
+  atomicAdd(&bins[0], 1);
+  return v & 255;
+}
+struct Bucketed {
+  int b;
+  __device__ Bucketed(int v) : b(bucket(v)) {}
+};
+__global__ void tally(const int *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    Scope s(in[i]);
+    Bucketed t(in[i]);
+  }
+}
+
 // CHECK-DAG: included-kernels.cu:4:3: remark: atomicAdd left unchanged: it is in an included source file (kernel 'included_kernel'), and only the main file is rewritten [-Rdecoupler]
 #include "Inputs/included-kernels.cu"
