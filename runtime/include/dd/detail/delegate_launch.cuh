@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <utility>
 
 #include <cuda_runtime.h>
 
@@ -268,17 +269,10 @@ void delegate_run_once(const char *kernel, Plan &plan, Server server, Client cli
 }
 
 /// delegate_run_once, and with DD_DELEGATE_VERBOSE=2 the launch's time and
-/// way on stderr (`dd: K: launch N: original 0.0412 ms`).
-template <class Plan, class Server, class Client, class Original, class OnPlan, class LaunchServer,
-          class LaunchClient, class LaunchOriginal, class BeforeLaunch, class AfterWait>
-void delegate_run(const char *kernel, Plan &plan, Server server, Client client, Original original, dim3 grid,
-                  dim3 block, cudaStream_t stream, unsigned servers, OnPlan &&on_plan, LaunchServer &&launch_server,
-                  LaunchClient &&launch_client, LaunchOriginal &&launch_original, BeforeLaunch &&before_launch,
-                  AfterWait &&after_wait) {
-  const auto run = [&] {
-    delegate_run_once(kernel, plan, server, client, original, grid, block, stream, servers, on_plan, launch_server,
-                      launch_client, launch_original, before_launch, after_wait);
-  };
+/// way on stderr (`dd: K: launch N: original 0.0412 ms`). `args`: the rest
+/// of delegate_run_once's arguments.
+template <class Plan, class... Args> void delegate_run(const char *kernel, Plan &plan, Args &&...args) {
+  const auto run = [&] { delegate_run_once(kernel, plan, std::forward<Args>(args)...); };
   if (!delegate_trace()) {
     run();
     return;
