@@ -342,6 +342,22 @@ public:
     return P;
   }
   bool valid() const { return Valid; }
+  /// Whether the value is >= 0 for every thread whatever the kernel's
+  /// arguments: a sum of non-negative multiples of products of CUDA
+  /// builtins (threadIdx, blockIdx, blockDim, gridDim; a variable's atom
+  /// has an '@' in its key) and a non-negative constant.
+  bool nonNegativeOverBuiltins() const {
+    if (!Valid)
+      return false;
+    for (const auto &[M, C] : Terms) {
+      if (C < 0)
+        return false;
+      for (const std::string &A : M)
+        if (A.find('@') != std::string::npos)
+          return false;
+    }
+    return true;
+  }
   std::optional<int64_t> asConstant() const {
     if (!Valid)
       return std::nullopt;
@@ -455,7 +471,11 @@ Poly linearize(const Expr *E, const KernelFacts &F, const ASTContext &Ctx,
   }
   if (!E->isValueDependent() && E->getType()->isIntegerType()) {
     Expr::EvalResult R;
-    if (!isa<DeclRefExpr>(E) || refVar(E)->getType().isConstQualified())
+    // A name folds when it cannot change: an enumerator, a const variable.
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const VarDecl *RefVar = Ref ? refVar(E) : nullptr;
+    if (!Ref || isa<EnumConstantDecl>(Ref->getDecl()) ||
+        (RefVar && RefVar->getType().isConstQualified()))
       if (E->EvaluateAsInt(R, Ctx))
         return Poly::constant(R.Val.getInt().getExtValue());
   }
@@ -848,9 +868,9 @@ public:
   }
 
   LoopPlan run() {
-    if (checkLoopControl() && checkGuards() && checkExits() &&
-        checkSynchronization() && chooseStreams() && checkWrites() &&
-        checkBlock() && shape())
+    if (checkKernelShape() && checkLoopControl() && checkGuards() &&
+        checkExits() && checkSynchronization() && chooseStreams() &&
+        checkWrites() && checkBlock() && shape())
       cost();
     return std::move(P);
   }
@@ -912,6 +932,188 @@ private:
               text(L) + "'); the producer warp cannot run ahead of it",
           L->getBeginLoc());
     return true;
+  }
+
+  /// What the split kernel cannot keep as written, wherever it is in the
+  /// kernel: local types (the producer's copy of the address arithmetic
+  /// comes before their declaration), cooperative groups (block-wide sizes,
+  /// ranks and collectives that would count the producer warp), blockDim
+  /// used whole (only its components are renumbered for the consumers), and
+  /// an overloaded kernel (the launcher names the kernel alone).
+  bool checkKernelShape() {
+    const FunctionDecl *Kernel = K.Kernel;
+    unsigned Overloads = 0;
+    for (const NamedDecl *D :
+         Kernel->getDeclContext()->lookup(Kernel->getDeclName()))
+      Overloads +=
+          isa<FunctionDecl, FunctionTemplateDecl>(D->getUnderlyingDecl());
+    if (Overloads > 1)
+      return refuse("the kernel '" + Kernel->getNameAsString() +
+                        "' is overloaded: the launcher could not name it alone",
+                    Kernel->getLocation());
+    struct Finder : RecursiveASTVisitor<Finder> {
+      ASTContext &Ctx;
+      std::string Why;
+      SourceLocation Where;
+      explicit Finder(ASTContext &Ctx) : Ctx(Ctx) {}
+      bool found(SourceLocation Loc, std::string Reason) {
+        Where = Loc;
+        Why = std::move(Reason);
+        return false;
+      }
+      bool VisitTagDecl(TagDecl *D) {
+        return found(D->getLocation(),
+                     "the kernel declares a local type" +
+                         (D->getIdentifier() ? " '" + D->getName().str() + "'"
+                                             : std::string()) +
+                         ", which the split kernel's producer warp would use "
+                         "before its declaration");
+      }
+      bool VisitTypedefNameDecl(TypedefNameDecl *D) {
+        return found(D->getLocation(),
+                     "the kernel declares the local type '" +
+                         D->getName().str() +
+                         "', which the split kernel's producer warp would use "
+                         "before its declaration");
+      }
+      static bool inCooperativeGroups(const Decl *D) {
+        for (const DeclContext *C = D ? D->getDeclContext() : nullptr; C;
+             C = C->getParent())
+          if (const auto *N = dyn_cast<NamespaceDecl>(C);
+              N && N->getName() == "cooperative_groups")
+            return true;
+        return false;
+      }
+      /// A group of the whole block or more (thread_block, grid_group,
+      /// ...): its sizes, ranks and collectives count the producer warp;
+      /// a warp tile's (thread_block_tile) do not.
+      static bool blockWide(QualType T) {
+        T = T.getNonReferenceType();
+        if (T->isPointerType())
+          T = T->getPointeeType();
+        return blockWideRecord(T->getAsCXXRecordDecl());
+      }
+      static bool blockWideRecord(const CXXRecordDecl *R) {
+        return R && inCooperativeGroups(R) &&
+               llvm::is_contained(
+                   {StringRef("thread_block"), StringRef("grid_group"),
+                    StringRef("multi_grid_group"), StringRef("cluster_group")},
+                   R->getName());
+      }
+      bool groups(SourceLocation Loc, const NamedDecl *D) {
+        return found(Loc, "the kernel uses cooperative groups' '" +
+                              D->getNameAsString() +
+                              "' on a group of the whole block or grid, whose "
+                              "sizes, ranks and collectives would count the "
+                              "producer warp");
+      }
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        // blockDim whole: its type is the CUDA headers' builtin struct,
+        // and no property access (blockDim.x) reads it.
+        if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+          if (const auto *R = V->getType()->getAsCXXRecordDecl();
+              R && R->getName() == "__cuda_builtin_blockDim_t" &&
+              !ByComponent.count(E))
+            return found(E->getBeginLoc(),
+                         "the kernel uses 'blockDim' whole, not by "
+                         "component: the split kernel's consumers would see "
+                         "the producer warp's threads in it");
+        return true;
+      }
+      // blockDim.x: a property access, visited before the name it reads.
+      llvm::SmallPtrSet<const DeclRefExpr *, 8> ByComponent;
+      bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) {
+        const Expr *Base = E->getBaseExpr()->IgnoreParens();
+        if (const auto *O = dyn_cast<OpaqueValueExpr>(Base))
+          Base = O->getSourceExpr();
+        if (const auto *D = dyn_cast_or_null<DeclRefExpr>(Base))
+          ByComponent.insert(D);
+        return true;
+      }
+      // A block's or grid's sync is checkSynchronization's, with its own
+      // reason; a tile made from the block (tiled_partition) is the
+      // consumers' own; the block's and thread's indices are unchanged.
+      static bool allowed(StringRef Name) {
+        return Name == "sync" || Name == "tiled_partition" ||
+               Name == "this_thread_block" || Name == "group_index" ||
+               Name == "thread_index";
+      }
+      bool VisitCallExpr(CallExpr *C) {
+        const FunctionDecl *F = C->getDirectCallee();
+        if (!F || isa<CXXMemberCallExpr>(C) || !inCooperativeGroups(F) ||
+            !F->getIdentifier() || allowed(F->getName()))
+          return true;
+        // A static member (thread_block::size() is one): its class says.
+        if (const auto *M = dyn_cast<CXXMethodDecl>(F)) {
+          if (M->getName() == "meta_group_size" ||
+              M->getName() == "meta_group_rank" ||
+              blockWideRecord(M->getParent()))
+            return groups(C->getBeginLoc(), M);
+          return true;
+        }
+        if (F->getName() == "this_grid" || F->getName() == "this_multi_grid" ||
+            F->getName() == "this_cluster")
+          return groups(C->getBeginLoc(), F);
+        for (const Expr *A : C->arguments())
+          if (blockWide(A->getType()))
+            return groups(C->getBeginLoc(), F);
+        return true;
+      }
+      bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+        const CXXMethodDecl *M = C->getMethodDecl();
+        if (!M || !inCooperativeGroups(M) || !M->getIdentifier() ||
+            allowed(M->getName()))
+          return true;
+        // A tile's place among the block's warps counts the producer's.
+        if (M->getName() == "meta_group_size" ||
+            M->getName() == "meta_group_rank" ||
+            blockWide(C->getImplicitObjectArgument()->getType()))
+          return groups(C->getBeginLoc(), M);
+        return true;
+      }
+    } Find(Ctx);
+    Find.TraverseStmt(Kernel->getBody());
+    if (!Find.Why.empty())
+      return refuse(Find.Why, Find.Where);
+    return true;
+  }
+
+  /// A comparison in \p Cond made in unsigned arithmetic of a signed value
+  /// that may be negative (a parameter in it, a negative constant): a
+  /// negative index wraps to a large one, so the threads that pass are not
+  /// those of the comparison the split assumes (a prefix of the block, a
+  /// trip count from the bounds). Null when there is none.
+  const BinaryOperator *signedMayWrap(const Expr *Cond) {
+    const BinaryOperator *Found = nullptr;
+    forEachStmt(Cond, [&](const Stmt *S) {
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      if (Found || !BO || !BO->isComparisonOp() ||
+          !BO->getLHS()->getType()->isUnsignedIntegerType())
+        return;
+      for (const Expr *Side : {BO->getLHS(), BO->getRHS()}) {
+        // Through the conversions, implicit or written, to the signed value.
+        const Expr *E = Side->IgnoreParens();
+        while (const auto *Cast = dyn_cast<CastExpr>(E)) {
+          if (!Cast->getSubExpr()->getType()->isIntegerType())
+            break;
+          E = Cast->getSubExpr()->IgnoreParens();
+        }
+        if (!E->getType()->isSignedIntegerType())
+          continue;
+        // The induction variable: its initial value, then up by its step.
+        if (IV && refVar(E) == IV) {
+          std::optional<int64_t> StepValue = Step.asConstant();
+          if (!Init.nonNegativeOverBuiltins() ||
+              !(Step.nonNegativeOverBuiltins() ||
+                (StepValue && *StepValue >= 0)))
+            Found = BO;
+          continue;
+        }
+        if (!linearize(E, F, Ctx).nonNegativeOverBuiltins())
+          Found = BO;
+      }
+    });
+    return Found;
   }
 
   bool checkLoopControl() {
@@ -1034,6 +1236,12 @@ private:
                       D.At->getBeginLoc());
     Init = linearize(InitValue, F, Ctx);
     Bound = linearize(BoundExpr, F, Ctx);
+    if (const BinaryOperator *Wrap = signedMayWrap(FS->getCond()))
+      return refuse("the loop condition '" + text(Wrap) +
+                        "' compares in unsigned arithmetic a signed value "
+                        "that may be negative: the trip count the split "
+                        "computes would not be the loop's",
+                    Wrap->getBeginLoc());
     if (!CountUp || Cond->getOpcode() == BO_NE)
       Bound = Poly::invalid(); // no trip count computed for these
     return true;
@@ -1065,6 +1273,12 @@ private:
               "from memory ('" +
                   text(L) + "'); the producer warp cannot evaluate it",
               Cond->getBeginLoc());
+        if (const BinaryOperator *Wrap = signedMayWrap(Cond))
+          return refuse("the loop runs under the condition '" + text(Wrap) +
+                            "', which compares in unsigned arithmetic a "
+                            "signed value that may be negative: the threads "
+                            "that pass need not be a prefix of the block",
+                        Wrap->getBeginLoc());
         if (!classOf(Cond).isUniform())
           ++P.Guards;
       }
@@ -1300,6 +1514,50 @@ private:
     return *Order;
   }
 
+  /// Where the kernel binds an element of \p Root to a non-const
+  /// reference: a reference variable's initializer, or a call's argument
+  /// for a reference parameter. Null when it does not.
+  const Stmt *referenceTo(const ValueDecl *Root) {
+    const Stmt *Found = nullptr;
+    auto Writable = [](QualType T) {
+      return T->isReferenceType() &&
+             !T.getNonReferenceType().isConstQualified();
+    };
+    auto Binds = [&](const Expr *E) {
+      return E && E->isGLValue() && syntacticRoot(E, F) == Root;
+    };
+    forEachStmt(K.Kernel->getBody(), [&](const Stmt *S) {
+      if (Found)
+        return;
+      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D);
+              V && Writable(V->getType()) && Binds(V->getInit()))
+            Found = DS;
+        return;
+      }
+      const FunctionDecl *Callee = nullptr;
+      ArrayRef<const Expr *> Args;
+      if (const auto *C = dyn_cast<CallExpr>(S)) {
+        Callee = C->getDirectCallee();
+        Args = ArrayRef(C->getArgs(), C->getNumArgs());
+        // An operator member's object is its first argument.
+        if (isa<CXXOperatorCallExpr>(C) &&
+            isa_and_nonnull<CXXMethodDecl>(Callee))
+          Args = Args.drop_front();
+      } else if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
+        Callee = C->getConstructor();
+        Args = ArrayRef(C->getArgs(), C->getNumArgs());
+      }
+      if (!Callee)
+        return;
+      for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I)
+        if (Writable(Callee->getParamDecl(I)->getType()) && Binds(Args[I]))
+          Found = S;
+    });
+    return Found;
+  }
+
   /// Legality: no streamed array written in the loop, or before it.
   bool checkWrites() {
     // The producer copies from the kernel's entry on: a store the consumers
@@ -1311,6 +1569,21 @@ private:
     for (const Access &S : Before)
       if (!inLoop(S.At) && beforeLoopReads(S.At))
         All.push_back(S);
+    // An element bound to a non-const reference (a local reference, a
+    // callee's reference parameter) may be written through it, where no
+    // store names the array: refused like a store of that array.
+    for (unsigned I : StreamLoads) {
+      const Access &L = Loads[I];
+      if (!L.Root)
+        continue;
+      if (const Stmt *Ref = referenceTo(L.Root);
+          Ref && (inLoop(Ref) || beforeLoopReads(Ref)))
+        return refuse("the streamed array '" + L.Root->getNameAsString() +
+                          "' may be written through a non-const reference "
+                          "to its element, so the producer warp could copy "
+                          "stale data",
+                      Ref->getBeginLoc());
+    }
     for (const Access &S : All)
       for (unsigned I : StreamLoads) {
         const Access &L = Loads[I];
