@@ -328,6 +328,36 @@ bool isTrackableType(QualType T) {
   return T->isScalarType() || T->isRecordType();
 }
 
+/// Whether constructing with \p Ctor sets a field from anything but the
+/// constructor's arguments: a user-provided constructor (its body and
+/// member initializers), or a defaulted one over a field's default
+/// initializer or a base's or member's constructor that does.
+bool initializesBeyondArguments(const CXXConstructorDecl *Ctor,
+                                unsigned Depth = 0) {
+  if (!Ctor || Ctor->isTrivial())
+    return false;
+  if (Ctor->isUserProvided() || Depth > 8)
+    return true;
+  const CXXRecordDecl *RD = Ctor->getParent();
+  auto RecordDoes = [&](QualType T) {
+    const CXXRecordDecl *R =
+        T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    if (!R || !R->hasDefinition())
+      return false;
+    for (const CXXConstructorDecl *C : R->ctors())
+      if (C->isDefaultConstructor() && initializesBeyondArguments(C, Depth + 1))
+        return true;
+    return false;
+  };
+  for (const FieldDecl *Field : RD->fields())
+    if (Field->hasInClassInitializer() || RecordDoes(Field->getType()))
+      return true;
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (RecordDoes(Base.getType()))
+      return true;
+  return false;
+}
+
 /// A use of a variable that only reads or writes its value keeps it in a
 /// register; anything else (address taken, bound to a reference, method
 /// call) makes it memory.
@@ -1130,10 +1160,16 @@ AffineValue FunctionAnalyzer::evalUncached(const Expr *E, State &S) {
     if (CE->getConstructor()->isCopyOrMoveConstructor() &&
         CE->getNumArgs() == 1)
       return evalRead(CE->getArg(0), S);
-    // Field-insensitive: an object built from these values.
+    // Field-insensitive: an object built from these values, unless the
+    // constructor sets a field from something else (a body or member
+    // initializers of its own, a field's default initializer:
+    // `struct Lane { unsigned id = threadIdx.x % 8; }`), which is not
+    // followed: then the object's value is unknown.
     AffineValue V = AffineValue::scalar();
     for (const Expr *Arg : CE->arguments())
       V = AffineValue::join(V, eval(Arg, S));
+    if (initializesBeyondArguments(CE->getConstructor()))
+      return AffineValue::nonAffine().setRootUnknown();
     return V;
   }
   case Stmt::ArraySubscriptExprClass:
@@ -1592,8 +1628,11 @@ AffineValue FunctionAnalyzer::evalBody(const CallExpr *E,
 
 AffineValue FunctionAnalyzer::loadValue(const AffineValue &Address) {
   const ValueDecl *Root = Address.root();
+  // One address read by every thread gives one value only where the
+  // threads share the memory: a function's own local (a record built by a
+  // constructor, whose address the call takes) is every thread's own.
   if (Address.isUniform() && !Address.isBottom() && Root &&
-      K.ReadOnly.count(Root))
+      K.ReadOnly.count(Root) && spaceOf(Root) != AddressSpace::Local)
     return AffineValue::scalar().setRootUnknown();
   if (Address.isBottom())
     return AffineValue::bottom();
