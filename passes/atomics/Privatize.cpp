@@ -1617,6 +1617,73 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
              "): a block-private copy would hold back the updates of " + Name +
              " past that point";
 
+  // Inline assembly may leave the kernel (`exit`), wait at a barrier
+  // (`bar.sync`) or publish its writes (`st.release.gpu`, `atom.acq_rel`,
+  // libcu++'s cuda::ptx wrappers of them), none of which the rules below
+  // read: a thread that exits never merges, one that waits pairs with the
+  // merge's barrier, a published total would miss the block's updates.
+  struct Assembly : RecursiveASTVisitor<Assembly> {
+    const Stmt *At = nullptr;
+    std::string What;
+    static bool inPtx(const Decl *D) {
+      for (const DeclContext *C = D ? D->getDeclContext() : nullptr; C;
+           C = C->getParent())
+        if (const auto *N = dyn_cast<NamespaceDecl>(C);
+            N && N->getName() == "ptx")
+          if (const auto *Up = dyn_cast<NamespaceDecl>(N->getParent());
+              Up && Up->getName() == "cuda")
+            return true;
+      return false;
+    }
+    // Instructions that end a thread, wait for others or order memory;
+    // assembly with none of them (`mov.u32 %0, %%laneid;`) reads registers.
+    static bool mayLeaveWaitOrPublish(StringRef Text) {
+      for (StringRef Word :
+           {"exit", "trap", "brkpt", "ret", "bar", "fence", "membar", "st.",
+            "atom", "red.", "release", "acq_rel", "mbarrier", "griddepcontrol"})
+        if (Text.contains(Word))
+          return true;
+      return false;
+    }
+    bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+      if (!mayLeaveWaitOrPublish(S->getAsmString()))
+        return true;
+      At = S;
+      What = "inline assembly that may end the thread, wait or publish";
+      return false;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *F = C->getDirectCallee(); F && inPtx(F)) {
+        At = C;
+        What = "'cuda::ptx::" + F->getNameAsString() + "'";
+        return false;
+      }
+      return true;
+    }
+  };
+  {
+    Assembly InKernel;
+    InKernel.TraverseStmt(A.Kernel->getBody());
+    const FunctionDecl *Where = nullptr;
+    for (const FunctionDecl *F : Called) {
+      if (InKernel.At)
+        break;
+      InKernel.TraverseStmt(F->getBody());
+      Where = F;
+    }
+    if (InKernel.At)
+      return (Where ? "function '" + Where->getNameAsString() +
+                          "', which kernel '" + A.Kernel->getNameAsString() +
+                          "' calls,"
+                    : "kernel '" + A.Kernel->getNameAsString() + "'") +
+             " has " + InKernel.What + " (" +
+             lineOf(SM, InKernel.At->getBeginLoc()) +
+             "), where a block-private copy of " + Name +
+             " could not follow: a thread that ends there never merges, one "
+             "that waits pairs with the merge's barrier, a published total "
+             "misses the block's updates";
+  }
+
   // Every thread must reach the merge.
   std::vector<const ReturnStmt *> Returns = returnsOf(A.Kernel->getBody());
   if (!Returns.empty()) {
