@@ -1223,6 +1223,9 @@ std::optional<std::string> coarsenBlocker(ASTContext &Ctx,
       const auto *V = dyn_cast<VarDecl>(E->getDecl());
       if (!isCudaBuiltinVariable(V) || V->getName() != "blockIdx")
         return true;
+      if (InDefault)
+        return stop(E->getBeginLoc(), "a default argument or member "
+                                      "initializer it uses reads blockIdx");
       if (In)
         return stop(E->getBeginLoc(), "a function it calls reads blockIdx");
       if (E->hasQualifier())
@@ -1238,9 +1241,32 @@ std::optional<std::string> coarsenBlocker(ASTContext &Ctx,
         return true;
       const FunctionDecl *Outer = In;
       In = Def;
-      bool Go = TraverseStmt(Def->getBody());
+      bool Go = true;
+      // A constructor's member initializers run before its body.
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+        for (const CXXCtorInitializer *Init : Ctor->inits())
+          if (Go && Init->isWritten())
+            Go = TraverseStmt(Init->getInit());
+      Go = Go && TraverseStmt(Def->getBody());
       In = Outer;
       return Go;
+    }
+    // A default argument or default member initializer is written outside
+    // the kernel, so the rewrite does not replace its blockIdx: it reads the
+    // block that runs, not the one it stands for.
+    bool InDefault = false;
+    bool outside(Expr *Inner) {
+      const bool Outer = InDefault;
+      InDefault = true;
+      const bool Go = TraverseStmt(Inner);
+      InDefault = Outer;
+      return Go;
+    }
+    bool VisitCXXDefaultArgExpr(CXXDefaultArgExpr *E) {
+      return outside(E->getExpr());
+    }
+    bool VisitCXXDefaultInitExpr(CXXDefaultInitExpr *E) {
+      return outside(E->getExpr());
     }
     bool VisitCallExpr(CallExpr *Call) {
       if (cudaAtomic(Call) || isCudaLoad(Call))

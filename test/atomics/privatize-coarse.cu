@@ -121,6 +121,17 @@ __global__ void callee_reads_block(const unsigned *keys, unsigned *bins) {
   atomicAdd(&bins[(block_key(keys) + threadIdx.x) & 255], 1u);
 }
 
+// Nor does a default argument, written outside the kernel (before
+// 2026-11-29 this kernel was coarsened: each block read its own keys once
+// per block it ran).
+__device__ unsigned key_at(const unsigned *keys, unsigned b = blockIdx.x) {
+  return keys[b * blockDim.x + threadIdx.x];
+}
+// REMARK: privatize-coarse.cu:[[@LINE+2]]:3: remark: {{.*}}(one block may not run the threads of several: a default argument or member initializer it uses reads blockIdx (line [[@LINE-3]]))
+__global__ void default_reads_block(const unsigned *keys, unsigned *bins) {
+  atomicAdd(&bins[key_at(keys) & 255], 1u);
+}
+
 // `::blockIdx` bypasses the loop's variable.
 // REMARK: privatize-coarse.cu:[[@LINE+2]]:3: remark: {{.*}}(one block may not run the threads of several: it names '::blockIdx' (line [[@LINE+2]]))
 __global__ void qualified(const unsigned *keys, unsigned *bins) {
