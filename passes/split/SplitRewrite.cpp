@@ -24,6 +24,31 @@ namespace decoupler::split {
 
 namespace {
 
+/// Source text as one line of a comment: an expression written over
+/// several lines (a `//` comment in it too) would end a `//` comment at its
+/// first line break and leave the rest as code.
+std::string commentText(StringRef Text) {
+  std::string Out;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] == '\n' || Text[I] == '\r') {
+      while (!Out.empty() && (Out.back() == ' ' || Out.back() == '\t'))
+        Out.pop_back();
+      while (I + 1 < Text.size() &&
+             isspace(static_cast<unsigned char>(Text[I + 1])))
+        ++I;
+      Out += ' ';
+      continue;
+    }
+    // Nor may it close a block comment.
+    if (Text[I] == '*' && I + 1 < Text.size() && Text[I + 1] == '/') {
+      Out += "* ";
+      continue;
+    }
+    Out += Text[I];
+  }
+  return Out;
+}
+
 RewriteResult decline(std::string Why, SourceLocation Loc = SourceLocation()) {
   RewriteResult R;
   R.Message = std::move(Why);
@@ -1533,7 +1558,7 @@ void SplitRewrite::emit() {
   OS << "\n\n// decoupler: the split of '" << Name
      << "' (docs/split-pass.md): the loop at line " << Line << " streams\n// ";
   for (const StreamGen &G : Streams)
-    OS << (&G == Streams.data() ? "" : ", ") << G.S->Text;
+    OS << (&G == Streams.data() ? "" : ", ") << commentText(G.S->Text);
   OS << " through a ring of " << D << " stages of " << U
      << " iterations. One producer warp (the\n"
      << "// last) runs the loop control and copies; the consumer warps run the "
@@ -1552,7 +1577,7 @@ void SplitRewrite::emit() {
     OS << "    dd::TileSlot<" << G.Type << ", "
        << (Tiles ? std::to_string(P.BlockThreads) : Cap) << "> s"
        << (&G - Streams.data()) << (Tiles ? "[" + U + "]" : std::string())
-       << "; // " << G.S->Text << "\n";
+       << "; // " << commentText(G.S->Text) << "\n";
   OS << "  };\n"
      << "  __shared__ dd::StageRing<" << D << ">::Storage dd_ring_storage;\n"
      << "  __shared__ dd_stage dd_stages[" << D << "];\n"
