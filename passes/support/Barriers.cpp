@@ -13,7 +13,13 @@ namespace decoupler {
 std::vector<const ReturnStmt *> returnsOf(const Stmt *Body) {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const ReturnStmt *> Out;
+    // A lambda's or a local class's functions return from themselves.
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool TraverseFunctionDecl(FunctionDecl *) { return true; }
+    bool TraverseCXXMethodDecl(CXXMethodDecl *) { return true; }
+    bool TraverseCXXConstructorDecl(CXXConstructorDecl *) { return true; }
+    bool TraverseCXXDestructorDecl(CXXDestructorDecl *) { return true; }
+    bool TraverseCXXConversionDecl(CXXConversionDecl *) { return true; }
     bool VisitReturnStmt(ReturnStmt *R) {
       Out.push_back(R);
       return true;
