@@ -24,6 +24,25 @@ namespace decoupler {
 
 namespace {
 
+/// The object whose conversion operator gives \p Call's address argument
+/// (`atomicAdd(c, 1)` with `struct DevPtr { operator T *(); } c`), if it
+/// is one; null for a pointer.
+const Expr *convertedToPointer(const CallExpr *Call) {
+  if (Call->getNumArgs() == 0)
+    return nullptr;
+  const Expr *E = Call->getArg(0)->IgnoreParens();
+  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    if (Cast->getCastKind() == CK_UserDefinedConversion) {
+      const Expr *Sub = Cast->getSubExpr()->IgnoreParens();
+      if (const auto *M = dyn_cast<CXXMemberCallExpr>(Sub))
+        return M->getImplicitObjectArgument();
+      return Sub;
+    }
+    E = Cast->getSubExpr()->IgnoreParens();
+  }
+  return nullptr;
+}
+
 /// Whether \p E reads the word the atomic's address \p Address points to:
 /// `M` for `&M`, `*p` or `p[0]` for `p`, `p[i]` for `p + i` or `i + p`.
 bool readsTarget(ASTContext &Ctx, const Expr *E, const Expr *Address) {
@@ -843,6 +862,14 @@ bool runAtomicsPass(PassContext &P) {
       }
       if (!resultUnused(Ctx, Call)) {
         Refuse("its result is used", /*Covered=*/false);
+        continue;
+      }
+      // The runtime's variants deduce the pointer's type from the argument:
+      // an object that converts to a pointer (`operator T *()`) would not.
+      if (const Expr *Object = convertedToPointer(Call)) {
+        Refuse("its address is an object converted to a pointer ('" +
+               Object->getType().getAsString(Ctx.getPrintingPolicy()) +
+               "'), from which the runtime's variants cannot take the type");
         continue;
       }
       ValueType Type = valueTypeOf(Call, Op);
