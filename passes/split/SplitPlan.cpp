@@ -976,14 +976,6 @@ private:
                          "', which the split kernel's producer warp would use "
                          "before its declaration");
       }
-      static bool inCooperativeGroups(const Decl *D) {
-        for (const DeclContext *C = D ? D->getDeclContext() : nullptr; C;
-             C = C->getParent())
-          if (const auto *N = dyn_cast<NamespaceDecl>(C);
-              N && N->getName() == "cooperative_groups")
-            return true;
-        return false;
-      }
       /// A group of the whole block or more (thread_block, grid_group,
       /// ...): its sizes, ranks and collectives count the producer warp;
       /// a warp tile's (thread_block_tile) do not.
@@ -1514,26 +1506,25 @@ private:
     return *Order;
   }
 
-  /// Where the kernel binds an element of \p Root to a non-const
-  /// reference: a reference variable's initializer, or a call's argument
-  /// for a reference parameter. Null when it does not.
-  const Stmt *referenceTo(const ValueDecl *Root) {
-    const Stmt *Found = nullptr;
+  /// Where the kernel first binds an element of each array to a non-const
+  /// reference (a reference variable's initializer, or a call's argument
+  /// for a reference parameter), by the array's root.
+  DenseMap<const ValueDecl *, const Stmt *> referenceBindings() {
+    DenseMap<const ValueDecl *, const Stmt *> Found;
     auto Writable = [](QualType T) {
       return T->isReferenceType() &&
              !T.getNonReferenceType().isConstQualified();
     };
-    auto Binds = [&](const Expr *E) {
-      return E && E->isGLValue() && syntacticRoot(E, F) == Root;
+    auto Bind = [&](const Expr *E, const Stmt *At) {
+      if (E && E->isGLValue())
+        if (const ValueDecl *Root = syntacticRoot(E, F))
+          Found.try_emplace(Root, At);
     };
     forEachStmt(K.Kernel->getBody(), [&](const Stmt *S) {
-      if (Found)
-        return;
       if (const auto *DS = dyn_cast<DeclStmt>(S)) {
         for (const Decl *D : DS->decls())
-          if (const auto *V = dyn_cast<VarDecl>(D);
-              V && Writable(V->getType()) && Binds(V->getInit()))
-            Found = DS;
+          if (const auto *V = dyn_cast<VarDecl>(D); V && Writable(V->getType()))
+            Bind(V->getInit(), DS);
         return;
       }
       const FunctionDecl *Callee = nullptr;
@@ -1552,8 +1543,8 @@ private:
       if (!Callee)
         return;
       for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I)
-        if (Writable(Callee->getParamDecl(I)->getType()) && Binds(Args[I]))
-          Found = S;
+        if (Writable(Callee->getParamDecl(I)->getType()))
+          Bind(Args[I], S);
     });
     return Found;
   }
@@ -1572,11 +1563,10 @@ private:
     // An element bound to a non-const reference (a local reference, a
     // callee's reference parameter) may be written through it, where no
     // store names the array: refused like a store of that array.
+    const DenseMap<const ValueDecl *, const Stmt *> Bound = referenceBindings();
     for (unsigned I : StreamLoads) {
       const Access &L = Loads[I];
-      if (!L.Root)
-        continue;
-      if (const Stmt *Ref = referenceTo(L.Root);
+      if (const Stmt *Ref = L.Root ? Bound.lookup(L.Root) : nullptr;
           Ref && (inLoop(Ref) || beforeLoopReads(Ref)))
         return refuse("the streamed array '" + L.Root->getNameAsString() +
                           "' may be written through a non-const reference "

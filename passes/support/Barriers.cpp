@@ -15,11 +15,10 @@ std::vector<const ReturnStmt *> returnsOf(const Stmt *Body) {
     std::vector<const ReturnStmt *> Out;
     // A lambda's or a local class's functions return from themselves.
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool TraverseFunctionDecl(FunctionDecl *) { return true; }
-    bool TraverseCXXMethodDecl(CXXMethodDecl *) { return true; }
-    bool TraverseCXXConstructorDecl(CXXConstructorDecl *) { return true; }
-    bool TraverseCXXDestructorDecl(CXXDestructorDecl *) { return true; }
-    bool TraverseCXXConversionDecl(CXXConversionDecl *) { return true; }
+    bool TraverseDecl(Decl *D) {
+      return isa_and_nonnull<FunctionDecl>(D) ||
+             RecursiveASTVisitor::TraverseDecl(D);
+    }
     bool VisitReturnStmt(ReturnStmt *R) {
       Out.push_back(R);
       return true;

@@ -32,16 +32,6 @@ bool atGlobalScope(const DeclContext *DC) {
   return DC && DC->isTranslationUnit();
 }
 
-/// Whether \p D is a member of (a class in) namespace cooperative_groups,
-/// declared by CUDA's headers.
-bool inCooperativeGroups(const Decl *D) {
-  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getIdentifier() && NS->getName() == "cooperative_groups")
-        return inSystemHeader(D);
-  return false;
-}
-
 /// The canonical spelling of the group a cooperative-groups sync call
 /// synchronizes (`g.sync()` or `cg::sync(g)`); empty for a static or
 /// internal sync of the headers' own.
@@ -78,6 +68,14 @@ std::optional<int64_t> constantValue(const Expr *E, const ASTContext &Ctx) {
 }
 
 } // namespace
+
+bool inCooperativeGroups(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getIdentifier() && NS->getName() == "cooperative_groups")
+        return inSystemHeader(D);
+  return false;
+}
 
 bool isCudaFunction(const FunctionDecl *F) {
   if (!F)

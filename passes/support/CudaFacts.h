@@ -28,6 +28,10 @@ namespace decoupler {
 /// support (see the file comment).
 bool isCudaFunction(const clang::FunctionDecl *F);
 
+/// Whether \p D is a member of (a class in) namespace cooperative_groups,
+/// declared by CUDA's headers.
+bool inCooperativeGroups(const clang::Decl *D);
+
 /// The name of \p F when isCudaFunction(F), else the empty string: the one
 /// way passes look up CUDA functions in their tables by name.
 llvm::StringRef cudaFunctionName(const clang::FunctionDecl *F);
