@@ -1690,12 +1690,13 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
   {
     Assembly InKernel;
     InKernel.TraverseStmt(A.Kernel->getBody());
-    const FunctionDecl *Where = nullptr;
+    const FunctionDecl *Where = nullptr; // the callee it is in, if any
     for (const FunctionDecl *F : Called) {
       if (InKernel.At)
         break;
       InKernel.TraverseStmt(F->getBody());
-      Where = F;
+      if (InKernel.At)
+        Where = F;
     }
     if (InKernel.At)
       return (Where ? "function '" + Where->getNameAsString() +
