@@ -70,17 +70,16 @@ Status GpuEngine::upload(const FactorGraph &graph) {
     return cuda_status(err, "uploading the factor graph");
   // Gather by slot where the slots fit in L2: there the clause pass's
   // scattered stores stay on chip, and the variables' contiguous reads beat
-  // reading the surveys by edge (H200: 1.1-1.4x faster rounds at 0.25-1.3
-  // million edges). At 9 million edges (72 MB of slots, more than the H200's
-  // L2) the stores went to memory and the rounds took 1.4x longer than
+  // reading the surveys by edge (H200: the rounds 1.0-1.5x faster at
+  // 0.25-1.3 million edges, the most on the smallest). At 9 million edges (72 MB of slots, more than the H200's
+  // L2) the stores went to memory and the rounds took 1.2-1.4x longer than
   // by edge (docs/PERF.md, "Survey propagation: the gather by slot").
   int device = 0, l2_bytes = 0;
   if ((err = cudaGetDevice(&device)) == cudaSuccess)
     err = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device);
   if (err != cudaSuccess)
     return cuda_status(err, "uploading the factor graph");
-  by_slot_ = e > 0 && e * sizeof(double) <= static_cast<std::size_t>(l2_bytes);
-  if (!by_slot_)
+  if (e == 0 || e * sizeof(double) > static_cast<std::size_t>(l2_bytes))
     return Status();
   std::vector<unsigned> slot_of(e);
   std::vector<unsigned char> slot_negative(e);
@@ -95,6 +94,8 @@ Status GpuEngine::upload(const FactorGraph &graph) {
   return cuda_status(err, "uploading the factor graph");
 }
 
+bool GpuEngine::by_slot() const { return buffers_ && buffers_->slot_factor.ptr; }
+
 GatherArgs GpuEngine::gather_args() const {
   const Buffers &b = *buffers_;
   GatherArgs g{};
@@ -102,16 +103,14 @@ GatherArgs GpuEngine::gather_args() const {
   g.var_edges = b.var_edges.ptr;
   g.edge_negative = b.edge_negative.ptr;
   g.edge_live = b.edge_live.ptr;
-  if (by_slot_) {
-    g.slot_negative = b.slot_negative.ptr;
-    g.slot_factor = b.slot_factor.ptr;
-  }
+  g.slot_negative = b.slot_negative.ptr; // null when gathering by edge
+  g.slot_factor = b.slot_factor.ptr;
   return g;
 }
 
 void GpuEngine::fill_slots_if_gather(const FactorGraph &graph) {
   const std::uint64_t edges = graph.num_edges();
-  if (!by_slot_ || edges == 0)
+  if (!by_slot())
     return;
   fill_slots<<<static_cast<unsigned>((edges + kBlock - 1) / kBlock), kBlock>>>(
       buffers_->slot_factor.ptr, static_cast<unsigned>(edges));
@@ -158,8 +157,7 @@ Expected<Convergence> GpuEngine::converge(const FactorGraph &graph, SpState &sta
       sp_round_surveys<<<clause_blocks, kBlock>>>(
           clauses, b.clause_offsets.ptr, b.clause_live.ptr, b.edge_var.ptr,
           b.edge_negative.ptr, b.edge_live.ptr, b.prod_pos.ptr, b.prod_neg.ptr, b.eta.ptr,
-          b.eta_next.ptr, b.ratio.ptr, by_slot_ ? b.slot_of.ptr : nullptr,
-          by_slot_ ? b.slot_factor.ptr : nullptr, options.epsilon, options.damping, b.moved.ptr);
+          b.eta_next.ptr, b.ratio.ptr, b.slot_of.ptr, b.slot_factor.ptr, options.epsilon, options.damping, b.moved.ptr);
       ++launches_;
     } else if (clause_blocks > 0) {
       sp_round_atomic<<<clause_blocks, kBlock>>>(clauses, b.clause_offsets.ptr, b.clause_live.ptr,
@@ -223,8 +221,8 @@ Expected<bool> GpuEngine::converge_on_device(const FactorGraph &graph, const SpO
   args.edge_negative = b.edge_negative.ptr;
   args.edge_live = b.edge_live.ptr;
   args.gather = gather_args();
-  args.slot_of = by_slot_ ? b.slot_of.ptr : nullptr;
-  args.slot_factor = by_slot_ ? b.slot_factor.ptr : nullptr;
+  args.slot_of = b.slot_of.ptr;
+  args.slot_factor = b.slot_factor.ptr;
   args.eta[0] = b.eta.ptr, args.eta[1] = b.eta_next.ptr;
   args.prod_pos[0] = b.prod_pos.ptr, args.prod_pos[1] = b.next_pos.ptr;
   args.prod_neg[0] = b.prod_neg.ptr, args.prod_neg[1] = b.next_neg.ptr;

@@ -61,13 +61,15 @@ private:
   void fill_slots_if_gather(const FactorGraph &graph);
   /// Where the gather reads the factors (sp_kernels.h).
   GatherArgs gather_args() const;
+  /// gather: by slot (upload allocated the slots: they fit in L2) or by
+  /// edge.
+  bool by_slot() const;
   /// The surveys and products back into `state`.
   Expected<Convergence> download(SpState &state, const Convergence &result);
   Variant variant_;
   RoundLoop loop_;
   std::unique_ptr<Buffers> buffers_;
   std::uint64_t launches_ = 0;
-  bool by_slot_ = false; ///< gather: by slot (the slots fit in L2) or by edge
 };
 
 } // namespace dd::sat::gpu
