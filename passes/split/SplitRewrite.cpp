@@ -1064,15 +1064,17 @@ std::optional<RewriteResult> SplitRewrite::checkStreams() {
 
 /// Calls to functions whose bodies the rewrite cannot see into would keep
 /// __syncthreads() (the producer has left) or blockDim.x (the block is one
-/// warp larger): the user's functions are checked, transitively.
+/// warp larger): every callee with a body is checked, transitively, a
+/// system header's too (a vendored helper under -isystem, CUB's block
+/// collectives). Cooperative groups are checkKernelShape's: their groups,
+/// not their implementation, say what counts the producer warp.
 std::optional<std::string>
 usesBlock(const FunctionDecl *F, const SourceManager &SM,
           SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   if (!F || !Seen.insert(F->getCanonicalDecl()).second)
     return std::nullopt;
   const FunctionDecl *Def = F->getDefinition();
-  if (!Def || !Def->getBody() ||
-      SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+  if (!Def || !Def->getBody() || inCooperativeGroups(Def))
     return std::nullopt;
   SmallVector<std::pair<std::string, const Expr *>, 4> Reads;
   builtinReads(Def->getBody(), Reads);
