@@ -332,7 +332,8 @@ private:
                         const FunctionIndex *Index, bool Silent) {
     Rewriter R(Ctx.getSourceManager(), Ctx.getLangOpts());
     InsertedLineEndings Endings(R);
-    IncludeEditor Includes(R, Sites.insertionOffset(Ctx));
+    const unsigned IncludeAt = Sites.insertionOffset(Ctx);
+    IncludeEditor Includes(R, IncludeAt, Sites.functionMacrosAt(IncludeAt));
     PassDiagnostics PassDiags(Ctx.getDiagnostics(), Options.RemarkAll,
                               Options.Declined);
     if (Silent)
@@ -386,6 +387,7 @@ private:
       Result.Refusals = PassDiags.errors();
       Result.Declines = PassDiags.declines();
     }
+    Includes.finish();
     // Byte for byte the input when no pass changed anything; inserted
     // lines end as the file's lines do.
     if (Clash)

@@ -3,8 +3,10 @@
 #include "support/Includes.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Token.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include <optional>
 
 using namespace clang;
@@ -43,6 +45,20 @@ public:
   void Endif(SourceLocation Loc, SourceLocation) override {
     if (inMain(Loc) && Depth > 0)
       --Depth;
+  }
+  void MacroDefined(const Token &Name, const MacroDirective *MD) override {
+    const MacroInfo *MI = MD ? MD->getMacroInfo() : nullptr;
+    if (MI && inMain(Name.getLocation()))
+      Sites.Macros.push_back({SM.getFileOffset(Name.getLocation()),
+                              Name.getIdentifierInfo()->getName().str(),
+                              /*Defined=*/true, MI->isFunctionLike()});
+  }
+  void MacroUndefined(const Token &Name, const MacroDefinition &,
+                      const MacroDirective *) override {
+    if (inMain(Name.getLocation()))
+      Sites.Macros.push_back({SM.getFileOffset(Name.getLocation()),
+                              Name.getIdentifierInfo()->getName().str(),
+                              /*Defined=*/false, false});
   }
 
 private:
@@ -162,6 +178,29 @@ unsigned IncludeSites::insertionOffset(ASTContext &Ctx) const {
   return topOfFileOffset(Text);
 }
 
+std::vector<std::string> IncludeSites::functionMacrosAt(unsigned Offset) const {
+  // The last #define or #undef of each name before Offset decides.
+  llvm::StringMap<bool> Live;
+  std::vector<std::string> Order;
+  for (const MacroEvent &E : Macros) {
+    if (E.Offset >= Offset)
+      break;
+    auto [It, New] = Live.try_emplace(E.Name, false);
+    if (New)
+      Order.push_back(E.Name);
+    It->second = E.Defined && E.FunctionLike;
+  }
+  std::vector<std::string> Out;
+  for (const std::string &Name : Order) {
+    const bool Reserved =
+        Name.size() >= 2 && Name[0] == '_' &&
+        (Name[1] == '_' || (Name[1] >= 'A' && Name[1] <= 'Z'));
+    if (Live.lookup(Name) && !Reserved)
+      Out.push_back(Name);
+  }
+  return Out;
+}
+
 void IncludeEditor::ensure(StringRef Header) {
   if (Added.contains(Header))
     return;
@@ -174,9 +213,24 @@ void IncludeEditor::ensure(StringRef Header) {
       return;
   }
   Added.insert(Header);
+  Headers.push_back(Header.str());
+}
+
+void IncludeEditor::finish() {
+  if (Headers.empty())
+    return;
+  std::string Text;
+  for (const std::string &Name : Sheltered)
+    Text += "#pragma push_macro(\"" + Name + "\")\n#undef " + Name + "\n";
+  for (const std::string &Header : Headers)
+    Text += "#include <" + Header + ">\n";
+  for (const std::string &Name : llvm::reverse(Sheltered))
+    Text += "#pragma pop_macro(\"" + Name + "\")\n";
+  SourceManager &SM = R.getSourceMgr();
   R.InsertTextBefore(
       SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Offset),
-      ("#include <" + Header + ">\n").str());
+      Text);
+  Headers.clear();
 }
 
 } // namespace decoupler
