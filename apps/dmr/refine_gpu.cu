@@ -7,8 +7,9 @@
 // a round, grid barriers between the phases).
 //
 // All variants share everything but that: the worklist of a round (the live
-// bad triangles not refused, by cub::DeviceSelect in slot order; worker w
-// takes the w-th), the step (cavity.h's build_cavity and retriangulate), the
+// bad triangles not refused, by cub::DeviceSelect in slot order over a byte
+// of flags a slot, set where a triangle is written; worker w takes the
+// w-th), the step (cavity.h's build_cavity and retriangulate), the
 // growth (before a round of W workers the arrays hold T + 2W slots and P + W
 // points: the morph paper's "host-only" subgraph addition), the serial round
 // after a round that made no progress, and the bookkeeping. A refused step
@@ -105,36 +106,51 @@ __host__ __device__ inline unsigned long long pack(unsigned slots, unsigned poin
   return (static_cast<unsigned long long>(points) << 32) | slots;
 }
 
+/// A slot's flags (one byte a slot, every variant). A triangle never
+/// changes once written (a step replaces it whole), so whether it is bad is
+/// decided once, where it is written, and the worklist reads one byte a slot
+/// instead of every live triangle's corners.
+enum SlotFlag : std::uint8_t {
+  kSlotBad = 1,     ///< a live triangle with an angle below the bound
+  kSlotRefused = 2, ///< a bad triangle whose step was refused (too big, degenerate)
+};
+
+/// The flags of slots [0, slots) from the mesh as it is (free slots: 0).
+__global__ void flag_bad(MeshView m, int slots, double cos2_min, std::uint8_t *flags) {
+  for (int t = blockIdx.x * blockDim.x + threadIdx.x; t < slots; t += gridDim.x * blockDim.x)
+    flags[t] = m.v[3 * t] >= 0 && triangle_is_bad(m, t, cos2_min) ? kSlotBad : 0;
+}
+
 /// The worklist's predicate: a live bad triangle not refused.
 struct IsWork {
-  MeshView m;
-  const std::uint8_t *refused;
-  double cos2_min;
+  const std::uint8_t *flags;
   bool skip_refused;
   __device__ bool operator()(int t) const {
-    return m.v[3 * t] >= 0 && !(skip_refused && refused[t]) && triangle_is_bad(m, t, cos2_min);
+    const std::uint8_t f = flags[t];
+    return (f & kSlotBad) != 0 && !(skip_refused && (f & kSlotRefused) != 0);
   }
 };
 
 /// Retriangulates `cavity` with its fresh slots and point at the packed
-/// (slot, point) pair `at` (Counters::next's layout), and clears the refused
-/// flag of every slot it writes.
+/// (slot, point) pair `at` (Counters::next's layout), and sets the flags of
+/// every slot it writes (bad or not; not refused).
 __device__ inline void apply_cavity(const MeshView &m, const Cavity &cavity,
-                                    unsigned long long at, std::uint8_t *refused) {
+                                    unsigned long long at, double cos2_min,
+                                    std::uint8_t *flags) {
   const int base = static_cast<int>(at & 0xffffffffu);
   const int fresh[2] = {base, base + 1};
   const int point = static_cast<int>(at >> 32);
   int out[kMaxCavityEdges];
   retriangulate(m, cavity, point, fresh, out);
   for (int e = 0; e < cavity.nedges; ++e)
-    refused[out[e]] = 0;
+    flags[out[e]] = triangle_is_bad(m, out[e], cos2_min) ? kSlotBad : 0;
 }
 
 // ---------------------------------------------------------------------------
 // The serial round (every variant): one thread, one step, no bound on what
 // it reads (no other worker runs). No atomics.
 
-__global__ void serial_step(MeshView m, const int *work, double cos2_min, std::uint8_t *refused,
+__global__ void serial_step(MeshView m, const int *work, double cos2_min, std::uint8_t *flags,
                             Counters *counters) {
   if (blockIdx.x != 0 || threadIdx.x != 0)
     return;
@@ -144,11 +160,11 @@ __global__ void serial_step(MeshView m, const int *work, double cos2_min, std::u
   const CavityStatus s = build_cavity(m, t, cos2_min, visit, cavity);
   if (s == CavityStatus::kOk) {
     const unsigned long long next = counters->next;
-    apply_cavity(m, cavity, next, refused);
+    apply_cavity(m, cavity, next, cos2_min, flags);
     counters->next = next + pack(extra_slots(cavity), 1);
     ++counters->round.count[cavity.split_tri >= 0 ? kSplit : kInserted];
   } else if (s == CavityStatus::kTooBig || s == CavityStatus::kDegenerate) {
-    refused[t] = 1;
+    flags[t] = kSlotBad | kSlotRefused;
     ++counters->round.count[s == CavityStatus::kTooBig ? kRefusedBig : kRefusedDegenerate];
   } else {
     ++counters->round.count[kWasGone];
@@ -203,7 +219,7 @@ struct LockVisitor {
 /// atomicAdd on Counters::next; the outcome goes to outcome[w] and is summed
 /// as kFree's is (the statistics cost neither variant an atomic).
 __global__ void locks_round(MeshView m, const int *work, int workers, double cos2_min,
-                             int *locks, std::uint8_t *refused, Counters *counters,
+                             int *locks, std::uint8_t *flags, Counters *counters,
                              std::uint8_t *outcome_of) {
   const int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= workers)
@@ -216,7 +232,8 @@ __global__ void locks_round(MeshView m, const int *work, int workers, double cos
   bool wrote = false;
   switch (s) {
   case CavityStatus::kOk: {
-    apply_cavity(m, cavity, atomicAdd(&counters->next, pack(extra_slots(cavity), 1)), refused);
+    apply_cavity(m, cavity, atomicAdd(&counters->next, pack(extra_slots(cavity), 1)), cos2_min,
+                 flags);
     outcome = cavity.split_tri >= 0 ? kSplit : kInserted;
     wrote = true;
     break;
@@ -230,7 +247,7 @@ __global__ void locks_round(MeshView m, const int *work, int workers, double cos
   case CavityStatus::kTooBig:
   case CavityStatus::kDegenerate:
   default:
-    refused[t] = 1; // t is held (visited first)
+    flags[t] = kSlotBad | kSlotRefused; // t is held (visited first)
     outcome = s == CavityStatus::kTooBig ? kRefusedBig : kRefusedDegenerate;
     wrote = true;
     break;
@@ -332,7 +349,7 @@ __global__ void free_priority(int workers, std::uint32_t round,
 /// for kFree and kBarrier alike: its outcome, and in `need` what an owner of
 /// a cavity asks for (slots in the low word, 1 point in the high one; 0
 /// otherwise). An owner of a refused step flags its triangle, `*t`.
-__device__ inline Outcome settle(std::uint8_t st, bool owns, const int *t, std::uint8_t *refused,
+__device__ inline Outcome settle(std::uint8_t st, bool owns, const int *t, std::uint8_t *flags,
                                  unsigned long long &need) {
   need = 0;
   if (st == race::kOverflow)
@@ -349,10 +366,10 @@ __device__ inline Outcome settle(std::uint8_t st, bool owns, const int *t, std::
     need = (1ull << 32) | 1u;
     return kSplit;
   case race::kTooBig:
-    refused[*t] = 1;
+    flags[*t] = kSlotBad | kSlotRefused;
     return kRefusedBig;
   default:
-    refused[*t] = 1;
+    flags[*t] = kSlotBad | kSlotRefused;
     return kRefusedDegenerate;
   }
 }
@@ -364,7 +381,7 @@ __device__ inline Outcome settle(std::uint8_t st, bool owns, const int *t, std::
 __global__ void free_check(const int *work, int workers, std::uint32_t round,
                            const unsigned long long *mark, const int *owned,
                            const int *owned_count, const std::uint8_t *state,
-                           const std::uint8_t *backed_off, std::uint8_t *refused,
+                           const std::uint8_t *backed_off, std::uint8_t *flags,
                            unsigned long long *need, std::uint8_t *outcome) {
   const int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= workers)
@@ -378,7 +395,7 @@ __global__ void free_check(const int *work, int workers, std::uint32_t round,
       owns = mark[owned[i * workers + w]] == mine;
   }
   unsigned long long asks;
-  outcome[w] = settle(st, owns, &work[w], refused, asks);
+  outcome[w] = settle(st, owns, &work[w], flags, asks);
   need[w] = asks;
 }
 
@@ -401,7 +418,7 @@ struct OwnedVisitor {
 __global__ void free_apply(MeshView m, const int *work, int workers, double cos2_min,
                            std::uint32_t round, const unsigned long long *mark,
                            const unsigned long long *need, const unsigned long long *offset,
-                           int first_slot, int first_point, std::uint8_t *refused,
+                           int first_slot, int first_point, std::uint8_t *flags,
                            std::uint8_t *outcome, Counters *counters) {
   const int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= workers || need[w] == 0)
@@ -418,7 +435,7 @@ __global__ void free_apply(MeshView m, const int *work, int workers, double cos2
   apply_cavity(m, cavity,
                offset ? offset[w] + pack(first_slot, first_point)
                       : atomicAdd(&counters->next, need[w]),
-               refused);
+               cos2_min, flags);
 }
 
 /// The round's totals of fresh slots and points into the counters (one
@@ -492,7 +509,7 @@ struct BarrierArgs {
   std::uint32_t first_gen; ///< the marks' round of the first pass
   volatile unsigned long long *mark;
   int first_slot, first_point;
-  std::uint8_t *refused;
+  std::uint8_t *flags;
   std::uint8_t *outcome;
   unsigned long long *block_total; ///< one per block
   Counters *counters;
@@ -536,7 +553,7 @@ __global__ void barrier_kernel(BarrierArgs a) {
       owns = a.mark[owned[i]] == mine;
     unsigned long long need = 0;
     if (active)
-      a.outcome[w] = settle(st, owns, &a.work[w], a.refused, need);
+      a.outcome[w] = settle(st, owns, &a.work[w], a.flags, need);
 
     // Where the owners' fresh slots and points go: a prefix sum over the
     // block, then over the blocks' totals.
@@ -561,7 +578,7 @@ __global__ void barrier_kernel(BarrierArgs a) {
     // Apply the race's cavity: its triangles carry my mark, nobody has
     // written them since the race, and nobody else writes them now.
     if (need != 0)
-      apply_cavity(a.m, cavity, base + before + in_block, a.refused);
+      apply_cavity(a.m, cavity, base + before + in_block, a.cos2_min, a.flags);
     base += all;
     if (p + 1 < passes)
       grid.sync(); // the next race reads what this pass wrote
@@ -591,10 +608,10 @@ const char *algo_name(GpuAlgo algo) {
 /// Device memory of one refinement.
 struct Device {
   // The mesh; slots [T, slot_capacity) are free (v = n = -1, lock = mark =
-  // refused = 0), points [P, point_capacity) are (0, 0).
+  // flags = 0), points [P, point_capacity) are (0, 0).
   DeviceArray<double> x, y;
   DeviceArray<std::int32_t> v, n;
-  DeviceArray<std::uint8_t> refused;
+  DeviceArray<std::uint8_t> flags;
   DeviceArray<int> locks;                     // kLocks
   DeviceArray<unsigned long long> marks;      // kAtomic, kFree
   DeviceArray<int> worklist;                  // one per slot
@@ -645,6 +662,8 @@ private:
   /// The worklist (or, with skip_refused false, only the count of every
   /// live bad triangle) into counters->bad.
   cudaError_t select(bool skip_refused);
+  /// The flags of the input's slots (flag_bad).
+  cudaError_t flag_input();
   Status parallel_round(int workers, std::uint32_t round, RefineStats &stats);
   /// kBarrier's round: one cooperative launch.
   Status barrier_round(int workers, std::uint32_t round, RefineStats &stats);
@@ -666,14 +685,14 @@ Status Refiner::upload() {
   const std::size_t t = static_cast<std::size_t>(slots_), p = static_cast<std::size_t>(points_);
   cudaError_t err = cudaSuccess;
   for (auto step : {d_.x.allocate(p), d_.y.allocate(p), d_.v.allocate(3 * t), d_.n.allocate(3 * t),
-                    d_.refused.allocate(t), d_.worklist.allocate(t), d_.counters.allocate(1),
+                    d_.flags.allocate(t), d_.worklist.allocate(t), d_.counters.allocate(1),
                     algo_ == GpuAlgo::kLocks ? d_.locks.allocate(t) : d_.marks.allocate(t)})
     if (err == cudaSuccess)
       err = step;
   if (err != cudaSuccess)
     return cuda(err, "allocating the mesh");
   for (auto step : {d_.x.put(mesh_.x), d_.y.put(mesh_.y), d_.v.put(mesh_.v), d_.n.put(mesh_.n),
-                    d_.refused.zero(),
+                    d_.flags.zero(),
                     algo_ == GpuAlgo::kLocks ? d_.locks.zero() : d_.marks.zero(),
                     d_.events.create()})
     if (err == cudaSuccess)
@@ -690,17 +709,17 @@ Status Refiner::ensure_capacity(std::size_t slots, std::size_t points, std::size
     // Geometric growth: an array grown every round is not copied every round.
     const std::size_t cap = std::max(slots, d_.slot_capacity + d_.slot_capacity / 2);
     for (auto step : {d_.v.grow(3 * cap, 3 * t), d_.n.grow(3 * cap, 3 * t),
-                      d_.refused.grow(cap, t), d_.worklist.grow(cap, worklist),
+                      d_.flags.grow(cap, t), d_.worklist.grow(cap, worklist),
                       algo_ == GpuAlgo::kLocks ? d_.locks.grow(cap, t) : d_.marks.grow(cap, t)})
       if (err == cudaSuccess)
         err = step;
-    // The new slots: free (v = n = -1), unlocked / unmarked, not refused.
+    // The new slots: free (v = n = -1), unlocked / unmarked, no flags.
     if (err == cudaSuccess)
       err = cudaMemsetAsync(d_.v.ptr + 3 * t, 0xff, 3 * (cap - t) * sizeof(std::int32_t));
     if (err == cudaSuccess)
       err = cudaMemsetAsync(d_.n.ptr + 3 * t, 0xff, 3 * (cap - t) * sizeof(std::int32_t));
     if (err == cudaSuccess)
-      err = cudaMemsetAsync(d_.refused.ptr + t, 0, cap - t);
+      err = cudaMemsetAsync(d_.flags.ptr + t, 0, cap - t);
     if (err == cudaSuccess)
       err = algo_ == GpuAlgo::kLocks
                 ? cudaMemsetAsync(d_.locks.ptr + t, 0, (cap - t) * sizeof(int))
@@ -751,12 +770,20 @@ cudaError_t Refiner::select(bool skip_refused) {
   const int t = static_cast<int>(d_.slot_capacity);
   if (t == 0)
     return cudaMemsetAsync(&d_.counters.ptr->bad, 0, sizeof(int));
-  const IsWork pred{d_.view(), d_.refused.ptr, options_.cos2_min, skip_refused};
+  const IsWork pred{d_.flags.ptr, skip_refused};
   int *count = &d_.counters.ptr->bad;
   return with_temp([&](void *temp, std::size_t &bytes) {
     return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<int>(0), d_.worklist.ptr,
                                  count, t, pred);
   });
+}
+
+cudaError_t Refiner::flag_input() {
+  const int t = static_cast<int>(slots_);
+  if (t == 0)
+    return cudaSuccess;
+  flag_bad<<<(t + 255) / 256, 256>>>(d_.view(), t, options_.cos2_min, d_.flags.ptr);
+  return cudaGetLastError();
 }
 
 Status Refiner::parallel_round(int workers, std::uint32_t round, RefineStats &stats) {
@@ -769,7 +796,7 @@ Status Refiner::parallel_round(int workers, std::uint32_t round, RefineStats &st
     return barrier_round(workers, round, stats);
   if (algo_ == GpuAlgo::kLocks) {
     locks_round<<<blocks, block>>>(view, d_.worklist.ptr, workers, options_.cos2_min,
-                                    d_.locks.ptr, d_.refused.ptr, d_.counters.ptr,
+                                    d_.locks.ptr, d_.flags.ptr, d_.counters.ptr,
                                     d_.outcome.ptr);
     if (cudaError_t err = cudaGetLastError(); err != cudaSuccess)
       return cuda(err, str_cat("round ", round));
@@ -791,9 +818,9 @@ Status Refiner::parallel_round(int workers, std::uint32_t round, RefineStats &st
       return cuda(err, str_cat("round ", round));
     free_check<<<blocks, block>>>(d_.worklist.ptr, workers, round, d_.marks.ptr, d_.owned.ptr,
                                   d_.owned_count.ptr, d_.state.ptr, d_.backed_off.ptr,
-                                  d_.refused.ptr, d_.need.ptr, d_.outcome.ptr);
+                                  d_.flags.ptr, d_.need.ptr, d_.outcome.ptr);
     free_apply<<<blocks, block>>>(view, d_.worklist.ptr, workers, options_.cos2_min, round,
-                                  d_.marks.ptr, d_.need.ptr, nullptr, 0, 0, d_.refused.ptr,
+                                  d_.marks.ptr, d_.need.ptr, nullptr, 0, 0, d_.flags.ptr,
                                   d_.outcome.ptr, d_.counters.ptr);
     if (cudaError_t err = cudaGetLastError(); err != cudaSuccess)
       return cuda(err, str_cat("round ", round));
@@ -806,7 +833,7 @@ Status Refiner::parallel_round(int workers, std::uint32_t round, RefineStats &st
                                    d_.owned_count.ptr, d_.state.ptr, d_.backed_off.ptr);
   free_check<<<blocks, block>>>(d_.worklist.ptr, workers, round, d_.marks.ptr, d_.owned.ptr,
                                 d_.owned_count.ptr, d_.state.ptr, d_.backed_off.ptr,
-                                d_.refused.ptr, d_.need.ptr, d_.outcome.ptr);
+                                d_.flags.ptr, d_.need.ptr, d_.outcome.ptr);
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess)
     return cuda(err, str_cat("round ", round));
   // Where each owner's fresh slots and point go: an exclusive prefix sum of
@@ -819,7 +846,7 @@ Status Refiner::parallel_round(int workers, std::uint32_t round, RefineStats &st
   free_apply<<<blocks, block>>>(view, d_.worklist.ptr, workers, options_.cos2_min, round,
                                 d_.marks.ptr, d_.need.ptr, d_.offset.ptr,
                                 static_cast<int>(slots_), static_cast<int>(points_),
-                                d_.refused.ptr, d_.outcome.ptr, d_.counters.ptr);
+                                d_.flags.ptr, d_.outcome.ptr, d_.counters.ptr);
   free_advance<<<1, 1>>>(workers, d_.need.ptr, d_.offset.ptr, d_.counters.ptr);
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess)
     return cuda(err, str_cat("round ", round));
@@ -855,7 +882,7 @@ Status Refiner::barrier_round(int workers, std::uint32_t round, RefineStats &sta
   const std::int64_t passes = (workers + threads - 1) / threads;
   BarrierArgs args{d_.view(),          d_.worklist.ptr,   workers,
                    options_.cos2_min,  next_gen_,         d_.marks.ptr,
-                   static_cast<int>(slots_), static_cast<int>(points_), d_.refused.ptr,
+                   static_cast<int>(slots_), static_cast<int>(points_), d_.flags.ptr,
                    d_.outcome.ptr,     d_.block_total.ptr, d_.counters.ptr};
   next_gen_ += static_cast<std::uint32_t>(passes);
   stats.grid_threads = std::max<std::int64_t>(stats.grid_threads, threads);
@@ -911,6 +938,8 @@ Expected<RefineStats> Refiner::run() {
     return cuda(err, "initializing the counters");
   // The first round's room and worker lists before the clock starts (the
   // mesh's upload is not timed either); later growth is.
+  if (cudaError_t err = flag_input(); err != cudaSuccess)
+    return cuda(err, "the first worklist");
   if (cudaError_t err = select(true); err != cudaSuccess)
     return cuda(err, "the first worklist");
   if (cudaError_t err = cudaMemcpy(&host, d_.counters.ptr, sizeof host, cudaMemcpyDeviceToHost);
@@ -928,6 +957,10 @@ Expected<RefineStats> Refiner::run() {
   if (cudaError_t err = cudaDeviceSynchronize(); err != cudaSuccess)
     return cuda(err, "preparing the first round");
   cudaEventRecord(d_.events.start);
+  // The input's bad triangles again, timed: the variants before the flags
+  // paid for them in their first round's worklist.
+  if (cudaError_t err = flag_input(); err != cudaSuccess)
+    return cuda(err, "the first worklist");
 
   bool serial_next = false;
   bool last_serial = false;
@@ -993,7 +1026,7 @@ Expected<RefineStats> Refiner::run() {
       return cuda(err, str_cat("round ", round + 1));
     const std::uint32_t number = static_cast<std::uint32_t>(round + 1);
     if (serial) {
-      serial_step<<<1, 1>>>(d_.view(), d_.worklist.ptr, options_.cos2_min, d_.refused.ptr,
+      serial_step<<<1, 1>>>(d_.view(), d_.worklist.ptr, options_.cos2_min, d_.flags.ptr,
                             d_.counters.ptr);
       if (Status s = cuda(cudaGetLastError(), str_cat("round ", number)); !s.ok())
         return s;
