@@ -181,6 +181,39 @@ void OutcomeHandler::handle(size_t I, FileOutcome &Outcome) {
   }
   ++Files;
   count(Outcome.Result);
+  if (!Outcome.Succeeded && !Outcome.Result.Parsed &&
+      !Outcome.Diagnostics.empty()) {
+    // clang's own errors: the passes never saw the file. nvcc accepts some
+    // CUDA that clang does not (a __shared__ object whose constructor is
+    // not empty by clang's rule, a braced launch configuration).
+    if (Opts.Unparsed == UnparsedMode::Copy && !Opts.Run.Analyze) {
+      WithColor::warning(errs(), "decoupler")
+          << "'" << Input
+          << "' did not parse (the errors above): its output is the input, "
+             "unchanged (--unparsed=copy)\n";
+      if (std::unique_ptr<MemoryBuffer> Original = readInput(I)) {
+        FileResult Copy;
+        Copy.Success = true;
+        Copy.Rewritten = Original->getBuffer().str();
+        Copy.Dependencies = std::move(Outcome.Result.Dependencies);
+        AnySucceeded = true;
+        if (Opts.Diff)
+          diff(I, Copy);
+        else if (!Opts.Check)
+          write(I, Copy);
+      }
+      return;
+    }
+    printError("'" + Input +
+               "' did not parse (the errors above), so nothing is written "
+               "for it. decoupler parses with clang, as CUDA, host side, "
+               "and clang rejects some code that nvcc accepts: "
+               "--unparsed=copy writes such a file unchanged "
+               "(docs/usage.md, \"When clang does not parse a file\")");
+    ++FilesFailed;
+    Failed = true;
+    return;
+  }
   if (!Outcome.Succeeded) {
     if (Outcome.Diagnostics.empty())
       printError("processing '" + Input + "' failed");

@@ -157,6 +157,17 @@ cl::opt<bool> NoLineDirectives(
              "lines at the output's own)"),
     cl::cat(OutputCategory));
 
+cl::opt<UnparsedMode> Unparsed(
+    "unparsed",
+    cl::desc("What a file gets that clang does not parse (clang,\n"
+             "host side, rejects some CUDA that nvcc accepts)"),
+    cl::values(clEnumValN(UnparsedMode::Error, "error",
+                          "an error; nothing written for it (default)"),
+               clEnumValN(UnparsedMode::Copy, "copy",
+                          "a warning; its output is the input,\n"
+                          "unchanged, so a build goes on")),
+    cl::init(UnparsedMode::Error), cl::cat(OutputCategory));
+
 cl::opt<bool>
     InPlace("in-place",
             cl::desc("Overwrite each input with its rewritten source\n"
@@ -543,6 +554,7 @@ Expected<ToolOptions> parseCommandLine(int Argc, const char *const *Argv) {
   Opts.DepFile = DepFile;
   Opts.LineDirectives = !NoLineDirectives;
   Opts.Stats = Stats;
+  Opts.Unparsed = Unparsed;
   Opts.Color = Color;
   Opts.Jobs = Jobs == 0 ? hardware_concurrency().compute_thread_count()
                         : static_cast<unsigned>(Jobs);

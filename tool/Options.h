@@ -17,6 +17,9 @@ namespace decoupler::tool {
 
 enum class ReportFormat { Text, JSON, HTML };
 
+/// --unparsed: what a file clang does not parse gets.
+enum class UnparsedMode { Error, Copy };
+
 /// What the user asked for, after validation.
 struct ToolOptions {
   /// Input files as given on the command line (may be empty with -p).
@@ -42,6 +45,9 @@ struct ToolOptions {
   bool LineDirectives = true;
   /// --stats: a summary line per run on stderr.
   bool Stats = false;
+  /// --unparsed: a file that does not parse fails the run (Error) or is
+  /// written unchanged with a warning (Copy).
+  UnparsedMode Unparsed = UnparsedMode::Error;
   /// --color: colours in diagnostics.
   enum class ColorMode { Auto, Always, Never } Color = ColorMode::Auto;
 

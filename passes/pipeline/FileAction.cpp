@@ -281,6 +281,7 @@ public:
     DiagnosticsEngine &Diags = Ctx.getDiagnostics();
     if (Diags.hasErrorOccurred())
       return;
+    Result.Parsed = true;
     if (!Annotations.attach(Ctx))
       return;
 

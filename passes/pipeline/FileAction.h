@@ -67,6 +67,9 @@ struct FileResult {
   std::string Rewritten;
   /// Whether any pass changed the file.
   bool Changed = false;
+  /// Whether clang parsed the file without errors (the analysis and the
+  /// passes ran); false when Success is false for clang's own errors.
+  bool Parsed = false;
   /// The files the parse read, the main file first, without system headers
   /// (those of -isystem directories, the CUDA toolkit's and clang's), as the
   /// preprocessor named them (relative to the command's directory): what a
