@@ -160,6 +160,11 @@ public:
       // 30 ms one delegated (r4-2e17, docs/PERF.md).
       const bool shrank = ms_[way] * kHandOver < last;
       winner_ = ms_[way] * kHandOver <= ms_[before] && !shrank ? way : before;
+      // A hand-over remembers what it was decided on (the new winner's time
+      // then, the old one's before the watched time that called it), so
+      // that observe() can tell a spike that passed.
+      handed_ms_ = winner_ == way ? ms_[way] : -1;
+      spiked_from_ = called_from_;
       // Nor is a shrunk time this way's measure for the next calls: against
       // a light round's time, the watched way's next ordinary launch looks
       // like a clear loss, and its re-probe runs a heavy launch the slow way
@@ -173,6 +178,7 @@ public:
       // The first pair of probes, or a scheduled re-probe against the
       // winner's latest time.
       winner_ = ms_[Original] < ms_[Rewrite] ? Original : Rewrite;
+      handed_ms_ = -1;
     }
     // The winner's next launch is watched: the pair just measured says
     // nothing of how its time moves from here.
@@ -217,16 +223,34 @@ public:
   bool observe(Way way, double ms) {
     if (ms_[Rewrite] < 0 || ms_[Original] < 0 || way != winner())
       return false; // probing (the probes decide), or a probe's own launch
+    // A winner by a hand-over whose next launch took 1/kSpikePassed of its
+    // time then or less: the launch that called the hand-over was one heavy
+    // launch for both ways (push-relabel's round where many pushes fight
+    // for locks: 7 ms as written against 0.05 before and after), and its
+    // time is no measure of the way that lost now. That way's time from
+    // before it is again, so this time is compared with it below and, on a
+    // clear loss, calls it back (a re-probe at the next launch, decided on
+    // the pair). Only the next launch: later, a light launch is the end of
+    // a phase (Boruvka's last round, then the program's next run, whose
+    // rounds as written grow past the winner's again: handing back there
+    // ran a 20 s round as written, r4-2e20).
+    if (handed_ms_ > 0) {
+      if (ms * kSpikePassed <= handed_ms_ && spiked_from_ >= 0)
+        ms_[other(way)] = std::fmin(ms_[other(way)], spiked_from_);
+      handed_ms_ = -1;
+    }
     // A time that more than doubled since the winner's last one is a trend
     // (Boruvka's components grow, and every vertex of one queues on its
     // lock): watch every launch until the times settle, then twice as
     // rarely each time they hold (watch()).
     watch_gap_ = ms > 2 * ms_[way] ? 1 : std::min<std::uint64_t>(2 * watch_gap_, kMaxWatchGap);
+    const double before = ms_[way];
     ms_[way] = ms > 0 ? ms : 0;
     if (ms_[way] < kHandOver * ms_[other(way)] || since_probe_ >= wait_)
       return false; // no clear loss, or a scheduled re-probe is due anyway
     called_ = true; // the next launch is the other way's, timed
     watched_ = way;
+    called_from_ = before;
     return true;
   }
 
@@ -276,12 +300,16 @@ private:
   static constexpr std::uint64_t kMaxWatchGap = 16;
   static constexpr double kHandOver = 2; // a clear loss, a clear win
   static constexpr double kConfirm = 2;  // a first loss a cold launch may explain
+  static constexpr double kSpikePassed = 4; // a hand-over's winner this much faster: it passed
   bool confirm_first_ = false;
   Way winner_ = Rewrite;
   std::uint64_t watch_gap_ = 1;     // watch() one launch in this many
   std::uint64_t since_watched_ = 0; // untimed launches since the last watched
   bool called_ = false;     // the next launch is a re-probe observe() called
   Way watched_ = Rewrite;   // ... after a launch of this way
+  double called_from_ = -1; // ... whose time before that launch was this
+  double handed_ms_ = -1;   // the winner's time when a hand-over chose it
+  double spiked_from_ = -1; // the loser's time before the launch that called it
 };
 
 /// A launch configuration: the choice is measured per device, grid, block
