@@ -26,7 +26,9 @@
 // takes twice as long as the other way last did calls a re-probe of the
 // other at once, which takes over on a clear win (half the watched time).
 // Neighbouring launches still differ in work, so closer calls change
-// nothing: a hand-over on one can stick to the slower way.
+// nothing: a hand-over on one can stick to the slower way. A hand-over whose
+// next launch is four times lighter was called by one heavy launch (a
+// spike): the old way's time from before it is its measure again.
 //
 // Host code only (no CUDA), so that it can be unit-tested on its own.
 //
