@@ -117,6 +117,9 @@ public:
     Annotation A;
     A.Kind = *Kind;
     A.Loc = PP.getSourceManager().getExpansionLoc(Tok.getLocation());
+    if (Tok.getLocation().isMacroID())
+      A.MacroEnd =
+          PP.getSourceManager().getExpansionRange(Tok.getLocation()).getEnd();
 
     if (A.Kind == Directive::Atomic && !parseAtomicVariant(A))
       return std::nullopt;
@@ -677,6 +680,32 @@ bool AnnotationSet::attach(ASTContext &Ctx) {
         InnermostBegin = L;
         InnermostEnd = R;
       }
+
+    // Written in a macro that also expands to code (a kernel, a loop): the
+    // pragma's place is the macro's use, which is also where that code
+    // begins, so "what follows" would be whatever comes after the use. No
+    // pass rewrites code inside a macro expansion: an error, at the use.
+    if (A.MacroEnd.isValid() && SM.getFileID(A.MacroEnd) == File) {
+      const unsigned End = SM.getFileOffset(A.MacroEnd);
+      auto Inside = llvm::find_if(C.Candidates, [&](const Candidate &X) {
+        return At <= X.Offset && X.Offset <= End;
+      });
+      if (Inside != C.Candidates.end()) {
+        const std::string Macro =
+            Lexer::getSourceText(CharSourceRange::getTokenRange(A.Loc), SM,
+                                 Ctx.getLangOpts())
+                .str();
+        unsigned ID = Diags.getCustomDiagID(
+            DiagnosticsEngine::Error,
+            "'#pragma dd %0' is written inside the macro '%1' with the code "
+            "it would annotate: decoupler does not rewrite code inside a "
+            "macro expansion; write the annotation, and what it annotates, "
+            "outside the macro");
+        Diags.Report(A.Loc, ID) << toString(A.Kind) << Macro;
+        Ok = false;
+        continue;
+      }
+    }
 
     // What immediately follows the pragma: in a body the next statement of
     // that body, elsewhere the next declaration, whatever either is.

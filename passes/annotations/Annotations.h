@@ -61,6 +61,10 @@ struct Annotation {
   std::string RangeName;
   /// Where the range clause's value is written.
   clang::SourceLocation RangeLoc;
+  /// For an annotation written through a macro (`_Pragma` in its
+  /// replacement), the last token of the outermost macro use it came from:
+  /// what else that use expands to is code no pass can rewrite.
+  clang::SourceLocation MacroEnd;
 
   /// Set by AnnotationSet::attach: exactly one of the two targets.
   const clang::FunctionDecl *TargetFunction = nullptr;
