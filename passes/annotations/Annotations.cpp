@@ -632,6 +632,17 @@ void AnnotationSet::registerPragmaHandler(Preprocessor &PP) {
     PP.AddPragmaHandler(new NearMissHandler(Name, Name));
 }
 
+void AnnotationSet::dropIncluded(
+    const SourceManager &SM,
+    llvm::function_ref<void(const Annotation &)> Dropped) {
+  llvm::erase_if(Annotations, [&](const Annotation &A) {
+    if (SM.isInMainFile(A.Loc))
+      return false;
+    Dropped(A);
+    return true;
+  });
+}
+
 bool AnnotationSet::attach(ASTContext &Ctx) {
   SourceManager &SM = Ctx.getSourceManager();
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();

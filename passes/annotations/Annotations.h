@@ -21,6 +21,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <vector>
@@ -95,6 +96,11 @@ public:
 
   /// Called by the pragma handler.
   void add(Annotation A) { Annotations.push_back(std::move(A)); }
+
+  /// Removes the annotations written outside the main file (no pass
+  /// rewrites an included file), calling \p Dropped with each first.
+  void dropIncluded(const clang::SourceManager &SM,
+                    llvm::function_ref<void(const Annotation &)> Dropped);
 
 private:
   std::vector<Annotation> Annotations;

@@ -1186,24 +1186,16 @@ bool runAtomicsPass(PassContext &P) {
                      Where + "), and only the main file is rewritten");
   }
   // A monotonic kernel without a min/max atomic of its own has nothing the
-  // annotation could change.
-  // A kernel in an included file is never rewritten, whatever it holds.
-  const SourceManager &SM = Ctx.getSourceManager();
+  // annotation could change. (One in an included file never reaches a pass:
+  // the pipeline warns and drops it.)
   for (const Annotation &A : Annotations.all()) {
     if (A.Kind != Directive::Monotonic || !A.TargetFunction ||
         MonotonicSeen.count(&A))
       continue;
-    SourceLocation Def = SM.getExpansionLoc(A.TargetFunction->getLocation());
-    std::string Kernel = "kernel '" + A.TargetFunction->getNameAsString() + "'";
-    if (!SM.isInMainFile(Def))
-      Diags.declined(A.Loc, "'#pragma dd monotonic' has no effect: " + Kernel +
-                                " is in an included file (" +
-                                llvm::sys::path::filename(SM.getFilename(Def)) +
-                                "), and only the main file is rewritten");
-    else
-      Diags.declined(A.Loc, "'#pragma dd monotonic' has no effect: " + Kernel +
-                                " has no atomicMin or atomicMax whose result "
-                                "is unused in its body");
+    Diags.declined(A.Loc, "'#pragma dd monotonic' has no effect: kernel '" +
+                              A.TargetFunction->getNameAsString() +
+                              "' has no atomicMin or atomicMax whose result "
+                              "is unused in its body");
   }
   if (Aggregated)
     P.Includes.ensure("dd/atomics.cuh");

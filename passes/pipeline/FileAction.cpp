@@ -13,6 +13,7 @@
 #include "support/LineEndings.h"
 #include "support/PassDiagnostics.h"
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -20,6 +21,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
 #include <optional>
 #include <set>
 
@@ -284,6 +286,27 @@ public:
     Result.Parsed = true;
     if (!Annotations.attach(Ctx))
       return;
+    // An annotation in an included file has no effect (only the main file
+    // is rewritten): a warning, never silence, and no pass sees it.
+    {
+      PassDiagnostics Included(Diags, Options.RemarkAll, Options.Declined);
+      Included.setPass("annotations");
+      const SourceManager &SM = Ctx.getSourceManager();
+      Annotations.dropIncluded(SM, [&](const Annotation &A) {
+        const FunctionDecl *FD =
+            A.TargetFunction ? A.TargetFunction : A.Enclosing;
+        std::string What =
+            FD ? (FD->hasAttr<CUDAGlobalAttr>() ? "kernel '" : "function '") +
+                     FD->getNameAsString() + "'"
+               : std::string("it");
+        Included.declined(A.Loc,
+                          "'#pragma dd " + toString(A.Kind) +
+                              "' has no effect: " + What +
+                              " is in an included file (" +
+                              llvm::sys::path::filename(SM.getFilename(A.Loc)) +
+                              "), and only the main file is rewritten");
+      });
+    }
 
     SourceManager &SM = Ctx.getSourceManager();
     std::optional<FunctionIndex> Index;
