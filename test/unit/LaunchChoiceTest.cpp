@@ -571,9 +571,9 @@ TEST(LaunchChoice, ASpikeHandsBackWhenItPasses) {
       ++Index;
     });
     HandOvers += AfterSpike;
-    // The probes (a few dozen launches over 3000) and, where the spike was
-    // watched, its hand-over (the round after it, then one more before the
-    // hand-back), not 391.
+    // The probes (a few launches over 3000) and, where the spike was
+    // watched, its hand-over and the few launches until the hand-back (5
+    // delegated after the spike), not 394.
     EXPECT_LE(Delegated, 24u);
     EXPECT_LE(Totals[0], sum(Push.Original) * 1.03);
     EXPECT_EQ(C.winner(), AdaptiveChoice::Original);
