@@ -202,6 +202,41 @@ std::optional<OtherWrite> otherWrite(const FunctionDecl *Kernel,
   if (Found)
     return Found;
 
+  // Inline assembly that stores (st., atom., red.): what its pointer
+  // operands point to; a store whose address is no pointer operand (an
+  // integer register) may be anywhere.
+  struct AsmStores : RecursiveASTVisitor<AsmStores> {
+    SmallVector<const GCCAsmStmt *, 2> Found;
+    bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+      const std::string Text = S->getAsmString();
+      if (StringRef(Text).contains("st.") || StringRef(Text).contains("atom") ||
+          StringRef(Text).contains("red."))
+        Found.push_back(S);
+      return true;
+    }
+  } Stores;
+  Stores.TraverseStmt(const_cast<Stmt *>(Kernel->getBody()));
+  for (const GCCAsmStmt *Asm : Stores.Found) {
+    MemoryRootSet Written;
+    bool AnyPointer = false;
+    auto Add = [&](const Expr *Operand) {
+      const Expr *E = Operand->IgnoreParenCasts();
+      if (!E->getType()->isPointerType())
+        return;
+      AnyPointer = true;
+      Roots.ofPointer(E, Written);
+    };
+    for (const Expr *Operand : Asm->inputs())
+      Add(Operand);
+    for (const Expr *Operand : Asm->outputs())
+      Add(Operand);
+    if (!AnyPointer)
+      Written.Unknown = true;
+    if (Written.overlaps(Words))
+      return OtherWrite{Asm->getAsmLoc(),
+                        "writes " + Name + " by inline assembly that stores"};
+  }
+
   for (const Expr *Other : nonAtomicCalls(Kernel->getBody())) {
     std::string Callee = "a call";
     if (const auto *K = dyn_cast<CXXConstructExpr>(Other))

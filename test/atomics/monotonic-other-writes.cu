@@ -152,6 +152,42 @@ __global__ void pushes(Queue q, unsigned *dist, const Cell *ro, unsigned v) {
   atomicMin(&dist[i], v + ro[i].get());
 }
 
+// Inline assembly that stores, through a pointer operand based on the
+// atomic's array, or through an address in an integer register (which may
+// be anywhere), writes its words; assembly that only orders memory does
+// not. Before (found by an adversarial round, 2026-11-29), the first two
+// became guarded plain writes in a monotonic(store) kernel.
+DD_PRAGMA(monotonic(store))
+__global__ void asm_store(int *dist, const int *next, int v) {
+  int i = next[threadIdx.x];
+  // DIAG: monotonic-other-writes.cu:[[@LINE+3]]:3: warning: atomicMin left as written: the kernel also writes 'dist' by inline assembly that stores, so its words may not move one way
+  // DIAG: monotonic-other-writes.cu:[[@LINE+4]]:5: note: the other write is here
+  // OUT: atomicMin(&dist[i], v);
+  atomicMin(&dist[i], v);
+  if (v < 0)
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(&dist[i]), "r"(1000000)
+                 : "memory");
+}
+
+DD_PRAGMA(monotonic(store))
+__global__ void asm_store_integer(int *dist, const int *next, int v,
+                                  unsigned long long where) {
+  int i = next[threadIdx.x];
+  // DIAG: monotonic-other-writes.cu:[[@LINE+2]]:3: warning: atomicMin left as written: the kernel also writes 'dist' by inline assembly that stores
+  // OUT: atomicMin(&dist[i], v);
+  atomicMin(&dist[i], v);
+  asm volatile("st.global.u32 [%0], %1;" ::"l"(where), "r"(0) : "memory");
+}
+
+DD_PRAGMA(monotonic(store))
+__global__ void asm_fence(int *dist, const int *next, int v) {
+  int i = next[threadIdx.x];
+  // DIAG: monotonic-other-writes.cu:[[@LINE+2]]:3: remark: atomicMin -> dd::monotonic_min
+  // OUT: dd::monotonic_min(&dist[i], v);
+  atomicMin(&dist[i], v);
+  asm volatile("membar.gl;" ::: "memory");
+}
+
 // A template kernel: each instantiation's body is searched as instantiated.
 template <class T>
 DD_PRAGMA(monotonic)
