@@ -358,6 +358,46 @@ std::vector<const CallExpr *> atomicCallsInMainFile(ASTContext &Ctx) {
   return Collect.Out;
 }
 
+/// Atomic calls of the main file that the pass never sees resolved: in a
+/// generic lambda (`[&](auto i) { atomicAdd(...); }`), whose call
+/// operator's instantiations live in the lambda's class, which the pass's
+/// traversals do not enter. The call in the lambda's own text names the
+/// atomic through an unresolved lookup; with \p Name, the atomic's name.
+std::vector<std::pair<const CallExpr *, std::string>>
+atomicCallsInGenericLambdas(ASTContext &Ctx) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    SourceManager &SM;
+    std::vector<std::pair<const CallExpr *, std::string>> Out;
+    unsigned InGeneric = 0;
+    explicit Collector(SourceManager &SM) : SM(SM) {}
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      const bool Generic = L->isGenericLambda();
+      InGeneric += Generic;
+      bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+      InGeneric -= Generic;
+      return R;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      if (!InGeneric || !SM.isInMainFile(SM.getExpansionLoc(C->getBeginLoc())))
+        return true;
+      const auto *Lookup =
+          dyn_cast<UnresolvedLookupExpr>(C->getCallee()->IgnoreParenImpCasts());
+      if (!Lookup)
+        return true;
+      for (const NamedDecl *D : Lookup->decls())
+        if (const FunctionDecl *F = D->getAsFunction();
+            F && isCudaFunction(F) && F->getIdentifier() &&
+            F->getName().starts_with("atomic")) {
+          Out.push_back({C, F->getName().str()});
+          break;
+        }
+      return true;
+    }
+  } Collect(Ctx.getSourceManager());
+  Collect.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(Collect.Out);
+}
+
 /// Atomic calls written in `.cu` files the main file includes (kernels kept
 /// in a second source file), in source order: only the main file is
 /// rewritten, so these stay, with a remark.
@@ -1208,6 +1248,10 @@ bool runAtomicsPass(PassContext &P) {
     else
       Diags.remark(Loc, Message);
   }
+  for (const auto &[Call, Name] : atomicCallsInGenericLambdas(Ctx))
+    Diags.remark(Call->getBeginLoc(),
+                 Name + " left unchanged: it is in a generic lambda, whose "
+                        "instantiations the pass does not follow");
   for (const CallExpr *Call : atomicCallsInIncludedSources(Ctx)) {
     const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
     std::string Where =
