@@ -162,11 +162,10 @@ public:
       // 30 ms one delegated (r4-2e17, docs/PERF.md).
       const bool shrank = ms_[way] * kHandOver < last;
       winner_ = ms_[way] * kHandOver <= ms_[before] && !shrank ? way : before;
-      // A hand-over remembers what it was decided on (the new winner's time
-      // then, the old one's before the watched time that called it), so
-      // that observe() can tell a spike that passed.
+      // A hand-over remembers the new winner's time then, so that the next
+      // observe() can tell a spike that passed (called_from_ keeps the old
+      // winner's time before the watched launch until then).
       handed_ms_ = winner_ == way ? ms_[way] : -1;
-      spiked_from_ = called_from_;
       // Nor is a shrunk time this way's measure for the next calls: against
       // a light round's time, the watched way's next ordinary launch looks
       // like a clear loss, and its re-probe runs a heavy launch the slow way
@@ -237,8 +236,8 @@ public:
     // rounds as written grow past the winner's again: handing back there
     // ran a 20 s round as written, r4-2e20).
     if (handed_ms_ > 0) {
-      if (ms * kSpikePassed <= handed_ms_ && spiked_from_ >= 0)
-        ms_[other(way)] = std::fmin(ms_[other(way)], spiked_from_);
+      if (ms * kSpikePassed <= handed_ms_ && called_from_ >= 0)
+        ms_[other(way)] = std::fmin(ms_[other(way)], called_from_);
       handed_ms_ = -1;
     }
     // A time that more than doubled since the winner's last one is a trend
@@ -311,7 +310,6 @@ private:
   Way watched_ = Rewrite;   // ... after a launch of this way
   double called_from_ = -1; // ... whose time before that launch was this
   double handed_ms_ = -1;   // the winner's time when a hand-over chose it
-  double spiked_from_ = -1; // the loser's time before the launch that called it
 };
 
 /// A launch configuration: the choice is measured per device, grid, block
