@@ -208,9 +208,7 @@ std::optional<OtherWrite> otherWrite(const FunctionDecl *Kernel,
   struct AsmStores : RecursiveASTVisitor<AsmStores> {
     SmallVector<const GCCAsmStmt *, 2> Found;
     bool VisitGCCAsmStmt(GCCAsmStmt *S) {
-      const std::string Text = S->getAsmString();
-      if (StringRef(Text).contains("st.") || StringRef(Text).contains("atom") ||
-          StringRef(Text).contains("red."))
+      if (asmMayStore(S->getAsmString()))
         Found.push_back(S);
       return true;
     }
@@ -385,10 +383,9 @@ atomicCallsInGenericLambdas(ASTContext &Ctx) {
       if (!Lookup)
         return true;
       for (const NamedDecl *D : Lookup->decls())
-        if (const FunctionDecl *F = D->getAsFunction();
-            F && isCudaFunction(F) && F->getIdentifier() &&
-            F->getName().starts_with("atomic")) {
-          Out.push_back({C, F->getName().str()});
+        if (std::optional<AtomicCall> A =
+                cudaAtomicFunction(D->getAsFunction())) {
+          Out.push_back({C, A->Name.str()});
           break;
         }
       return true;
@@ -1254,10 +1251,7 @@ bool runAtomicsPass(PassContext &P) {
                         "instantiations the pass does not follow");
   for (const CallExpr *Call : atomicCallsInIncludedSources(Ctx)) {
     const FunctionDecl *Fn = enclosingFunction(Ctx, Call);
-    std::string Where =
-        Fn ? (Fn->hasAttr<CUDAGlobalAttr>() ? "kernel '" : "function '") +
-                 Fn->getNameAsString() + "'"
-           : "file scope";
+    std::string Where = Fn ? describeFunction(Fn) : "file scope";
     Diags.remark(Call->getBeginLoc(),
                  cudaAtomic(Call)->Name +
                      " left unchanged: it is in an included "

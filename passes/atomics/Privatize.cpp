@@ -1664,9 +1664,11 @@ std::optional<std::string> Privatizer::checkArray(Array &A) {
     // Instructions that end a thread, wait for others or order memory;
     // assembly with none of them (`mov.u32 %0, %%laneid;`) reads registers.
     static bool mayLeaveWaitOrPublish(StringRef Text) {
+      if (asmMayStore(Text))
+        return true;
       for (StringRef Word :
-           {"exit", "trap", "brkpt", "ret", "bar", "fence", "membar", "st.",
-            "atom", "red.", "release", "acq_rel", "mbarrier", "griddepcontrol"})
+           {"exit", "trap", "brkpt", "ret", "bar", "fence", "membar", "release",
+            "acq_rel", "mbarrier", "griddepcontrol"})
         if (Text.contains(Word))
           return true;
       return false;

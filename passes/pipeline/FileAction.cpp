@@ -8,12 +8,12 @@
 #include "delegate/DelegatePass.h"
 #include "pipeline/PassContext.h"
 #include "split/SplitPass.h"
+#include "support/CudaFacts.h"
 #include "support/FunctionIndex.h"
 #include "support/Includes.h"
 #include "support/LineEndings.h"
 #include "support/PassDiagnostics.h"
 #include "clang/AST/ASTConsumer.h"
-#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -295,10 +295,7 @@ public:
       Annotations.dropIncluded(SM, [&](const Annotation &A) {
         const FunctionDecl *FD =
             A.TargetFunction ? A.TargetFunction : A.Enclosing;
-        std::string What =
-            FD ? (FD->hasAttr<CUDAGlobalAttr>() ? "kernel '" : "function '") +
-                     FD->getNameAsString() + "'"
-               : std::string("it");
+        std::string What = FD ? describeFunction(FD) : std::string("it");
         Included.declined(A.Loc,
                           "'#pragma dd " + toString(A.Kind) +
                               "' has no effect: " + What +

@@ -2,6 +2,7 @@
 
 #include "support/CudaFacts.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -133,7 +134,25 @@ StringRef toString(AtomicCall::Op Op) {
 
 std::optional<AtomicCall> cudaAtomic(const CallExpr *Call) {
   const FunctionDecl *F = cudaCallee(Call);
-  if (!F || !F->getIdentifier() || Call->getNumArgs() < 2)
+  if (!F || Call->getNumArgs() < 2)
+    return std::nullopt;
+  std::optional<AtomicCall> A = cudaAtomicFunction(F);
+  if (!A || !Call->getArg(0)->getType()->isPointerType())
+    return std::nullopt;
+  return A;
+}
+
+bool asmMayStore(StringRef Text) {
+  return Text.contains("st.") || Text.contains("atom") || Text.contains("red.");
+}
+
+std::string describeFunction(const FunctionDecl *F) {
+  return (F->hasAttr<CUDAGlobalAttr>() ? "kernel '" : "function '") +
+         F->getNameAsString() + "'";
+}
+
+std::optional<AtomicCall> cudaAtomicFunction(const FunctionDecl *F) {
+  if (!isCudaFunction(F) || !F->getIdentifier())
     return std::nullopt;
   StringRef Name = F->getName();
   StringRef Rest = Name;
@@ -158,7 +177,7 @@ std::optional<AtomicCall> cudaAtomic(const CallExpr *Call) {
           .Case("Exch", AtomicCall::Op::Exch)
           .Case("CAS", AtomicCall::Op::CAS)
           .Default(std::nullopt);
-  if (!Op || !Call->getArg(0)->getType()->isPointerType())
+  if (!Op)
     return std::nullopt;
   A.Operation = *Op;
   return A;

@@ -55,6 +55,18 @@ llvm::StringRef toString(AtomicCall::Op Op);
 /// The CUDA atomic \p Call makes, if it is one (by declaration).
 std::optional<AtomicCall> cudaAtomic(const clang::CallExpr *Call);
 
+/// The CUDA atomic function \p F is, if it is one (by declaration): what
+/// cudaAtomic knows of a call before its arguments (a call in a template's
+/// text names its atomic through an unresolved lookup).
+std::optional<AtomicCall> cudaAtomicFunction(const clang::FunctionDecl *F);
+
+/// Whether inline assembly \p Text may store to memory: st., atom, red.
+/// instructions.
+bool asmMayStore(llvm::StringRef Text);
+
+/// "kernel 'k'" for a __global__ function, "function 'f'" otherwise.
+std::string describeFunction(const clang::FunctionDecl *F);
+
 /// Whether the value \p Call returns is thrown away (an atomic's old value
 /// nobody reads). The last statement of a GNU statement expression
 /// `({ ...; atomicAdd(p, 1); })` is the value of the expression: its result
