@@ -191,16 +191,16 @@ void OutcomeHandler::handle(size_t I, FileOutcome &Outcome) {
           << "'" << Input
           << "' did not parse (the errors above): its output is the input, "
              "unchanged (--unparsed=copy)\n";
+      AnySucceeded = true;
+      // Unchanged: --diff and --check have nothing to say, --in-place
+      // nothing to write (write() leaves an unchanged input alone).
+      if (Opts.Diff || Opts.Check)
+        return;
       if (std::unique_ptr<MemoryBuffer> Original = readInput(I)) {
         FileResult Copy;
-        Copy.Success = true;
         Copy.Rewritten = Original->getBuffer().str();
         Copy.Dependencies = std::move(Outcome.Result.Dependencies);
-        AnySucceeded = true;
-        if (Opts.Diff)
-          diff(I, Copy);
-        else if (!Opts.Check)
-          write(I, Copy);
+        write(I, Copy);
       }
       return;
     }
