@@ -100,26 +100,6 @@ __global__ void brk(const float *A, float *y, int n) {
   y[row * blockDim.x + threadIdx.x] = sum;
 }
 
-// A break of a switch in the loop: it leaves the switch, not the loop.
-__global__ void brk_switch(const float *A, float *y, int n, int mode) {
-  const int row = blockIdx.x;
-  float sum = 0.0f;
-  // CHECK: rewrite-split-decline.cu:[[@LINE+2]]:{{[0-9]+}}: warning: loop not decoupled: split plan for loop: {{.*}}; not rewritten: the loop body has a switch or an inner loop with a break, which the split does not handle yet{{.*}}
-  DD_PRAGMA(decouple)
-  for (int j = threadIdx.x; j < n; j += blockDim.x) {
-    const float a = A[(long long)row * n + j];
-    switch (mode) {
-    case 0:
-      sum += a;
-      break;
-    default:
-      sum -= a;
-      break;
-    }
-  }
-  y[row * blockDim.x + threadIdx.x] = sum;
-}
-
 __device__ void barrier() { __syncthreads(); }
 
 // A function the kernel calls synchronizes the block.
@@ -180,7 +160,6 @@ void launch(const float *A, float *B, float *y, int rows, int n, int step) {
   tiles<<<n / 256, 256>>>(A, B, rows, n, step);
   strided<<<rows, 256>>>(A, y, n);
   brk<<<rows, 256>>>(A, y, n);
-  brk_switch<<<rows, 256>>>(A, y, n, step);
   callee<<<rows, 256>>>(A, y, n);
   guardload<<<rows, 256>>>(A, y, n, rows);
   skip<<<rows, 256>>>(A, y, n, rows);
