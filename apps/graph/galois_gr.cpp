@@ -15,6 +15,7 @@
 
 namespace dd::graph {
 namespace {
+using detail::append_le;
 
 constexpr std::uint64_t kHeaderBytes = 32;
 
@@ -30,15 +31,6 @@ T load_le(const char* p) {
   value = swapped;
 #endif
   return value;
-}
-
-template <typename T>
-void append_le(std::string& out, T value) {
-  static_assert(std::is_unsigned_v<T>, "store unsigned words");
-  char bytes[sizeof value];
-  for (std::size_t i = 0; i < sizeof value; ++i)
-    bytes[i] = static_cast<char>((value >> (8 * i)) & 0xff);
-  out.append(bytes, sizeof value);
 }
 
 std::uint32_t float_bits(float f) {

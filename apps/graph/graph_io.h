@@ -116,6 +116,17 @@ Expected<std::string> dimacs_text(const Csr& graph);
 /// Writes dimacs_text(graph) to `path` as an OutputFile (file.h).
 Status write_dimacs(const Csr& graph, const std::string& path);
 
+/// The graph as an ECL binary graph (.egr: Burtscher's ECL and Indigo
+/// suites, library/ECLgraph.h), little-endian int32 words:
+///   nodes, edges, nindex[nodes + 1] (row offsets), nlist[edges],
+///   then eweight[edges] only when the graph has int32 weights.
+/// Errors on an invalid graph, one without vertices (ECL's reader refuses
+/// it), counts past int32, and float weights.
+Expected<std::string> egr_bytes(const Csr& graph);
+
+/// Writes egr_bytes(graph) to `path` as an OutputFile (file.h).
+Status write_egr(const Csr& graph, const std::string& path);
+
 } // namespace dd::graph
 
 #endif // DD_GRAPH_GRAPH_IO_H

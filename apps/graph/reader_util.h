@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "graph/edge_list.h"
@@ -34,6 +35,15 @@ private:
   std::size_t pos_;
   std::uint64_t number_ = 0;
 };
+
+/// Appends `value` to `out` little-endian (the binary writers: .gr, .egr).
+template <typename T> void append_le(std::string& out, T value) {
+  static_assert(std::is_unsigned_v<T>, "store unsigned words");
+  char bytes[sizeof value];
+  for (std::size_t i = 0; i < sizeof value; ++i)
+    bytes[i] = static_cast<char>((value >> (8 * i)) & 0xff);
+  out.append(bytes, sizeof value);
+}
 
 /// Whitespace-separated tokens (space, tab, \v, \f, \r) of one line.
 class Tokens {

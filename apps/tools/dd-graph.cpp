@@ -48,6 +48,8 @@ commands:
   info GRAPH                 format, |V|, |E|, weights and degree statistics
   convert IN --to-gr OUT     write IN as a Galois binary .gr (version 1)
   convert IN --to-mtx OUT    write IN as Matrix Market (general: every arc)
+  convert IN --to-egr OUT    write IN as an ECL binary graph (.egr: the ECL and
+                             Indigo suites' programs read it; int32 weights or none)
   convert IN --to-dimacs OUT write IN as DIMACS shortest-path text (p sp, a u v w:
                              every arc, as the USA-road-d files; integer weights)
   generate kron|uniform|grid|road -o OUT.gr [--seed=S] [parameters]
@@ -291,9 +293,9 @@ std::optional<std::string> apply_weights(const Args& args, Csr& g, const char* f
   }  // "file": keep
   return std::nullopt;
 }
-// An error when --out (or convert's --to-gr, --to-mtx, --to-dimacs) names the input `path`.
+// An error when --out (or convert's --to-gr, --to-mtx, --to-egr, --to-dimacs) names the input `path`.
 std::optional<std::string> output_problem(const Args& args, const std::string& path) {
-  for (const char* option : {"out", "to-gr", "to-mtx", "to-dimacs"})
+  for (const char* option : {"out", "to-gr", "to-mtx", "to-egr", "to-dimacs"})
     if (auto it = args.values.find(option); it != args.values.end() && it->second != "-")
       if (Status s = check_output_not_input(it->second, {path}, std::string("--") + option);
           !s.ok())
@@ -379,38 +381,38 @@ int cmd_info(int argc, char** argv) {
 int cmd_convert(int argc, char** argv) {
   Args args;
   if (auto e = parse_args(argc, argv, 2,
-                          with(kReadValueOptions, {"to-gr", "to-mtx", "to-dimacs", "out",
+                          with(kReadValueOptions, {"to-gr", "to-mtx", "to-egr", "to-dimacs", "out",
                                                    "weights", "weight-seed", "weight-range"}),
                           kReadFlagOptions, args))
     return fail(*e);
   if (args.positional.size() != 1)
     return fail("convert takes one input graph (dd-graph convert IN --to-gr OUT)");
-  std::string out;
-  const bool mtx = args.values.count("to-mtx") != 0;
-  const bool dimacs = args.values.count("to-dimacs") != 0;
-  if (args.values.count("to-gr") + args.values.count("to-mtx") + args.values.count("to-dimacs") +
-          args.values.count("out") >
-      1)
-    return fail("convert writes one output: --to-gr OUT, --to-mtx OUT or --to-dimacs OUT");
-  if (auto it = args.values.find("to-gr"); it != args.values.end())
-    out = it->second;
-  else if (auto it1 = args.values.find("to-mtx"); it1 != args.values.end())
-    out = it1->second;
-  else if (auto it3 = args.values.find("to-dimacs"); it3 != args.values.end())
-    out = it3->second;
-  else if (auto it2 = args.values.find("out"); it2 != args.values.end())
-    out = it2->second;
-  else
-    return fail("convert needs an output: --to-gr OUT, --to-mtx OUT or --to-dimacs OUT");
+  // --out is --to-gr's older spelling.
+  const char* const kOutputs[] = {"to-gr", "to-mtx", "to-egr", "to-dimacs", "out"};
+  const char* chosen = nullptr;
+  for (const char* option : kOutputs)
+    if (args.values.count(option) != 0) {
+      if (chosen)
+        return fail("convert writes one output: --to-gr OUT, --to-mtx OUT, --to-egr OUT or "
+                    "--to-dimacs OUT");
+      chosen = option;
+    }
+  if (!chosen)
+    return fail("convert needs an output: --to-gr OUT, --to-mtx OUT, --to-egr OUT or --to-dimacs OUT");
+  const std::string out = args.values.at(chosen);
+  const std::string format = std::strcmp(chosen, "out") == 0 ? "to-gr" : chosen;
   Expected<Csr> g = load(args, args.positional[0], nullptr);
   if (!g.ok())
     return fail(g.status().message());
   if (auto problem = apply_weights(args, *g, "file", {"file", "random", "none"}, 1))
     return fail(*problem);
-  if (Status s = mtx ? write_mtx(*g, out) : dimacs ? write_dimacs(*g, out) : write_gr(*g, out);
-      !s.ok())
+  const Status s = format == "to-mtx"      ? write_mtx(*g, out)
+                   : format == "to-egr"    ? write_egr(*g, out)
+                   : format == "to-dimacs" ? write_dimacs(*g, out)
+                                           : write_gr(*g, out);
+  if (!s.ok())
     return fail(s.message());
-  if (!mtx && !dimacs && g->weight_type == WeightType::kFloat32)
+  if (format == "to-gr" && g->weight_type == WeightType::kFloat32)
     std::fprintf(stderr, "dd-graph: note: %s has float weights; .gr does not record that, so "
                          "read it with --gr-weights=float\n", out.c_str());
   return 0;
