@@ -17,6 +17,9 @@ struct Graph {
   const unsigned *wt;
 };
 
+// A relaxed load of the word through a function (ECL's atomicRead).
+__device__ int peek(const int *p) { return *(volatile const int *)p; }
+
 __global__ void relax(Graph graph, const unsigned *src, unsigned m, long long *best,
                       int *dist, const int *to, int *changed) {
   const unsigned e = blockIdx.x * blockDim.x + threadIdx.x;
@@ -40,6 +43,18 @@ __global__ void relax(Graph graph, const unsigned *src, unsigned m, long long *b
   // DIAG: own-check.cu:[[@LINE+2]]:31: remark: atomicMin left unchanged: the check on line [[@LINE+2]]
   // OUT: if (nd < (dist + to[e])[0]) atomicMin(dist + to[e], nd);
   if (nd < (dist + to[e])[0]) atomicMin(dist + to[e], nd);
+  // ECL-MST's: the address cast to a pointer type of the word's size (a
+  // cast to another size names a wider or narrower word: not the check's).
+  const unsigned long long v = wt;
+  // DIAG: own-check.cu:[[@LINE+2]]:24: remark: atomicMin left unchanged: the check on line [[@LINE+2]]
+  // OUT: if (best[to[e]] > v) atomicMin((unsigned long long *)&best[to[e]], v);
+  if (best[to[e]] > v) atomicMin((unsigned long long *)&best[to[e]], v);
+  // DIAG: own-check.cu:[[@LINE+2]]:25: remark: atomicMax -> dd::atomic_max_vr: nonaffine address
+  // OUT: if (best[to[e]] < nd) dd::atomic_max_vr((unsigned *)&best[to[e]], (unsigned)nd);
+  if (best[to[e]] < nd) atomicMax((unsigned *)&best[to[e]], (unsigned)nd);
+  // DIAG: own-check.cu:[[@LINE+2]]:32: remark: atomicMin left unchanged: the check on line [[@LINE+2]]
+  // OUT: if (nd < peek(&dist[to[e]])) atomicMin(&dist[to[e]], nd);
+  if (nd < peek(&dist[to[e]])) atomicMin(&dist[to[e]], nd);
   // Not their own checks: another word, the wrong direction.
   // DIAG: own-check.cu:[[@LINE+2]]:25: remark: atomicMin -> dd::atomic_min_vr: nonaffine address
   // OUT: if (nd < dist[e + 1]) dd::atomic_min_vr(&dist[to[e]], nd);

@@ -1,0 +1,84 @@
+// An atomic inside a loop whose condition each lane evaluates on its own
+// data (the analysis's NonAffine: a walk of each lane's row of a CSR graph)
+// stays as written. Lanes leave such a loop at different iterations, so the
+// vote mostly runs on part of a warp, and different lanes' rows seldom meet
+// on one word: Indigo's pull-style SSSP and CC ran 0.61-0.78x of as written
+// through dd::atomic_min_vr on Kronecker graphs, 0.89-0.96x on road networks
+// (H200, docs/corpus.md "On the GPU"). Loops whose trip count is the same in
+// every lane (grid-stride walks: a histogram) are combined as before, as is
+// an atomic after the loop; `atomic(vr)` forces the vote.
+// RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
+// RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s --check-prefix=OUT
+// REQUIRES: nvcc
+// RUN: %nvcc -Werror all-warnings -c %t.cu -o %t.o
+#include <dd/annotate.h>
+
+// Indigo's pull-style relaxation: a thread per worklist vertex walks its row.
+__global__ void pull(const int *nindex, const int *nlist, const int *wl, int wlsize, const int *dist,
+                     int *dist_n) {
+  const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < wlsize) {
+    const int v = wl[idx];
+    const int beg = nindex[v];
+    const int end = nindex[v + 1];
+    int d = dist[v];
+    for (int i = beg; i < end; i++) {
+      const int src = nlist[i];
+      const int s = dist[src];
+      if (s + 1 < d)
+        d = s + 1;
+      // CHECK: per-lane-loop.cu:[[@LINE+2]]:7: remark: atomicMin left unchanged: the loop on line [[@LINE-5]] runs a trip count of each lane's own, so the lanes that reach it together are seldom a whole warp or on one word (atomic(vr) forces the vote) [-Rdecoupler]
+      // OUT: {{^}}      atomicMin(&dist_n[src], s);
+      atomicMin(&dist_n[src], s);
+    }
+    // After the loop: every lane of the warp again, combined as before.
+    // CHECK: per-lane-loop.cu:[[@LINE+2]]:5: remark: atomicMin -> dd::atomic_min_vr: nonaffine address
+    // OUT: {{^}}    dd::atomic_min_vr(&dist_n[v], d);
+    atomicMin(&dist_n[v], d);
+  }
+}
+
+// A warp per vertex, its lanes striding the row; a while loop; a loop of
+// fixed trip count inside a row walk. (The kernels below read their arrays
+// besides the atomics, which keeps them from privatization.)
+__global__ void shapes(const int *nindex, const int *nlist, const int *wl, unsigned *hits, int *next) {
+  const int idx = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const int v = wl[idx];
+  if (hits[v] == 7u)
+    return;
+  for (int i = nindex[v] + threadIdx.x % 32; i < nindex[v + 1]; i += 32)
+    // CHECK: per-lane-loop.cu:[[@LINE+1]]:5: remark: atomicAdd left unchanged: the loop on line [[@LINE-1]] runs a trip count of each lane's own
+    atomicAdd(&hits[nlist[i]], 1u);
+  int u = v;
+  while (u >= 0) {
+    // CHECK: per-lane-loop.cu:[[@LINE+1]]:5: remark: atomicAdd left unchanged: the loop on line [[@LINE-1]] runs a trip count of each lane's own
+    atomicAdd(&hits[u], 2u);
+    u = next[u];
+  }
+  for (int i = nindex[v]; i < nindex[v + 1]; ++i)
+    for (int k = 0; k < 4; ++k)
+      // CHECK: per-lane-loop.cu:[[@LINE+1]]:7: remark: atomicAdd left unchanged: the loop on line [[@LINE-2]] runs a trip count of each lane's own
+      atomicAdd(&hits[nlist[i] + k], 1u);
+}
+
+// A grid-stride histogram: the same trip count in every lane (but the
+// last), gathered words that collide: the vote as before.
+__global__ void histogram(const int *keys, unsigned *bins, int n) {
+  if (bins[0] == 7u)
+    return;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    // CHECK: per-lane-loop.cu:[[@LINE+2]]:5: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address
+    // OUT: {{^}}    dd::atomic_add_vr(&bins[keys[i]], 1u);
+    atomicAdd(&bins[keys[i]], 1u);
+}
+
+// Forced by the annotation.
+__global__ void forced(const int *nindex, const int *nlist, const int *wl, unsigned *hits) {
+  const int v = wl[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int i = nindex[v]; i < nindex[v + 1]; ++i) {
+    // CHECK: per-lane-loop.cu:[[@LINE+3]]:5: remark: atomicAdd -> dd::atomic_add_vr: annotated atomic(vr)
+    // OUT: {{^}}    dd::atomic_add_vr(&hits[nlist[i]], 1u);
+    DD_PRAGMA(atomic(vr))
+    atomicAdd(&hits[nlist[i]], 1u);
+  }
+}
