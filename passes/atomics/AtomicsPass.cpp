@@ -790,13 +790,7 @@ const Expr *perLaneLoopCondition(ASTContext &Ctx, const CallExpr *Call,
     return nullptr;
   // enclosingLoop stops at the function's body: loops of F only.
   for (const Stmt *S = enclosingLoop(Ctx, Call); S; S = enclosingLoop(Ctx, S)) {
-    const Expr *Cond = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(S))
-      Cond = For->getCond();
-    else if (const auto *While = dyn_cast<WhileStmt>(S))
-      Cond = While->getCond();
-    else if (const auto *Do = dyn_cast<DoStmt>(S))
-      Cond = Do->getCond();
+    const Expr *Cond = loopCondition(S);
     if (!Cond)
       continue;
     if (std::optional<AffineValue> V = valueIn(Values, Cond);

@@ -13,6 +13,7 @@
 #include "support/Allocations.h"
 #include "support/CudaFacts.h"
 #include "support/MemoryRoots.h"
+#include "support/SourceText.h"
 #include "support/ThreadOrder.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -1321,14 +1322,8 @@ private:
           bool Breakable =
               InBreakable ||
               isa<ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt>(S);
-          const Expr *LoopCond = nullptr;
-          if (const auto *W = dyn_cast<WhileStmt>(S))
-            LoopCond = W->getCond();
-          else if (const auto *D = dyn_cast<DoStmt>(S))
-            LoopCond = D->getCond();
-          else if (const auto *FS = dyn_cast<ForStmt>(S))
-            LoopCond = FS->getCond();
-          else if (const auto *SW = dyn_cast<SwitchStmt>(S))
+          const Expr *LoopCond = loopCondition(S);
+          if (const auto *SW = dyn_cast<SwitchStmt>(S))
             LoopCond = SW->getCond();
           if (LoopCond)
             Conds.push_back(LoopCond);

@@ -56,4 +56,14 @@ const Stmt *enclosingLoop(ASTContext &Ctx, const Stmt *S) {
   return nullptr;
 }
 
+const Expr *loopCondition(const Stmt *S) {
+  if (const auto *For = dyn_cast_or_null<ForStmt>(S))
+    return For->getCond();
+  if (const auto *While = dyn_cast_or_null<WhileStmt>(S))
+    return While->getCond();
+  if (const auto *Do = dyn_cast_or_null<DoStmt>(S))
+    return Do->getCond();
+  return nullptr;
+}
+
 } // namespace decoupler

@@ -39,6 +39,10 @@ const clang::FunctionDecl *enclosingFunction(clang::ASTContext &Ctx,
 /// function, if any.
 const clang::Stmt *enclosingLoop(clang::ASTContext &Ctx, const clang::Stmt *S);
 
+/// The condition of a for, while or do loop \p S; null for anything else
+/// (a range-for, a for without one).
+const clang::Expr *loopCondition(const clang::Stmt *S);
+
 } // namespace decoupler
 
 #endif // DECOUPLER_SUPPORT_SOURCETEXT_H
