@@ -780,9 +780,9 @@ const Expr *atomicResultCondition(const Expr *Cond, const FunctionDecl *F) {
 /// mostly runs on part of a warp, and the words of different lanes' rows
 /// seldom meet: Indigo's pull-style SSSP and CC (atomicMin on each
 /// neighbour's word) ran 0.61-0.78x of as written through the vote on
-/// Kronecker graphs and 0.89-0.96x on road networks (docs/corpus.md, "On the
-/// GPU"). A loop whose condition the analysis has no value for is not
-/// counted.
+/// Kronecker graphs and 0.89-0.96x on road networks (docs/corpus.md, "ECL
+/// and Indigo2, checked and run on the GPU"). A loop whose condition the
+/// analysis has no value for is not counted.
 const Expr *perLaneLoopCondition(ASTContext &Ctx, const CallExpr *Call,
                                  const KernelValues &Values,
                                  const FunctionDecl *F) {

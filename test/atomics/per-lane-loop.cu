@@ -4,9 +4,10 @@
 // vote mostly runs on part of a warp, and different lanes' rows seldom meet
 // on one word: Indigo's pull-style SSSP and CC ran 0.61-0.78x of as written
 // through dd::atomic_min_vr on Kronecker graphs, 0.89-0.96x on road networks
-// (H200, docs/corpus.md "On the GPU"). Loops whose trip count is the same in
-// every lane (grid-stride walks: a histogram) are combined as before, as is
-// an atomic after the loop; `atomic(vr)` forces the vote.
+// (H200; docs/corpus.md, "ECL and Indigo2, checked and run on the GPU").
+// Loops whose trip count is the same in every lane (grid-stride walks: a
+// histogram) are combined as before, as is an atomic after the loop;
+// `atomic(vr)` forces the vote.
 // RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s --check-prefix=OUT
 // REQUIRES: nvcc
