@@ -39,7 +39,8 @@ on several inputs:
 
 The output is a table (one row per program and graph), the geometric mean
 of the ratios, and "N passed, M failed"; --json FILE writes every run. Exit
-status 1 when any pair failed. docs/corpus.md, "On the GPU".
+status 1 when any pair failed. docs/corpus.md, "Single-file programs on the
+GPU".
 """
 import argparse
 import concurrent.futures
@@ -212,10 +213,10 @@ def run(args):
             print(f"FAIL {name}: {why}", flush=True)
             failed += 1
             continue
+        copy = os.path.join(args.bundle, "src", entry["id"] + ".cu")
+        sources = sorted({entry["file"], copy, os.path.abspath(copy)}, key=len, reverse=True)
         for graph in args.graph:
             argv = [graph if a == "@G" else a for a in rule]
-            copy = os.path.join(args.bundle, "src", entry["id"] + ".cu")
-            sources = sorted({entry["file"], copy, os.path.abspath(copy)}, key=len, reverse=True)
             runs = {"written": [], "rewritten": []}
             for _ in range(max(args.reps, 2)):
                 for way in ("written", "rewritten"):
@@ -226,14 +227,15 @@ def run(args):
             ratio = med["written"] / med["rewritten"] if med["written"] and med["rewritten"] else None
             label = f"{name} {os.path.basename(graph)}"
             rc0 = runs["written"][0][0]
+            records.append({"program": entry["file"], "graph": graph, "args": argv,
+                            "why": why or ("written fails" if rc0 != 0 else None),
+                            "times": t, "exits": {w: [rc for rc, _ in runs[w]] for w in runs}})
             if not why and rc0 != 0:
                 # Nothing to compare: the program as written fails on this
                 # input itself (a time-out, an error exit both ways).
                 unusable += 1
                 print(f"NOT COMPARED {label}: as written it "
                       + ("times out" if rc0 == "timeout" else f"exits {rc0}"), flush=True)
-                records.append({"program": entry["file"], "graph": graph, "args": argv, "why": "written fails",
-                                "times": t, "exits": {w: [rc for rc, _ in runs[w]] for w in runs}})
                 continue
             if why:
                 failed += 1
@@ -243,8 +245,6 @@ def run(args):
                 print(f"PASS {label}: written {med['written']} s, rewritten {med['rewritten']} s"
                       + (f", {ratio:.3f}x" if ratio else ""), flush=True)
             rows.append((label, med["written"], med["rewritten"], ratio, why))
-            records.append({"program": entry["file"], "graph": graph, "args": argv, "why": why,
-                            "times": t, "exits": {w: [rc for rc, _ in runs[w]] for w in runs}})
     ratios = [r[3] for r in rows if r[3] and not r[4]]
     print()
     print(f"{'program graph':<100} {'written s':>10} {'rewritten s':>12} {'ratio':>7}")

@@ -66,8 +66,7 @@ bool readsTarget(ASTContext &Ctx, const Expr *E, const Expr *Address) {
   // the function does is not checked: a misread check only leaves the
   // atomic as written.
   if (const auto *Load = dyn_cast<CallExpr>(E);
-      Load && Load->getNumArgs() == 1 && Load->getDirectCallee() &&
-      !cudaAtomic(Load)) {
+      Load && Load->getNumArgs() == 1 && Load->getDirectCallee()) {
     const auto *Ptr = Address->getType()->getAs<clang::PointerType>();
     if (Ptr &&
         Ctx.hasSameUnqualifiedType(Load->getType(), Ptr->getPointeeType()) &&
@@ -784,11 +783,9 @@ const Expr *atomicResultCondition(const Expr *Cond, const FunctionDecl *F) {
 /// and Indigo2, checked and run on the GPU"). A loop whose condition the
 /// analysis has no value for is not counted.
 const Expr *perLaneLoopCondition(ASTContext &Ctx, const CallExpr *Call,
-                                 const KernelValues &Values,
-                                 const FunctionDecl *F) {
-  if (!F || !F->getBody())
-    return nullptr;
-  // enclosingLoop stops at the function's body: loops of F only.
+                                 const KernelValues &Values) {
+  // enclosingLoop stops at the function's body: the call's own function's
+  // loops only.
   for (const Stmt *S = enclosingLoop(Ctx, Call); S; S = enclosingLoop(Ctx, S)) {
     const Expr *Cond = loopCondition(S);
     if (!Cond)
@@ -1196,8 +1193,7 @@ bool runAtomicsPass(PassContext &P) {
                           "too few together to gain from combining "
                           "(atomic(vr) forces it)");
         continue;
-      } else if (const Expr *Loop = perLaneLoopCondition(
-                     Ctx, Call, Values, enclosingFunction(Ctx, Call))) {
+      } else if (const Expr *Loop = perLaneLoopCondition(Ctx, Call, Values)) {
         D.remark(Loc, Name + " left unchanged: the loop on line " +
                           Twine(lineOf(Loop)) +
                           " runs a trip count of each lane's own, so the "
