@@ -28,7 +28,10 @@
 // Neighbouring launches still differ in work, so closer calls change
 // nothing: a hand-over on one can stick to the slower way. A hand-over whose
 // next launch is four times lighter was called by one heavy launch (a
-// spike): the old way's time from before it is its measure again.
+// spike): the old way's time from before it is its measure again. A
+// hand-over on one slow launch of the old way, with the new way's own time
+// level, times the old way again after as few launches as the ski-rental
+// bound allows (a heavy round the kernel as written alone feels).
 //
 // Host code only (no CUDA), so that it can be unit-tested on its own.
 //
@@ -166,6 +169,17 @@ public:
       // observe() can tell a spike that passed (called_from_ keeps the old
       // winner's time before the watched launch until then).
       handed_ms_ = winner_ == way ? ms_[way] : -1;
+      // One slow launch of the old way is all that says it slowed for good
+      // when it beat the new way's time just before and the new way's own
+      // time did not grow with it (last: its time at its probe before).
+      // Contention that builds up slows both ways (Boruvka's rounds: the
+      // rewrite 15-50x slower at the hand-over than at its probe before);
+      // a heavy round of push-relabel slows the kernel as written 20-60x
+      // and the delegated one not at all, and the rounds after are light
+      // again (docs/PERF.md, "MaxFlow: the launcher replayed"). So the old
+      // way is timed again soon (below), not after the budget's wait.
+      retest_ = winner_ == way && last > 0 && ms_[way] < kHandOver * last && called_from_ >= 0 &&
+                called_from_ < ms_[way];
       // Nor is a shrunk time this way's measure for the next calls: against
       // a light round's time, the watched way's next ordinary launch looks
       // like a clear loss, and its re-probe runs a heavy launch the slow way
@@ -193,6 +207,18 @@ public:
       wait = min_wait_;
     if (reprobe && winner() == before && 2 * wait_ > wait)
       wait = 2 * wait_;
+    if (retest_) {
+      // The re-probe loses at most the old way's slow time over the new
+      // way's, if the slowdown lasted; each launch of the new way loses
+      // its time over the old way's before, if it passed. Waiting until
+      // the second adds up to the first costs at most twice the better
+      // choice, whichever it was (the ski-rental bound).
+      const double loss = ms_[before] - ms_[way], regret = ms_[way] - called_from_;
+      const double k = std::ceil(loss / regret);
+      if (k < double(wait))
+        wait = k < 1 ? 1 : std::uint64_t(k);
+      retest_ = false;
+    }
     wait_ = wait;
     // The first pair's rewrite probe ran cold; a close loss is re-timed now
     // (a scheduled re-probe, due at once), and that pair decides.
@@ -310,6 +336,7 @@ private:
   Way watched_ = Rewrite;   // ... after a launch of this way
   double called_from_ = -1; // ... whose time before that launch was this
   double handed_ms_ = -1;   // the winner's time when a hand-over chose it
+  bool retest_ = false;     // that hand-over rests on one slow launch: wait less
 };
 
 /// A launch configuration: the choice is measured per device, grid, block
