@@ -463,23 +463,28 @@ TEST(LaunchChoice, VaryingWorkDoesNotFlipTheChoice) {
 }
 
 TEST(LaunchChoice, WatchesShortKernelsNowAndThen) {
-  // Events cost the host microseconds: launches of a 20 us winner whose
-  // times hold are watched further and further apart (the first after the
-  // probes, then 2, 4, 8 and 16 launches apart); a winner of 0.25 ms or
-  // more, every launch.
-  AdaptiveChoice C;
-  C.record(AdaptiveChoice::Rewrite, 0.3);
-  C.record(AdaptiveChoice::Original, 0.02);
-  std::vector<unsigned> Watched;
-  for (unsigned I = 1; I <= 64; ++I) {
-    const bool W = C.watch();
-    C.record_untimed(C.which(), W);
-    if (W) {
-      Watched.push_back(I);
-      EXPECT_FALSE(C.observe(AdaptiveChoice::Original, 0.021));
+  // Events cost a program that waits for every launch about 4.2 us: launches
+  // of a winner whose times hold are watched further and further apart (the
+  // first after the probes, then 2, 4, 8, ... launches apart), up to one in
+  // 16, or wider where that would cost more than 0.2 % of the winner's time
+  // (0.022 ms: one in 95); a winner of 0.25 ms or more, every launch.
+  const auto watched = [](double Ms, unsigned Launches) {
+    AdaptiveChoice C;
+    C.record(AdaptiveChoice::Rewrite, 3.0);
+    C.record(AdaptiveChoice::Original, Ms);
+    std::vector<unsigned> Watched;
+    for (unsigned I = 1; I <= Launches; ++I) {
+      const bool W = C.watch();
+      C.record_untimed(C.which(), W);
+      if (W) {
+        Watched.push_back(I);
+        EXPECT_FALSE(C.observe(AdaptiveChoice::Original, Ms));
+      }
     }
-  }
-  EXPECT_EQ(Watched, (std::vector<unsigned>{1, 3, 7, 15, 31, 47, 63}));
+    return Watched;
+  };
+  EXPECT_EQ(watched(0.022, 400), (std::vector<unsigned>{1, 3, 7, 15, 31, 63, 127, 222, 317}));
+  EXPECT_EQ(watched(0.2, 64), (std::vector<unsigned>{1, 3, 7, 15, 31, 47, 63}));
   AdaptiveChoice D;
   D.record(AdaptiveChoice::Rewrite, 3.0);
   D.record(AdaptiveChoice::Original, 0.5);
@@ -497,15 +502,15 @@ TEST(LaunchChoice, WatchesEveryLaunchWhileTimesGrow) {
   C.record(AdaptiveChoice::Rewrite, 10.0);
   C.record(AdaptiveChoice::Original, 0.02);
   double Ms = 0.02;
-  for (unsigned I = 1; I <= 40; ++I) {
+  for (unsigned I = 1; I <= 200; ++I) {
     const bool W = C.watch();
     C.record_untimed(AdaptiveChoice::Original, W);
     if (W)
       C.observe(AdaptiveChoice::Original, Ms);
   }
-  EXPECT_FALSE(C.watch()); // watched 16 apart by now
+  EXPECT_FALSE(C.watch()); // watched 105 apart by now
   bool Seen = false;
-  for (unsigned I = 0; I < 16 && !Seen; ++I) {
+  for (unsigned I = 0; I < 105 && !Seen; ++I) {
     Seen = C.watch();
     C.record_untimed(AdaptiveChoice::Original, Seen);
   }
@@ -552,9 +557,9 @@ TEST(LaunchChoice, ASpikeHandsBackWhenItPasses) {
   // way's own time falls to a quarter of its hand-over time, the spike has
   // passed: the original's time from before it is its measure again, and
   // the delegated way's next time calls it back. The original is watched
-  // one launch in up to 16: the spike at each of 16 rounds in a row.
+  // one launch in up to 76 here: the spike at each of 76 rounds in a row.
   unsigned HandOvers = 0;
-  for (unsigned At = 1500; At < 1516; ++At) {
+  for (unsigned At = 1500; At < 1576; ++At) {
     SCOPED_TRACE(At);
     Rounds Push{"push", {}, {}};
     for (unsigned Round = 0; Round < 3000; ++Round) {
@@ -594,7 +599,7 @@ TEST(LaunchChoice, AJumpThatPassesIsRetestedSoon) {
   // (0.83 - 0.11) / (0.11 - 0.014) = 8 launches instead, and takes back.
   const std::vector<double> After = {0.0294, 0.2516, 0.1165, 0.0873, 0.0347, 0.0322};
   unsigned HandOvers = 0;
-  for (unsigned At = 1500; At < 1532; ++At) { // every phase of the watch gaps
+  for (unsigned At = 1500; At < 1756; ++At) { // every phase of the watch gaps
     SCOPED_TRACE(At);
     Rounds Push{"push", {}, {}};
     for (unsigned Round = 0; Round < 3000; ++Round) {

@@ -31,7 +31,9 @@
 // spike): the old way's time from before it is its measure again. A
 // hand-over on one slow launch of the old way, with the new way's own time
 // level, times the old way again after as few launches as the ski-rental
-// bound allows (a heavy round the kernel as written alone feels).
+// bound allows (a heavy round the kernel as written alone feels). Watching
+// costs each watched launch about 4 us, so short winners are watched at
+// most 0.2 % of their time's worth.
 //
 // Host code only (no CUDA), so that it can be unit-tested on its own.
 //
@@ -270,7 +272,7 @@ public:
     // (Boruvka's components grow, and every vertex of one queues on its
     // lock): watch every launch until the times settle, then twice as
     // rarely each time they hold (watch()).
-    watch_gap_ = ms > 2 * ms_[way] ? 1 : std::min<std::uint64_t>(2 * watch_gap_, kMaxWatchGap);
+    watch_gap_ = ms > 2 * ms_[way] ? 1 : std::min<std::uint64_t>(2 * watch_gap_, max_watch_gap(ms));
     const double before = ms_[way];
     ms_[way] = ms > 0 ? ms : 0;
     if (ms_[way] < kHandOver * ms_[other(way)] || since_probe_ >= wait_)
@@ -290,9 +292,16 @@ public:
   /// written, docs/PERF.md). So: every launch while the winner takes
   /// 0.25 ms or more (events then cost under 2 %); otherwise the first
   /// launch after a probe, then launches further and further apart (1, 2,
-  /// 4, ... up to one in 16) while the watched times hold, and every
-  /// launch again after one that more than doubled (observe()).
-  bool watch() const { return ms_[winner()] >= 0.25 || since_watched_ + 1 >= watch_gap_; }
+  /// 4, ... up to one in 16, or wider where one in 16 would cost more than
+  /// 0.2 % of the winner's time: max_watch_gap) while the watched times
+  /// hold, and every launch again after one that more than doubled
+  /// (observe()).
+  bool watch() const { return ms_[winner()] >= kWatchAll || since_watched_ + 1 >= watch_gap_; }
+
+  /// What watching a launch adds to a program that waits for every launch:
+  /// its pair of events, 3.2-3.4 us, and reading them at the next launch,
+  /// 0.7-1.0 us (H200, bench/delegate/watch_bench.cu).
+  static constexpr double kWatchedLaunchMs = 0.0042;
 
   /// The way that ran before the next launch: the winner, or the way whose
   /// time called the next launch's re-probe.
@@ -324,7 +333,21 @@ private:
   std::uint64_t probes_ = 0;
   std::uint64_t since_probe_ = 0;
   std::uint64_t wait_ = 0;
-  static constexpr std::uint64_t kMaxWatchGap = 16;
+  // The widest gap between watched launches of a winner that takes `ms`
+  // (below kWatchAll): one in 16, or wider where the events would cost
+  // more than kWatchShare of its time (one launch in 160 of push-relabel's
+  // 13 us rounds: one in 16 cost them 1 %, docs/PERF.md "MaxFlow: the
+  // launcher replayed"), up to one in kMaxWatchGap.
+  static std::uint64_t max_watch_gap(double ms) {
+    const double gap = kWatchedLaunchMs / (kWatchShare * std::fmax(ms, 1e-6));
+    return gap >= double(kMaxWatchGap) ? kMaxWatchGap : gap <= 16 ? 16 : std::uint64_t(gap);
+  }
+  // A winner of this many ms or more is watched at every launch: the
+  // events cost under 2 % of it, and a growing Boruvka round missed costs
+  // seconds (docs/PERF.md, "MST: watching while times grow").
+  static constexpr double kWatchAll = 0.25;
+  static constexpr double kWatchShare = 0.002;
+  static constexpr std::uint64_t kMaxWatchGap = 256;
   static constexpr double kHandOver = 2; // a clear loss, a clear win
   static constexpr double kConfirm = 2;  // a first loss a cold launch may explain
   static constexpr double kSpikePassed = 4; // a hand-over's winner this much faster: it passed
