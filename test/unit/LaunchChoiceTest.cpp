@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dd/launch_choice.h"
+#include "launch_replay.h"
 
 #include "gtest/gtest.h"
 
@@ -340,40 +341,15 @@ struct Rounds {
 };
 
 /// Replays `Runs` runs of `R` through `C` the way the delegate launcher
-/// drives it (the original's watched times read at the next launch, the
-/// rewrite's at once; a delegated launch waits, so its time is known) and
-/// returns each run's total ms. `OnLaunch` sees every launch's way and time.
+/// drives it (bench/delegate/launch_replay.h) and returns each run's total
+/// ms. `OnLaunch` sees every launch's way and time.
 std::vector<double>
 replay(AdaptiveChoice &C, const Rounds &R, unsigned Runs,
        const std::function<void(AdaptiveChoice::Way, double)> &OnLaunch = nullptr) {
-  bool Pending = false;
-  double PendingMs = 0;
   std::vector<double> Totals;
-  for (unsigned Run = 0; Run < Runs; ++Run) {
-    double Total = 0;
-    for (std::size_t I = 0; I < R.Original.size(); ++I) {
-      if (Pending) {
-        C.observe(AdaptiveChoice::Original, PendingMs);
-        Pending = false;
-      }
-      const AdaptiveChoice::Way Way = C.which();
-      const double Ms = Way == AdaptiveChoice::Rewrite ? R.Rewrite[I] : R.Original[I];
-      Total += Ms;
-      if (OnLaunch)
-        OnLaunch(Way, Ms);
-      if (C.timed()) {
-        C.record(Way, Ms);
-      } else if (Way == AdaptiveChoice::Rewrite) {
-        C.record_untimed(Way);
-        C.observe(Way, Ms);
-      } else {
-        Pending = C.watch();
-        PendingMs = Ms;
-        C.record_untimed(Way, Pending);
-      }
-    }
-    Totals.push_back(Total);
-  }
+  for (const dd::bench::ReplayTotals &T :
+       dd::bench::replay_choice(C, {R.Original, R.Rewrite}, Runs, OnLaunch))
+    Totals.push_back(T.ms);
   return Totals;
 }
 

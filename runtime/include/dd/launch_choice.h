@@ -33,7 +33,8 @@
 // level, times the old way again after as few launches as the ski-rental
 // bound allows (a heavy round the kernel as written alone feels). Watching
 // costs each watched launch about 4 us, so short winners are watched at
-// most 0.2 % of their time's worth.
+// most 0.2 % of their time's worth. dd-launch-replay replays measured
+// per-launch times through these rules (bench/delegate/launch_replay.h).
 //
 // Host code only (no CUDA), so that it can be unit-tested on its own.
 //
