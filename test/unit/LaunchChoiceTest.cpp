@@ -245,6 +245,34 @@ TEST(LaunchChooser, RunTimed) {
   EXPECT_EQ(C.choice().launches(AdaptiveChoice::Rewrite), 1u);
 }
 
+TEST(LaunchChooser, TotalsOutliveAShapeChange) {
+  // What DD_DELEGATE_VERBOSE prints at exit: every launch of the process,
+  // whatever shapes it had, the watched and the called ones counted.
+  dd::LaunchChooser C("delegated");
+  dd::LaunchShape A;
+  A.grid[0] = 4;
+  C.configure(A);
+  C.record("k", AdaptiveChoice::Rewrite, 0.3, false);
+  C.record("k", AdaptiveChoice::Original, 0.02, false);
+  C.record_untimed(AdaptiveChoice::Original, true);
+  C.observe("k", AdaptiveChoice::Original, 0.9, false); // a clear loss: calls
+  C.record("k", AdaptiveChoice::Rewrite, 0.3, false);
+  dd::LaunchShape B = A;
+  B.grid[0] = 8;
+  EXPECT_TRUE(C.configure(B));
+  C.record_untimed(AdaptiveChoice::Original);
+  const dd::LaunchChooser::Totals &T = C.totals();
+  EXPECT_EQ(T.launches[AdaptiveChoice::Rewrite], 2u);
+  EXPECT_EQ(T.launches[AdaptiveChoice::Original], 3u);
+  EXPECT_EQ(T.timed, 3u);
+  EXPECT_EQ(T.watched, 1u);
+  EXPECT_EQ(T.called, 1u);
+  testing::internal::CaptureStderr();
+  C.print_totals("insert");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "dd: insert: 5 launches: 3 original (1 watched), 2 delegated; 3 timed, 1 called by a watched time\n");
+}
+
 } // namespace
 
 TEST(LaunchChoice, FollowsWhatUntimedLaunchesMeasure) {

@@ -443,6 +443,8 @@ public:
     const bool probing = choice_.ms(AdaptiveChoice::Rewrite) < 0 || choice_.ms(AdaptiveChoice::Original) < 0;
     const AdaptiveChoice::Way before = choice_.running();
     choice_.record(way, ms);
+    ++totals_.launches[way];
+    ++totals_.timed;
     if (!verbose)
       return;
     const char *names[2] = {rewrite_name_, "original"};
@@ -455,12 +457,19 @@ public:
     std::fputc('\n', stderr);
   }
   /// An untimed launch of `way` ran (`watched`: timed by events).
-  void record_untimed(AdaptiveChoice::Way way, bool watched = false) { choice_.record_untimed(way, watched); }
+  void record_untimed(AdaptiveChoice::Way way, bool watched = false) {
+    choice_.record_untimed(way, watched);
+    ++totals_.launches[way];
+    totals_.watched += watched;
+  }
 
   /// An untimed launch of `way` took `ms` (AdaptiveChoice::observe); a
   /// re-probe it calls is reported when `verbose`.
   void observe(const char *kernel, AdaptiveChoice::Way way, double ms, bool verbose) {
-    if (!choice_.observe(way, ms) || !verbose)
+    if (!choice_.observe(way, ms))
+      return;
+    ++totals_.called;
+    if (!verbose)
       return;
     const char *names[2] = {rewrite_name_, "original"};
     std::fprintf(stderr, "dd: %s: %s took %.4f ms (%s %.4f ms last): re-probes the %s\n", kernel, names[way],
@@ -470,9 +479,37 @@ public:
 
   const AdaptiveChoice &choice() const { return choice_; }
 
+  /// What this chooser did over the process, every launch shape together
+  /// (configure() resets the choice, not these).
+  struct Totals {
+    std::uint64_t launches[2] = {0, 0}; ///< per way, timed ones included
+    std::uint64_t timed = 0;            ///< probes and re-probes
+    std::uint64_t watched = 0;          ///< untimed launches timed by events
+    std::uint64_t called = 0;           ///< re-probes a watched time called
+  };
+  const Totals &totals() const { return totals_; }
+
+  /// One line of totals on stderr (verbose launchers, at exit), e.g.
+  ///   dd: push: 10930 launches: 10925 original (68 watched), 5 delegated;
+  ///   7 timed, 1 called by a watched time
+  void print_totals(const char *kernel) const {
+    const std::uint64_t all = totals_.launches[AdaptiveChoice::Rewrite] + totals_.launches[AdaptiveChoice::Original];
+    if (all == 0)
+      return;
+    std::fprintf(stderr,
+                 "dd: %s: %llu launches: %llu original (%llu watched), %llu %s; %llu timed, %llu called by a "
+                 "watched time\n",
+                 kernel, static_cast<unsigned long long>(all),
+                 static_cast<unsigned long long>(totals_.launches[AdaptiveChoice::Original]),
+                 static_cast<unsigned long long>(totals_.watched),
+                 static_cast<unsigned long long>(totals_.launches[AdaptiveChoice::Rewrite]), rewrite_name_,
+                 static_cast<unsigned long long>(totals_.timed), static_cast<unsigned long long>(totals_.called));
+  }
+
 private:
   const char *rewrite_name_;
   AdaptiveChoice choice_;
+  Totals totals_;
   LaunchShape shape_;
   bool configured_ = false;
 };

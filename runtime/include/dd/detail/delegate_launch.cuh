@@ -68,6 +68,13 @@ typename Ctx::Config delegate_config(const char *kernel, unsigned servers, dim3 
   return cfg;
 }
 
+/// DD_DELEGATE_VERBOSE=1: every probe and choice on stderr, and at exit each
+/// delegated kernel's totals (LaunchChooser::print_totals).
+inline bool delegate_verbose() {
+  static const bool verbose = env_flag("DD_DELEGATE_VERBOSE");
+  return verbose;
+}
+
 /// What a delegated launch keeps from one call to the next: the planned
 /// Context (channel buffers, streams, events, the occupancy split) and the
 /// nested protocol's side channels (`Extra`). Planning costs allocations
@@ -114,7 +121,14 @@ template <class Ctx, class Extra> struct DelegatePlan {
   // read at a later launch without waiting (LaunchChooser::observe).
   LaunchWatch watch;
 
+  // The kernel's name, for the totals printed at exit when verbose.
+  const char *kernel = nullptr;
+
   explicit DelegatePlan(unsigned sms_per_server = 8) : sms_per_server(sms_per_server) {}
+  ~DelegatePlan() {
+    if (kernel && delegate_verbose())
+      chooser.print_totals(kernel);
+  }
   DelegatePlan(const DelegatePlan &) = delete;
   DelegatePlan &operator=(const DelegatePlan &) = delete;
 };
@@ -137,12 +151,6 @@ void delegate_original_observed(Plan &plan, cudaStream_t stream, Launch &&launch
 inline LaunchPolicy delegate_policy() {
   static const LaunchPolicy policy = launch_policy_from_env("DD_DELEGATE_POLICY", "delegate");
   return policy;
-}
-
-/// DD_DELEGATE_VERBOSE=1: every probe and choice on stderr.
-inline bool delegate_verbose() {
-  static const bool verbose = env_flag("DD_DELEGATE_VERBOSE");
-  return verbose;
 }
 
 /// DD_DELEGATE_VERBOSE=2: also every launch, synchronized and timed, with
@@ -186,6 +194,7 @@ void delegate_run_once(const char *kernel, Plan &plan, Server server, Client cli
                   AfterWait &&after_wait) {
   using Ctx = decltype(plan.ctx);
   std::lock_guard<std::mutex> lock(plan.mutex);
+  plan.kernel = kernel;
   const typename Ctx::Config cfg = delegate_config<Ctx>(kernel, servers, grid, block, plan.sms_per_server);
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
