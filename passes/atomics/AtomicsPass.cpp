@@ -12,8 +12,10 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
+#include <functional>
 #include <map>
 #include <set>
 
@@ -772,29 +774,96 @@ const Expr *atomicResultCondition(const Expr *Cond, const FunctionDecl *F) {
              : nullptr;
 }
 
-/// The condition of a loop around \p Call, inside \p F, that each lane
+/// The condition of an `if` inside \p Loop's body that ends the loop for
+/// the lanes that take it (a `break` of this loop, not of a switch or an
+/// inner loop, or a `return`) and that each lane evaluates on its own data;
+/// null if there is none.
+const Expr *perLaneExit(const Stmt *Loop, const KernelValues &Values) {
+  std::vector<const Expr *> Conds;
+  std::function<const Expr *(const Stmt *, bool)> Walk =
+      [&](const Stmt *S, bool InBreakable) -> const Expr * {
+    if (!S || isa<LambdaExpr>(S))
+      return nullptr;
+    if (isa<ReturnStmt>(S) || (isa<BreakStmt>(S) && !InBreakable)) {
+      for (const Expr *C : llvm::reverse(Conds))
+        if (std::optional<AffineValue> V = valueIn(Values, C);
+            V && V->valueClass() == ValueClass::NonAffine)
+          return C;
+      return nullptr;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      Conds.push_back(If->getCond());
+      const Expr *Found = Walk(If->getThen(), InBreakable);
+      if (!Found)
+        Found = Walk(If->getElse(), InBreakable);
+      Conds.pop_back();
+      return Found;
+    }
+    const bool Breakable =
+        InBreakable ||
+        isa<ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt>(S);
+    for (const Stmt *C : S->children())
+      if (const Expr *Found = Walk(C, Breakable))
+        return Found;
+    return nullptr;
+  };
+  const Stmt *Body = nullptr;
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    Body = F->getBody();
+  else if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    Body = W->getBody();
+  else if (const auto *D = dyn_cast<DoStmt>(Loop))
+    Body = D->getBody();
+  return Walk(Body, false);
+}
+
+/// Whether \p Cond, a loop's condition, is absent or always true
+/// (`for (;;)`, `while (true)`, `do ... while (1)`): only the body's exits
+/// end the loop.
+bool neverEnds(ASTContext &Ctx, const Expr *Cond) {
+  if (!Cond)
+    return true;
+  bool Value = false;
+  return !Cond->isValueDependent() &&
+         Cond->EvaluateAsBooleanCondition(Value, Ctx) && Value;
+}
+
+/// The loop around \p Call, inside its function, whose condition each lane
 /// evaluates on its own data: a value class of NonAffine (a row walk
 /// `for (i = nindex[v]; i < nindex[v + 1]; ++i)` over each lane's vertex
-/// `v`). Lanes leave such a loop at different iterations, so the vote
+/// `v`), or, in a loop with no condition of its own (`for (;;)`), the
+/// condition of a `break` or `return` that ends it (`if (dist[u] == INF)
+/// break;`). Lanes leave such a loop at different iterations, so the vote
 /// mostly runs on part of a warp, and the words of different lanes' rows
 /// seldom meet: Indigo's pull-style SSSP and CC (atomicMin on each
 /// neighbour's word) ran 0.61-0.78x of as written through the vote on
 /// Kronecker graphs and 0.89-0.96x on road networks (docs/corpus.md, "ECL
 /// and Indigo2, checked and run on the GPU"). A loop whose condition the
-/// analysis has no value for is not counted.
-const Expr *perLaneLoopCondition(ASTContext &Ctx, const CallExpr *Call,
-                                 const KernelValues &Values) {
+/// analysis has no value for is not counted, nor a per-lane exit of a loop
+/// that also has a condition (an early exit on bad data: the loop's trip
+/// count is still its condition's).
+struct PerLaneLoop {
+  const Stmt *Loop = nullptr;
+  const Expr *Exit = nullptr; ///< the exit's condition, where that decides
+};
+std::optional<PerLaneLoop> perLaneLoop(ASTContext &Ctx, const CallExpr *Call,
+                                       const KernelValues &Values) {
   // enclosingLoop stops at the function's body: the call's own function's
   // loops only.
   for (const Stmt *S = enclosingLoop(Ctx, Call); S; S = enclosingLoop(Ctx, S)) {
-    const Expr *Cond = loopCondition(S);
-    if (!Cond)
+    if (isa<CXXForRangeStmt>(S))
       continue;
+    const Expr *Cond = loopCondition(S);
+    if (neverEnds(Ctx, Cond)) {
+      if (const Expr *Exit = perLaneExit(S, Values))
+        return PerLaneLoop{S, Exit};
+      continue;
+    }
     if (std::optional<AffineValue> V = valueIn(Values, Cond);
         V && V->valueClass() == ValueClass::NonAffine)
-      return Cond;
+      return PerLaneLoop{S, nullptr};
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 /// The condition of an enclosing `if` that lets \p Call run only where an
@@ -932,9 +1001,12 @@ bool runAtomicsPass(PassContext &P) {
       }
 
       // The line of a check, as the user's file numbers it.
-      auto lineOf = [&](const Expr *Check) {
+      auto lineOf = [&](const Stmt *Check) {
         const SourceManager &SM = Ctx.getSourceManager();
-        return SM.getPresumedLoc(SM.getExpansionLoc(Check->getExprLoc()))
+        const auto *E = dyn_cast<Expr>(Check);
+        return SM
+            .getPresumedLoc(
+                SM.getExpansionLoc(E ? E->getExprLoc() : Check->getBeginLoc()))
             .getLine();
       };
 
@@ -1193,12 +1265,18 @@ bool runAtomicsPass(PassContext &P) {
                           "too few together to gain from combining "
                           "(atomic(vr) forces it)");
         continue;
-      } else if (const Expr *Loop = perLaneLoopCondition(Ctx, Call, Values)) {
+      } else if (std::optional<PerLaneLoop> Loop =
+                     perLaneLoop(Ctx, Call, Values)) {
+        std::string Exit;
+        if (Loop->Exit)
+          Exit = " (it ends at the condition on line " +
+                 std::to_string(lineOf(Loop->Exit)) + ")";
         D.remark(Loc, Name + " left unchanged: the loop on line " +
-                          Twine(lineOf(Loop)) +
-                          " runs a trip count of each lane's own, so the "
-                          "lanes that reach it together are seldom a whole "
-                          "warp or on one word (atomic(vr) forces the vote)");
+                          Twine(lineOf(Loop->Loop)) + " runs a trip count " +
+                          "of each lane's own" + Exit +
+                          ", so the lanes that reach it together are seldom "
+                          "a whole warp or on one word (atomic(vr) forces the "
+                          "vote)");
         continue;
       } else if (Space != AddressSpace::Global) {
         Replacement = ("dd::atomic_" + Op + "_auto").str();

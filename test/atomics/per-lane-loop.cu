@@ -83,3 +83,50 @@ __global__ void forced(const int *nindex, const int *nlist, const int *wl, unsig
     atomicAdd(&hits[nlist[i]], 1u);
   }
 }
+
+// A loop with no condition of its own that a break or return on each lane's
+// data ends: its trip count is each lane's own too (a walk up each lane's
+// chain of parents; a search that stops at a lane's own key). A break of an
+// inner switch, or on a value every lane shares, decides no trip count: the
+// vote as before.
+__global__ void exits(const int *parent, const int *keys, unsigned *hits, int key, int n) {
+  const int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (hits[v] == 7u)
+    return;
+  int u = v;
+  for (;;) {
+    // CHECK: per-lane-loop.cu:[[@LINE+1]]:5: remark: atomicAdd left unchanged: the loop on line [[@LINE-1]] runs a trip count of each lane's own (it ends at the condition on line [[@LINE+3]])
+    atomicAdd(&hits[u], 1u);
+    const int p = parent[u];
+    if (p == u)
+      break;
+    u = p;
+  }
+  int i = v;
+  while (true) {
+    // CHECK: per-lane-loop.cu:[[@LINE+1]]:5: remark: atomicAdd left unchanged: the loop on line [[@LINE-1]] runs a trip count of each lane's own (it ends at the condition on line [[@LINE+2]])
+    atomicAdd(&hits[keys[i]], 2u);
+    if (keys[i] == key)
+      return;
+    i = (i + 1) % n;
+  }
+}
+
+__global__ void uniform_exits(const int *keys, unsigned *hits, int n) {
+  if (hits[0] == 7u)
+    return;
+  int round = 0;
+  for (;;) {
+    // CHECK: per-lane-loop.cu:[[@LINE+2]]:5: remark: atomicAdd -> dd::atomic_add_vr: nonaffine address
+    // OUT: {{^}}    dd::atomic_add_vr(&hits[keys[blockIdx.x * blockDim.x + threadIdx.x + round]], 1u);
+    atomicAdd(&hits[keys[blockIdx.x * blockDim.x + threadIdx.x + round]], 1u);
+    switch (keys[round]) {
+    case 0:
+      break; // the switch's
+    default:
+      ++round;
+    }
+    if (++round >= n)
+      break;
+  }
+}
