@@ -807,14 +807,7 @@ const Expr *perLaneExit(const Stmt *Loop, const KernelValues &Values) {
         return Found;
     return nullptr;
   };
-  const Stmt *Body = nullptr;
-  if (const auto *F = dyn_cast<ForStmt>(Loop))
-    Body = F->getBody();
-  else if (const auto *W = dyn_cast<WhileStmt>(Loop))
-    Body = W->getBody();
-  else if (const auto *D = dyn_cast<DoStmt>(Loop))
-    Body = D->getBody();
-  return Walk(Body, false);
+  return Walk(loopBody(Loop), false);
 }
 
 /// Whether \p Cond, a loop's condition, is absent or always true

@@ -66,4 +66,14 @@ const Expr *loopCondition(const Stmt *S) {
   return nullptr;
 }
 
+const Stmt *loopBody(const Stmt *S) {
+  if (const auto *For = dyn_cast_or_null<ForStmt>(S))
+    return For->getBody();
+  if (const auto *While = dyn_cast_or_null<WhileStmt>(S))
+    return While->getBody();
+  if (const auto *Do = dyn_cast_or_null<DoStmt>(S))
+    return Do->getBody();
+  return nullptr;
+}
+
 } // namespace decoupler

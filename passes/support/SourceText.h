@@ -43,6 +43,9 @@ const clang::Stmt *enclosingLoop(clang::ASTContext &Ctx, const clang::Stmt *S);
 /// (a range-for, a for without one).
 const clang::Expr *loopCondition(const clang::Stmt *S);
 
+/// The body of a for, while or do loop \p S; null for anything else.
+const clang::Stmt *loopBody(const clang::Stmt *S);
+
 } // namespace decoupler
 
 #endif // DECOUPLER_SUPPORT_SOURCETEXT_H
