@@ -887,15 +887,9 @@ void FunctionAnalyzer::finalPass() {
     transfer(B, S);
     // Source-level branch conditions ending this block.
     const Stmt *T = B->getTerminatorStmt();
-    const Expr *Cond = nullptr;
+    const Expr *Cond = loopCondition(T);
     if (const auto *I = dyn_cast_or_null<IfStmt>(T))
       Cond = I->getCond();
-    else if (const auto *W = dyn_cast_or_null<WhileStmt>(T))
-      Cond = W->getCond();
-    else if (const auto *F = dyn_cast_or_null<ForStmt>(T))
-      Cond = F->getCond();
-    else if (const auto *D = dyn_cast_or_null<DoStmt>(T))
-      Cond = D->getCond();
     else if (const auto *Sw = dyn_cast_or_null<SwitchStmt>(T))
       Cond = Sw->getCond();
     if (Cond) {
