@@ -19,6 +19,7 @@
 
 #include "dd/launch_choice.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -59,8 +60,7 @@ inline std::vector<ReplayTotals>
 replay_choice(AdaptiveChoice &choice, const LaunchSeries &series, unsigned runs,
               const std::function<void(AdaptiveChoice::Way, double)> &on_launch = nullptr,
               double watched_ms = kWatchedLaunchMs, bool warm_later_runs = false) {
-  const std::size_t n = series.original.size() < series.rewrite.size() ? series.original.size()
-                                                                        : series.rewrite.size();
+  const std::size_t n = std::min(series.original.size(), series.rewrite.size());
   bool pending = false;
   double pending_ms = 0;
   std::vector<ReplayTotals> totals;

@@ -335,19 +335,20 @@ private:
   std::uint64_t since_probe_ = 0;
   std::uint64_t wait_ = 0;
   // The widest gap between watched launches of a winner that takes `ms`
-  // (below kWatchAll): one in 16, or wider where the events would cost
+  // (below kWatchAll): one in kWatchGap, or wider where the events would cost
   // more than kWatchShare of its time (one launch in 160 of push-relabel's
   // 13 us rounds: one in 16 cost them 1 %, docs/PERF.md "MaxFlow: the
   // launcher replayed"), up to one in kMaxWatchGap.
   static std::uint64_t max_watch_gap(double ms) {
     const double gap = kWatchedLaunchMs / (kWatchShare * std::fmax(ms, 1e-6));
-    return gap >= double(kMaxWatchGap) ? kMaxWatchGap : gap <= 16 ? 16 : std::uint64_t(gap);
+    return gap >= double(kMaxWatchGap) ? kMaxWatchGap : gap <= kWatchGap ? kWatchGap : std::uint64_t(gap);
   }
   // A winner of this many ms or more is watched at every launch: the
   // events cost under 2 % of it, and a growing Boruvka round missed costs
   // seconds (docs/PERF.md, "MST: watching while times grow").
   static constexpr double kWatchAll = 0.25;
   static constexpr double kWatchShare = 0.002;
+  static constexpr std::uint64_t kWatchGap = 16;
   static constexpr std::uint64_t kMaxWatchGap = 256;
   static constexpr double kHandOver = 2; // a clear loss, a clear win
   static constexpr double kConfirm = 2;  // a first loss a cold launch may explain
