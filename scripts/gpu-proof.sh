@@ -3,7 +3,7 @@
 #
 #   scripts/gpu-proof.sh pack [DIR]   here: build the GPU test programs and the
 #                                     examples (original and rewritten), copy
-#                                     them, dd-sssp, dd-mst, dd-maxflow, dd-sp, dd-dmr and the graphs into DIR
+#                                     them, dd-sssp, dd-mst, dd-maxflow, dd-maxflow-turns, dd-sp, dd-dmr and the graphs into DIR
 #                                     (default .gpu-proof, git-ignored); fails
 #                                     when DIR/bin lacks a program that
 #                                     test/gpu/examples-differential.sh runs
@@ -46,11 +46,11 @@ build="${DECOUPLER_BUILD_DIR:-$root/build}"
 pack() {
   set -e
   "$root/scripts/setup.sh" >/dev/null
-  cmake --build "$build" --target atomics_test channel_stress delegate_test dd-sssp dd-mst dd-maxflow dd-sp dd-dmr dd-graph \
+  cmake --build "$build" --target atomics_test channel_stress delegate_test dd-sssp dd-mst dd-maxflow dd-maxflow-turns dd-sp dd-dmr dd-graph \
     histogram histogram_dd privatize privatize_dd spmv_coo spmv_coo_dd sssp_topology sssp_topology_dd \
     hashtable hashtable_dd bank bank_dd ledger ledger_dd reply reply_dd decouple decouple_dd >&2
   mkdir -p "$dir/bin" "$dir/graphs"
-  cp "$build"/bin/{atomics_test,channel_stress,delegate_test,dd-sssp,dd-mst,dd-maxflow,dd-sp,dd-dmr,dd-graph} "$dir/bin/"
+  cp "$build"/bin/{atomics_test,channel_stress,delegate_test,dd-sssp,dd-mst,dd-maxflow,dd-maxflow-turns,dd-sp,dd-dmr,dd-graph} "$dir/bin/"
   # The delegate benchmark is not a CMake target (bench/delegate/build.sh).
   "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -O3 -std=c++17 -I "$root/runtime/include" \
     "$root/bench/delegate/delegate_bench.cu" -o "$dir/bin/delegate_bench"

@@ -34,7 +34,9 @@
 # processes differ more than the ways do (MaxFlow: 10-20 % from one process
 # to the next, the kernel as written too): a ratio of neighbouring
 # processes cancels what drifts in between, a ratio of two single runs
-# does not.
+# does not. MaxFlow's ways differ by less than even paired processes
+# resolve: dd-maxflow-turns (built beside dd-maxflow; docs/maxflow.md) runs
+# them in turns in one process and gives the ratios with 95 % intervals.
 set -u
 bin=${1:?usage: run.sh BIN_DIR WORK_DIR}
 work=${2:?usage: run.sh BIN_DIR WORK_DIR}

@@ -24,7 +24,8 @@
 # only); delegate with the adaptive policy (--runs=3: the launcher probes
 # both ways, DD_DELEGATE_VERBOSE=1 must show the original probed). Each run
 # is limited to DD_GPU_TEST_TIMEOUT seconds (default 180: a hang must not
-# eat the lease). Prints one line per run and "N passed, N failed"; exit
+# eat the lease). dd-maxflow-turns too, when BIN_DIR has it (two meshes,
+# three turns). Prints one line per run and "N passed, N failed"; exit
 # status 1 when any failed.
 set -u
 bin=${1:?usage: maxflow-verify.sh BIN_DIR}
@@ -145,6 +146,36 @@ check "$(random rand-small 50 400 100 1)" "random 50/400" small
 check "$(random rand-mid 5000 40000 10000 2)" "random 5000/40000" small
 check "$(random rand-big 100000 1000000 2147483647 3)" "random 1e5/1e6 cap 2^31-1" large
 check "$(random rand-dense 2000 200000 7 4)" "random 2000/2e5 cap 7" large
+
+# dd-maxflow-turns (bench/apps), when BIN_DIR has it: both ways in turns in
+# one process, every run verified by the tool; the value must be Dinic's and
+# the summary complete.
+turns() {
+  local net=$1 label=$2 want=$3
+  if ! timeout -k 10 "$timeout_s" "$bin/dd-maxflow-turns" --turns=3 "$net" >"$work/turns.out" \
+       2>"$work/turns.err"; then
+    fail "$label dd-maxflow-turns: $(grep -v '^dd: ' "$work/turns.err" | tail -n 1)"
+    return
+  fi
+  local value
+  value=$(sed -n 's/^flow \([0-9]*\), every run verified.*/\1/p' "$work/turns.out")
+  if [[ "flow $value" != "$want" ]] || [[ $(grep -c '^ *[123] ' "$work/turns.out") -ne 3 ]] ||
+     ! grep -q '^written/rewrite program [0-9.]* gpu [0-9.]* round [0-9.]*$' "$work/turns.out"; then
+    fail "$label dd-maxflow-turns: '$(tail -n 1 "$work/turns.out")', value '$value', --algo=cpu '$want'"
+    return
+  fi
+  echo "PASS $label dd-maxflow-turns ($(tail -n 1 "$work/turns.out"))"
+  passed=$((passed + 1))
+}
+if [[ -x $bin/dd-maxflow-turns ]]; then
+  for size in 32 128; do
+    n=$work/rlg$size.max
+    [[ -s $n ]] || continue
+    want=$(timeout -k 10 "$timeout_s" "$bin/dd-maxflow" --algo=cpu "$n" 2>/dev/null | tail -n 1 |
+      cut -d' ' -f1-2)
+    turns "$n" "rlg ${size}x$size" "$want"
+  done
+fi
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
