@@ -111,13 +111,18 @@ Expected<Run> run_once(Way way, const FlowNetwork &network,
   return run;
 }
 
-/// Student's t at 97.5 % for `df` degrees of freedom (1.96 beyond 30).
+/// Student's t at 97.5 % for `df` degrees of freedom: the table to 30,
+/// then the Cornish-Fisher expansion about 1.96 (within 0.001 there).
 double t975(std::size_t df) {
   static const double kT[] = {
       12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
       2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
       2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  return df >= 1 && df <= 30 ? kT[df - 1] : 1.96;
+  if (df >= 1 && df <= 30)
+    return kT[df - 1];
+  const double z = 1.959964, n = double(df);
+  return z + (z * z * z + z) / (4 * n) +
+         (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
 }
 
 /// "geomean 0.998 [0.991, 1.005] median 0.997 range 0.95-1.04" over `ratios`.
