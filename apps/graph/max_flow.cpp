@@ -170,4 +170,20 @@ Status check_maximum(const FlowNetwork& net, const std::vector<std::int64_t>& fl
   return cut.ok() ? Status() : cut.status();
 }
 
+Status certify_max_flow(const FlowNetwork& net, const std::vector<std::int64_t>& flows,
+                        std::int64_t value) {
+  Expected<std::int64_t> carried = verify_flow(net, flows);
+  if (!carried.ok())
+    return carried.status();
+  if (*carried != value)
+    return Status::error(str_cat("the arcs' flows carry ", *carried, ", not the ", value, " reported"));
+  Expected<std::int64_t> cut = min_cut_capacity(net, flows);
+  if (!cut.ok())
+    return cut.status();
+  if (*cut != value)
+    return Status::error(str_cat("the flow is ", value,
+                                 ", the cut the source's residual reach leaves has capacity ", *cut));
+  return Status();
+}
+
 } // namespace dd::graph

@@ -54,6 +54,13 @@ Status check_maximum(const FlowNetwork& network, const std::vector<std::int64_t>
 Expected<std::int64_t> min_cut_capacity(const FlowNetwork& network,
                                         const std::vector<std::int64_t>& flows);
 
+/// Proves that `flows` is a maximum flow of value `value` without a second
+/// max-flow algorithm: verify_flow() (feasible), its value `value`, and
+/// min_cut_capacity() equal to it (max-flow min-cut). O(V + E). An error
+/// says which part failed.
+Status certify_max_flow(const FlowNetwork& network, const std::vector<std::int64_t>& flows,
+                        std::int64_t value);
+
 } // namespace dd::graph
 
 #endif // DD_GRAPH_MAX_FLOW_H

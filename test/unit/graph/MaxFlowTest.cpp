@@ -502,6 +502,17 @@ TEST(MinCut, CapacityOfTheSourcesResidualReach) {
   EXPECT_EQ(*min_cut_capacity(par, flow->flows), 5);
 }
 
+TEST(CertifyMaxFlow, NamesThePartThatFails) {
+  const FlowNetwork chain = parse_ok("p max 3 2\nn 1 s\nn 3 t\na 1 2 5\na 2 3 4\n");
+  EXPECT_TRUE(certify_max_flow(chain, {4, 4}, 4).ok());
+  // Infeasible: more into vertex 2 than out.
+  ASSERT_FALSE(verify_flow(chain, {4, 3}).ok());
+  EXPECT_EQ(certify_max_flow(chain, {4, 3}, 4).message(), verify_flow(chain, {4, 3}).status().message());
+  EXPECT_EQ(certify_max_flow(chain, {4, 4}, 5).message(), "the arcs' flows carry 4, not the 5 reported");
+  // Feasible and as reported, but not maximum.
+  EXPECT_EQ(certify_max_flow(chain, {3, 3}, 3).message(), min_cut_capacity(chain, {3, 3}).status().message());
+}
+
 TEST(MinCut, EqualsTheMaximumFlowOnGeneratedMeshes) {
   for (std::uint32_t seed = 1; seed <= 3; ++seed) {
     RlgParams p;
