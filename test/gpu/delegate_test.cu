@@ -24,7 +24,11 @@
 // (aliasing: different items, one lock; nested pairs on one lock); and
 // "fewer servers than asked" (Context::Config::fit_servers: 100000 asked,
 // what fits is planned, clients route by the planned count). Nested ones
-// run in both lock orders (one array) and with two arrays.
+// run in both lock orders (one array) and with two arrays. The "unstaged"
+// cases send with Channel::send_direct through a sender without stages
+// (ChannelSender<..., 0>, what the delegate pass generates when every send
+// waits for a reply; here nobody waits): finish() alone must keep the
+// servers running until every message of the block is in.
 // A watchdog (--timeout, default 20 s per configuration) aborts through the
 // channel. Prints one line per configuration and "N passed, N failed".
 
@@ -105,13 +109,24 @@ struct alignas(16) TwoMsg {
   unsigned a, b, amount, msg;
 };
 
-template <unsigned Locks> __global__ void one_client(dd::Channel<OneMsg, kCapacity> ch, unsigned n, unsigned cf) {
+/// A client thread's send: staged, or (Stage 0) unstaged.
+template <unsigned Stage, class Msg>
+__device__ void send(dd::ChannelSender<Msg, kCapacity, Stage> &tx, const dd::Channel<Msg, kCapacity> &ch,
+                     unsigned dest, const Msg &m) {
+  if constexpr (Stage == 0)
+    ch.send_direct(dest, m);
+  else
+    tx.send(dest, m);
+}
+
+template <unsigned Locks, unsigned Stage>
+__global__ void one_client(dd::Channel<OneMsg, kCapacity> ch, unsigned n, unsigned cf) {
   extern __shared__ __align__(16) unsigned char stage[];
-  dd::ChannelSender<OneMsg, kCapacity> tx(ch, stage);
+  dd::ChannelSender<OneMsg, kCapacity, Stage> tx(ch, stage);
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     const unsigned item = item_of(i, cf);
-    tx.send(dd::DelegateMap<Locks>{ch.servers}.server(item), OneMsg{item, i});
+    send(tx, ch, dd::DelegateMap<Locks>{ch.servers}.server(item), OneMsg{item, i});
   }
   tx.finish();
 }
@@ -127,14 +142,14 @@ template <unsigned Locks> __global__ void one_server(dd::Channel<OneMsg, kCapaci
 template <unsigned Locks, dd::LockIds Ids>
 using TwoServer = dd::NestedDelegateServer<TwoMsg, Locks, kCapacity, 1024, Ids>;
 
-template <unsigned Locks, dd::LockIds Ids>
+template <unsigned Locks, dd::LockIds Ids, unsigned Stage>
 __global__ void two_client(dd::Channel<TwoMsg, kCapacity> ch, unsigned n, unsigned cf) {
   extern __shared__ __align__(16) unsigned char stage[];
-  dd::ChannelSender<TwoMsg, kCapacity> tx(ch, stage);
+  dd::ChannelSender<TwoMsg, kCapacity, Stage> tx(ch, stage);
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     const Pair p = pair_of(i, cf, Ids == dd::LockIds::TwoArrays);
-    tx.send(TwoServer<Locks, Ids>::route(p.a, p.b, ch.servers), TwoMsg{p.a, p.b, p.amount, i});
+    send(tx, ch, TwoServer<Locks, Ids>::route(p.a, p.b, ch.servers), TwoMsg{p.a, p.b, p.amount, i});
   }
   tx.finish();
 }
@@ -161,9 +176,11 @@ struct Case {
   unsigned n;
   dd::NestedOrder order; // nested cases: which lock first
   dd::LockIds ids;       // nested cases: one array or two
+  bool unstaged;         // send_direct through a sender without stages
 };
 
-template <unsigned Locks, dd::LockIds Ids> bool run_case(const Case &c, double timeout_s, std::string &line) {
+template <unsigned Locks, dd::LockIds Ids, unsigned Stage>
+bool run_case(const Case &c, double timeout_s, std::string &line) {
   constexpr unsigned slots = 2 * kItems;
   const bool two_arrays = Ids == dd::LockIds::TwoArrays;
   State s{};
@@ -197,19 +214,20 @@ template <unsigned Locks, dd::LockIds Ids> bool run_case(const Case &c, double t
   std::string err;
   const unsigned blocks = (n + 255) / 256;
   if (!c.nested) {
-    dd::Context<OneMsg, kCapacity> ctx;
-    dd::Context<OneMsg, kCapacity>::Config cfg;
+    using Ctx = dd::Context<OneMsg, kCapacity, Stage>;
+    Ctx ctx;
+    typename Ctx::Config cfg;
     cfg.servers = c.servers;
     cfg.clients = blocks;
     cfg.fit_servers = c.fit;
-    e = ctx.plan(one_server<Locks>, one_client<Locks>, cfg);
+    e = ctx.plan(one_server<Locks>, one_client<Locks, Stage>, cfg);
     if (e == cudaSuccess) {
       planned = ctx.split().servers;
       const auto ch = ctx.channel();
       DD_CUDA_CHECK(cudaDeviceSynchronize());
       e = ctx.launch([&](dim3 g, dim3 b, size_t shm, cudaStream_t st) { one_server<Locks><<<g, b, shm, st>>>(ch, s); },
                      [&](dim3 g, dim3 b, size_t shm, cudaStream_t st) {
-                       one_client<Locks><<<g, b, shm, st>>>(ch, n, c.cf);
+                       one_client<Locks, Stage><<<g, b, shm, st>>>(ch, n, c.cf);
                      });
       if (e == cudaSuccess)
         e = ctx.wait(timeout_s);
@@ -219,12 +237,13 @@ template <unsigned Locks, dd::LockIds Ids> bool run_case(const Case &c, double t
     hung = ctx.hung();
   } else {
     using Server = TwoServer<Locks, Ids>;
-    dd::Context<TwoMsg, kCapacity> ctx;
-    dd::Context<TwoMsg, kCapacity>::Config cfg;
+    using Ctx = dd::Context<TwoMsg, kCapacity, Stage>;
+    Ctx ctx;
+    typename Ctx::Config cfg;
     cfg.servers = c.servers;
     cfg.clients = blocks;
     cfg.fit_servers = c.fit;
-    e = ctx.plan(two_server<Locks, Ids>, two_client<Locks, Ids>, cfg);
+    e = ctx.plan(two_server<Locks, Ids>, two_client<Locks, Ids, Stage>, cfg);
     dd::NestedDelegateSides<> sides;
     if (e == cudaSuccess) {
       planned = ctx.split().servers;
@@ -234,7 +253,9 @@ template <unsigned Locks, dd::LockIds Ids> bool run_case(const Case &c, double t
       const typename Server::sides_type side = sides.device();
       e = ctx.launch(
           [&](dim3 g, dim3 b, size_t shm, cudaStream_t st) { two_server<Locks, Ids><<<g, b, shm, st>>>(ch, side, s); },
-          [&](dim3 g, dim3 b, size_t shm, cudaStream_t st) { two_client<Locks, Ids><<<g, b, shm, st>>>(ch, n, c.cf); });
+          [&](dim3 g, dim3 b, size_t shm, cudaStream_t st) {
+            two_client<Locks, Ids, Stage><<<g, b, shm, st>>>(ch, n, c.cf);
+          });
       if (e == cudaSuccess)
         e = ctx.wait(timeout_s);
       if (e == cudaSuccess)
@@ -326,7 +347,7 @@ int main(int argc, char **argv) {
   // Nested cases run in both lock orders (dd::NestedOrder) over one
   // array, and over two (the order does not apply: the first array's lock
   // is always taken first).
-  auto add = [&](bool nested, unsigned cf, unsigned servers, bool fit, unsigned locks) {
+  auto add = [&](bool nested, unsigned cf, unsigned servers, bool fit, unsigned locks, bool unstaged = false) {
     struct Kind {
       const char *name;
       dd::NestedOrder order;
@@ -338,9 +359,10 @@ int main(int argc, char **argv) {
                         {"nested-two-arrays", dd::NestedOrder::RemoteFirst, dd::LockIds::TwoArrays}};
     for (const Kind &k : nested ? std::vector<Kind>(two, two + 3) : std::vector<Kind>(single, single + 1)) {
       char name[128];
-      std::snprintf(name, sizeof name, "%s/cf%u/S%u%s/L%u", k.name, cf, servers, fit ? "-fit" : "", locks);
-      cases.push_back(
-          Case{name, nested, cf, servers, fit, locks, nested ? (1u << 18) : (1u << 20), k.order, k.ids});
+      std::snprintf(name, sizeof name, "%s%s/cf%u/S%u%s/L%u", unstaged ? "unstaged-" : "", k.name, cf, servers,
+                    fit ? "-fit" : "", locks);
+      cases.push_back(Case{name, nested, cf, servers, fit, locks, nested ? (1u << 18) : (1u << 20), k.order, k.ids,
+                           unstaged});
     }
   };
   for (bool nested : {false, true}) {
@@ -351,6 +373,10 @@ int main(int argc, char **argv) {
     add(nested, 1024, 16, false, 16);
     add(nested, 32, 100000, true, 4096);
     add(nested, 131072, 100000, true, 4096);
+    for (unsigned cf : {32u, 131072u})
+      add(nested, cf, 16, false, 4096, true);
+    add(nested, 1024, 1, false, 4096, true);
+    add(nested, 32, 100000, true, 4096, true);
   }
   cudaDeviceProp prop{};
   DD_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -362,10 +388,12 @@ int main(int argc, char **argv) {
       continue;
     std::string line;
     const bool two = c.ids == dd::LockIds::TwoArrays;
-    const bool ok = c.locks == 16 ? (two ? run_case<16, dd::LockIds::TwoArrays>(c, timeout_s, line)
-                                         : run_case<16, dd::LockIds::OneSpace>(c, timeout_s, line))
-                                  : (two ? run_case<4096, dd::LockIds::TwoArrays>(c, timeout_s, line)
-                                         : run_case<4096, dd::LockIds::OneSpace>(c, timeout_s, line));
+    const bool ok = c.unstaged    ? (two ? run_case<4096, dd::LockIds::TwoArrays, 0>(c, timeout_s, line)
+                                         : run_case<4096, dd::LockIds::OneSpace, 0>(c, timeout_s, line))
+                    : c.locks == 16 ? (two ? run_case<16, dd::LockIds::TwoArrays, 32>(c, timeout_s, line)
+                                         : run_case<16, dd::LockIds::OneSpace, 32>(c, timeout_s, line))
+                                    : (two ? run_case<4096, dd::LockIds::TwoArrays, 32>(c, timeout_s, line)
+                                           : run_case<4096, dd::LockIds::OneSpace, 32>(c, timeout_s, line));
     std::printf("%s  %s  %s\n", ok ? "PASS" : "FAIL", c.name.c_str(), line.c_str());
     std::fflush(stdout);
     ok ? ++passed : ++failed;

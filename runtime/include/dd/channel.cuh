@@ -331,46 +331,58 @@ template <class Message, unsigned Capacity = 4096> struct Channel {
 /// @tparam Message, Capacity  as in Channel
 /// @tparam StageSize  messages staged per destination (power of two, <=
 ///                    Capacity). Shared memory: shared_bytes(servers).
+///                    0: no stages and no shared memory, for a client whose
+///                    every send waits for its reply (ReplyBox::call sends
+///                    unstaged): only finish() is left, and send() does not
+///                    compile. A stage nobody fills would still cost
+///                    shared_bytes (139 KB at 132 servers), one client
+///                    block per SM beside the servers, not eight.
 ///
-/// Contract: every thread of the block constructs it (it ends with a
-/// __syncthreads) and calls finish() once at the end (it has two); between
+/// Contract: every thread of the block constructs it (with stages it ends
+/// with a __syncthreads) and calls finish() once at the end (it has one or
+/// two); between
 /// them any lane may call send() any number of times, in any divergence,
 /// also from blocks whose size is not a multiple of 32. send() returns
 /// without needing any other thread outside send() to move, so it can sit
 /// between the block's own barriers.
 template <class Message, unsigned Capacity, unsigned StageSize = 32> class ChannelSender {
-  static_assert(StageSize >= 1 && (StageSize & (StageSize - 1)) == 0 && StageSize <= Capacity,
-                "StageSize must be a power of two no larger than Capacity");
+  static_assert(StageSize == 0 || ((StageSize & (StageSize - 1)) == 0 && StageSize <= Capacity),
+                "StageSize must be 0 or a power of two no larger than Capacity");
 
 public:
   using channel_type = Channel<Message, Capacity>;
 
   /// Dynamic shared memory the sender needs for `servers` destinations.
   static constexpr size_t shared_bytes(unsigned servers) {
-    return sizeof(Header) + size_t(servers) * (sizeof(Counters) + StageSize * sizeof(Message));
+    return StageSize == 0 ? 0 : sizeof(Header) + size_t(servers) * (sizeof(Counters) + StageSize * sizeof(Message));
   }
 
-  /// `shared`: shared_bytes(ch.servers) bytes, 16-byte aligned.
+  /// `shared`: shared_bytes(ch.servers) bytes, 16-byte aligned (unused
+  /// when StageSize is 0).
   __device__ ChannelSender(const channel_type &ch, void *shared) : ch_(ch) {
-    unsigned char *base = static_cast<unsigned char *>(shared);
-    header_ = reinterpret_cast<Header *>(base);
-    counters_ = reinterpret_cast<Counters *>(base + sizeof(Header));
-    stage_ = reinterpret_cast<Message *>(base + sizeof(Header) + ch.servers * sizeof(Counters));
-    const unsigned tid = detail::linear_thread_index();
-    if (tid == 0)
-      header_->aborted = 0;
-    for (unsigned d = tid; d < ch.servers; d += detail::block_thread_count()) {
-      counters_[d].reserved = 0;
-      counters_[d].committed = 0;
-      counters_[d].flushed = 0;
-      counters_[d].cached_read = detail::device_ref<unsigned long long>(ch.meta[d].read_index)
-                                     .load(cuda::memory_order_acquire);
+    if constexpr (StageSize != 0) {
+      unsigned char *base = static_cast<unsigned char *>(shared);
+      header_ = reinterpret_cast<Header *>(base);
+      counters_ = reinterpret_cast<Counters *>(base + sizeof(Header));
+      stage_ = reinterpret_cast<Message *>(base + sizeof(Header) + ch.servers * sizeof(Counters));
+      const unsigned tid = detail::linear_thread_index();
+      if (tid == 0)
+        header_->aborted = 0;
+      for (unsigned d = tid; d < ch.servers; d += detail::block_thread_count()) {
+        counters_[d].reserved = 0;
+        counters_[d].committed = 0;
+        counters_[d].flushed = 0;
+        counters_[d].cached_read = detail::device_ref<unsigned long long>(ch.meta[d].read_index)
+                                       .load(cuda::memory_order_acquire);
+      }
+      __syncthreads();
     }
-    __syncthreads();
   }
 
   /// Sends `msg` to server `dest` (< ch.servers).
   __device__ void send(unsigned dest, const Message &msg) {
+    static_assert(StageSize != 0, "an unstaged sender (StageSize 0) has no send(): use Channel::send_direct "
+                                  "or ReplyBox::call");
     const unsigned active = __activemask();
     // Lanes with one destination take consecutive stage positions.
     const unsigned group = __match_any_sync(active, dest);
@@ -419,16 +431,20 @@ public:
   /// Block-collective: flushes the partial stages and marks the block done.
   /// No send() may follow.
   __device__ void finish() {
+    // Every thread of the block is past its last send (the unstaged ones
+    // reserved and published theirs) before client_done() releases them.
     __syncthreads();
-    const unsigned lane_bit = 1u << lane_id();
-    for (unsigned d = detail::linear_thread_index(); d < ch_.servers; d += detail::block_thread_count()) {
-      Counters &c = counters_[d];
-      const unsigned n = detail::block_ref<unsigned>(c.reserved).load(cuda::memory_order_relaxed) -
-                         detail::block_ref<unsigned>(c.flushed).load(cuda::memory_order_relaxed);
-      if (n != 0) // flushed is a multiple of StageSize: stage[0, n) is pending
-        flush(d, lane_bit, n);
+    if constexpr (StageSize != 0) {
+      const unsigned lane_bit = 1u << lane_id();
+      for (unsigned d = detail::linear_thread_index(); d < ch_.servers; d += detail::block_thread_count()) {
+        Counters &c = counters_[d];
+        const unsigned n = detail::block_ref<unsigned>(c.reserved).load(cuda::memory_order_relaxed) -
+                           detail::block_ref<unsigned>(c.flushed).load(cuda::memory_order_relaxed);
+        if (n != 0) // flushed is a multiple of StageSize: stage[0, n) is pending
+          flush(d, lane_bit, n);
+      }
+      __syncthreads();
     }
-    __syncthreads();
     if (detail::linear_thread_index() == 0)
       ch_.client_done();
   }
@@ -466,9 +482,9 @@ private:
   }
 
   channel_type ch_;
-  Header *header_;
-  Counters *counters_;
-  Message *stage_;
+  Header *header_ = nullptr;
+  Counters *counters_ = nullptr;
+  Message *stage_ = nullptr;
 };
 
 /// The server side: the block's first warp is the leader (it reads and

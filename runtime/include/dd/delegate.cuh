@@ -747,8 +747,12 @@ private:
 ///       [&](const k_delegate::channel_type &ch, dim3 g, dim3 b, size_t shm, cudaStream_t s) { k_server<<<g, b, shm, s>>>(ch, ...); },
 ///       [&](const k_delegate::channel_type &ch, dim3 g, dim3 b, size_t shm, cudaStream_t s) { k_client<<<g, b, shm, s>>>(ch, ...); },
 ///       [&](dim3 g, dim3 b, cudaStream_t s) { k<<<g, b, 0, s>>>(...); });
-template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096> struct Delegate {
-  using context_type = Context<Message, Capacity>;
+///
+/// `StageSize`: the client's messages staged per server (ChannelSender); 0
+/// for a client whose every send waits for its reply (UnstagedDelegate).
+template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096, unsigned StageSize = 32>
+struct Delegate {
+  using context_type = Context<Message, Capacity, StageSize>;
   using channel_type = typename context_type::channel_type;
   using sender_type = typename context_type::sender_type;
   using server_type = DelegateServer<Message, Locks, Capacity>;
@@ -783,9 +787,9 @@ template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096> struct
 /// the server kernel also takes the side channels (sides_type). `Ids`:
 /// whether the two ids index one lock array or two (LockIds).
 template <class Message, unsigned Locks = 4096, unsigned Capacity = 4096, unsigned SideCapacity = 1024,
-          LockIds Ids = LockIds::OneSpace>
+          LockIds Ids = LockIds::OneSpace, unsigned StageSize = 32>
 struct NestedDelegate {
-  using context_type = Context<Message, Capacity>;
+  using context_type = Context<Message, Capacity, StageSize>;
   using channel_type = typename context_type::channel_type;
   using sender_type = typename context_type::sender_type;
   using server_type = NestedDelegateServer<Message, Locks, Capacity, SideCapacity, Ids>;
@@ -834,6 +838,19 @@ struct NestedDelegate {
 /// when it can tell the arrays apart.
 template <class Message, unsigned Locks = 4096>
 using NestedDelegateTwoArrays = NestedDelegate<Message, Locks, 4096, 1024, LockIds::TwoArrays>;
+
+/// The delegates of a client whose every send waits for its reply
+/// (ReplyBox::call, which sends unstaged): no message stages, so no
+/// shared memory for them. What the delegate pass generates when every
+/// critical section of a kernel replies. At 132 servers (two nested locks)
+/// a stage of 32 messages a server is 139 KB, which leaves room for one
+/// client block beside each server; without it, as many as registers and
+/// threads allow.
+template <class Message, unsigned Locks = 4096> using UnstagedDelegate = Delegate<Message, Locks, 4096, 0>;
+template <class Message, unsigned Locks = 4096>
+using UnstagedNestedDelegate = NestedDelegate<Message, Locks, 4096, 1024, LockIds::OneSpace, 0>;
+template <class Message, unsigned Locks = 4096>
+using UnstagedNestedDelegateTwoArrays = NestedDelegate<Message, Locks, 4096, 1024, LockIds::TwoArrays, 0>;
 
 } // namespace dd
 
