@@ -299,6 +299,12 @@ private:
   std::string idOf(const Section &S, StringRef M) const;
   /// What the server runs for a message \p M of \p S.
   std::string handler(const Section &S, StringRef M, StringRef Indent) const;
+  /// Every section's client waits for its reply, so every send is
+  /// unstaged (ReplyBox::call): the client gets no message stages
+  /// (dd::Unstaged*Delegate), which frees its shared memory.
+  bool unstaged() const {
+    return all_of(Secs, [](const Section &S) { return S.Waits; });
+  }
   std::string messages() const;
   std::string outlined(const Section &S) const;
   std::string preamble() const;
@@ -767,7 +773,13 @@ std::string KernelRewrite::messages() const {
           "words, and the\n"
           "/// inner lock's server runs the section "
           "(dd::LockIds::TwoArrays).\n";
-  OS << "using " << Name << "_delegate = dd::"
+  // A client whose every send waits for its reply sends unstaged: the
+  // stages would only take shared memory (one client block per SM beside
+  // 132 servers instead of eight).
+  if (unstaged())
+    OS << "/// Every send waits for its reply, unstaged: the client needs no "
+          "message stages.\n";
+  OS << "using " << Name << "_delegate = dd::" << (unstaged() ? "Unstaged" : "")
      << (TwoArrays ? "NestedDelegateTwoArrays"
          : Nested  ? "NestedDelegate"
                    : "Delegate")
@@ -1204,10 +1216,15 @@ void KernelRewrite::rewriteKernel() {
   const auto *Body = cast<CompoundStmt>(K.getBody());
   const bool Returns = hasReturn(Body);
   std::string Open =
-      "\n  // decoupler: message stages in shared memory, one per server "
-      "block.\n"
-      "  extern __shared__ __align__(16) unsigned char dd_stage[];\n  " +
-      D + "::sender_type dd_tx(dd_channel, dd_stage);";
+      unstaged()
+          ? "\n  // decoupler: every send waits for its reply; dd_tx only "
+            "marks the block done.\n"
+            "  " +
+                D + "::sender_type dd_tx(dd_channel, nullptr);"
+          : "\n  // decoupler: message stages in shared memory, one per server "
+            "block.\n"
+            "  extern __shared__ __align__(16) unsigned char dd_stage[];\n  " +
+                D + "::sender_type dd_tx(dd_channel, dd_stage);";
   if (Returns)
     Open += "\n  // decoupler: the body as written, in a lambda, so that its "
             "returns still "
@@ -1216,8 +1233,10 @@ void KernelRewrite::rewriteKernel() {
   R.InsertTextAfterToken(Body->getLBracLoc(), Open);
   R.InsertTextBefore(Body->getRBracLoc(),
                      std::string(Returns ? "  }();\n" : "") +
-                         "  dd_tx.finish(); // decoupler: flush the stages; "
-                         "this block is done\n");
+                         (unstaged() ? "  dd_tx.finish(); // decoupler: "
+                                       "this block is done\n"
+                                     : "  dd_tx.finish(); // decoupler: flush "
+                                       "the stages; this block is done\n"));
 
   // Each try-lock loop becomes its send.
   removeFlags();

@@ -15,7 +15,7 @@
 // RUN: %nvcc -c %t.cu -o %t.o
 // RUN: %nvcc -c %t.auto.cu -o %t.auto.o
 
-// REMARK: rewrite-reply.cu:[[@LINE+36]]:3: remark: delegated the critical section (one lock) of 'ticket' to server blocks: ticket_client, ticket_server, ticket_launch; each client waits for the server's reply, which brings back 't'
+// REMARK: rewrite-reply.cu:[[@LINE+41]]:3: remark: delegated the critical section (one lock) of 'ticket' to server blocks: ticket_client, ticket_server, ticket_launch; each client waits for the server's reply, which brings back 't'
 // AUTO: remark: --delegate=auto: delegated the unannotated critical section (one lock) of 'ticket' to server blocks: ticket_client, ticket_server, ticket_launch; each client waits for the server's reply, which brings back 't'
 // REPORT: in 'ticket': single lock locks[b], 2 statements
 // REPORT-NEXT: message: b, t
@@ -26,6 +26,9 @@
 // CHECK-NEXT:   int t;
 // CHECK-NEXT:   unsigned long long dd_reply;
 // CHECK-NEXT: };
+// Every send of the kernel waits for its reply: no message stages.
+// CHECK-NEXT: /// Every send waits for its reply, unstaged: the client needs no message stages.
+// CHECK-NEXT: using ticket_delegate = dd::UnstagedDelegate<ticket_message>;
 // CHECK: struct ticket_reply {
 // CHECK-NEXT:   int t;
 // CHECK-NEXT: };
@@ -34,6 +37,8 @@
 // CHECK-NEXT:   next[b] = t + 1;
 // CHECK-NEXT: }
 // CHECK: __global__ void ticket_client(ticket_delegate::channel_type dd_channel, dd::ReplyBox<ticket_reply> dd_replies, const int *bin_of, int n, int *next, int *locks, int *out) {
+// CHECK-NOT: extern __shared__
+// CHECK: ticket_delegate::sender_type dd_tx(dd_channel, nullptr);
 // CHECK: t = dd_replies.call(dd_channel, ticket_delegate::route(dd_channel, b), ticket_message{b, t, dd_replies.slot()}).t;
 // CHECK-NEXT: out[i] = t;
 // CHECK: __global__ void ticket_server(ticket_delegate::channel_type dd_channel, dd::ReplyBox<ticket_reply> dd_replies, int *next) {
@@ -228,8 +233,12 @@ __global__ void global_in_callee(int *locks, int *seen) {
 
 // A grid-stride loop around the section reads other memory (the keys):
 // no reply, a plain send.
-// REMARK: rewrite-reply.cu:[[@LINE+9]]:5: remark: delegated the critical section (one lock) of 'strided' to server blocks: strided_client, strided_server, strided_launch [-Rdecoupler]
+// REMARK: rewrite-reply.cu:[[@LINE+13]]:5: remark: delegated the critical section (one lock) of 'strided' to server blocks: strided_client, strided_server, strided_launch [-Rdecoupler]
+// CHECK: using strided_delegate = dd::Delegate<strided_message>;
 // CHECK: __global__ void strided_client(strided_delegate::channel_type dd_channel, const int *keys, int n, int *bins, int *locks) {
+// CHECK-NEXT: // decoupler: message stages in shared memory, one per server block.
+// CHECK-NEXT: extern __shared__ __align__(16) unsigned char dd_stage[];
+// CHECK-NEXT: strided_delegate::sender_type dd_tx(dd_channel, dd_stage);
 // CHECK-NOT: dd_replies
 // CHECK: dd_tx.send(strided_delegate::route(dd_channel, k), strided_message{k});
 __global__ void strided(const int *keys, int n, int *bins, int *locks) {

@@ -246,6 +246,37 @@ __global__ void beside(const int2 *pairs, int n, int *la, int *lb, float *x) {
   } while (!done);
 }
 
+// Two arrays, and the kernel reads what the section wrote after it: every
+// send waits for its reply, so the client has no message stages.
+// REMARK: rewrite-two-arrays.cu:[[@LINE+11]]:3: remark: delegated the critical section (two nested locks, two lock arrays) of 'waits'{{.*}}each client waits for the server's reply
+// CHECK: using waits_delegate = dd::UnstagedNestedDelegateTwoArrays<waits_message>;
+// CHECK-NOT: extern __shared__
+// CHECK: waits_delegate::sender_type dd_tx(dd_channel, nullptr);
+__global__ void waits(const int2 *pairs, int n, int *user_locks, int *item_locks, float *x, float *seen) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  const int u = pairs[t].x, v = pairs[t].y;
+  bool s1 = false, s2 = false;
+#pragma dd delegate
+  do {
+    if (!s1) {
+      if (atomicCAS(&user_locks[u], 0, 1) == 0)
+        s1 = true;
+    }
+    if (s1) {
+      if (atomicCAS(&item_locks[v], 0, 1) == 0) {
+        x[u] += 1.0f;
+        __threadfence();
+        atomicExch(&item_locks[v], 0);
+        atomicExch(&user_locks[u], 0);
+        s2 = true;
+      }
+    }
+  } while (!(s1 && s2));
+  seen[t] = x[u];
+}
+
 void run(const int2 *pairs, int n, int *l1, int *l2, float *x, float *y, const LockTables *tables) {
   params<<<(n + 255) / 256, 256>>>(pairs, n, l1, l2, x, y);
   globals<<<(n + 255) / 256, 256>>>(pairs, n, x);
@@ -254,4 +285,5 @@ void run(const int2 *pairs, int n, int *l1, int *l2, float *x, float *y, const L
   through_struct<<<(n + 255) / 256, 256>>>(pairs, n, tables, x);
   opposite<<<(n + 255) / 256, 256>>>(pairs, n, l1, l2, x);
   beside<<<(n + 255) / 256, 256>>>(pairs, n, l1, l2, x);
+  waits<<<(n + 255) / 256, 256>>>(pairs, n, l1, l2, x, y);
 }

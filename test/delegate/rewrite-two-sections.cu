@@ -75,11 +75,13 @@ __global__ void two_bins(const int *keys, const int *vals, int n, int *hist, int
 }
 
 // The second section reads what the first writes: the first waits.
-// REMARK: rewrite-two-sections.cu:[[@LINE+17]]:3: remark: delegated the critical section (one lock) (1 of 2) of 'ordered' to server blocks: ordered_client, ordered_server, ordered_launch; each client waits for the server's reply, since the kernel uses 'data' (line [[#@LINE+27]]), which the critical section writes, after it
-// REMARK: rewrite-two-sections.cu:[[@LINE+24]]:3: remark: delegated the critical section (one lock) (2 of 2) of 'ordered' to server blocks: ordered_client, ordered_server, ordered_launch [-Rdecoupler]
+// REMARK: rewrite-two-sections.cu:[[@LINE+19]]:3: remark: delegated the critical section (one lock) (1 of 2) of 'ordered' to server blocks: ordered_client, ordered_server, ordered_launch; each client waits for the server's reply, since the kernel uses 'data' (line [[#@LINE+29]]), which the critical section writes, after it
+// REMARK: rewrite-two-sections.cu:[[@LINE+26]]:3: remark: delegated the critical section (one lock) (2 of 2) of 'ordered' to server blocks: ordered_client, ordered_server, ordered_launch [-Rdecoupler]
 // Both flags are declared together and used by their loops only: the
 // declaration goes with the loops (kept, nvcc would warn that they are set
 // but never used).
+// One section waits and one does not: the other's sends are staged.
+// CHECK: using ordered_delegate = dd::Delegate<ordered_message>;
 // CHECK-LABEL: __global__ void ordered_client(
 // CHECK-NOT: bool done
 // CHECK: int b = threadIdx.x % 8;
