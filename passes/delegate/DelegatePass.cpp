@@ -774,8 +774,8 @@ std::string KernelRewrite::messages() const {
           "/// inner lock's server runs the section "
           "(dd::LockIds::TwoArrays).\n";
   // A client whose every send waits for its reply sends unstaged: the
-  // stages would only take shared memory (one client block per SM beside
-  // 132 servers instead of eight).
+  // stages would only take shared memory (MaxFlow's push: one client block
+  // per SM beside 132 servers instead of three).
   if (unstaged())
     OS << "/// Every send waits for its reply, unstaged: the client needs no "
           "message stages.\n";

@@ -335,12 +335,13 @@ template <class Message, unsigned Capacity = 4096> struct Channel {
 ///                    every send waits for its reply (ReplyBox::call sends
 ///                    unstaged): only finish() is left, and send() does not
 ///                    compile. A stage nobody fills would still cost
-///                    shared_bytes (139 KB at 132 servers), one client
-///                    block per SM beside the servers, not eight.
+///                    shared_bytes: 139 KB at 132 servers, which left one
+///                    client block per SM beside the servers for MaxFlow's
+///                    push, where three fit without it (H200).
 ///
-/// Contract: every thread of the block constructs it (with stages it ends
-/// with a __syncthreads) and calls finish() once at the end (it has one or
-/// two); between
+/// Contract: every thread of the block constructs it (with stages, the
+/// constructor ends with a __syncthreads) and calls finish() once at the
+/// end (a block-wide barrier, two with stages); between
 /// them any lane may call send() any number of times, in any divergence,
 /// also from blocks whose size is not a multiple of 32. send() returns
 /// without needing any other thread outside send() to move, so it can sit
