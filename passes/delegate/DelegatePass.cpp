@@ -1215,11 +1215,11 @@ void KernelRewrite::rewriteKernel() {
   }
   const auto *Body = cast<CompoundStmt>(K.getBody());
   const bool Returns = hasReturn(Body);
+  const bool Unstaged = unstaged();
   std::string Open =
-      unstaged()
+      Unstaged
           ? "\n  // decoupler: every send waits for its reply; dd_tx only "
-            "marks the block done.\n"
-            "  " +
+            "marks the block done.\n  " +
                 D + "::sender_type dd_tx(dd_channel, nullptr);"
           : "\n  // decoupler: message stages in shared memory, one per server "
             "block.\n"
@@ -1233,10 +1233,9 @@ void KernelRewrite::rewriteKernel() {
   R.InsertTextAfterToken(Body->getLBracLoc(), Open);
   R.InsertTextBefore(Body->getRBracLoc(),
                      std::string(Returns ? "  }();\n" : "") +
-                         (unstaged() ? "  dd_tx.finish(); // decoupler: "
-                                       "this block is done\n"
-                                     : "  dd_tx.finish(); // decoupler: flush "
-                                       "the stages; this block is done\n"));
+                         "  dd_tx.finish(); // decoupler: " +
+                         (Unstaged ? "" : "flush the stages; ") +
+                         "this block is done\n");
 
   // Each try-lock loop becomes its send.
   removeFlags();
