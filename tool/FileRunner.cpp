@@ -4,6 +4,7 @@
 #include "SidePreprocess.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/DiagnosticParse.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/Stack.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -28,17 +29,65 @@ using namespace llvm;
 namespace decoupler::tool {
 namespace {
 
+/// Whether \p Loc, where clang expected an expression, is the third
+/// chevron of a launch written `<< <` or `>> >`: nvcc reads those as `<<<`
+/// and `>>>`, and Visual Studio's formatter writes them so
+/// (graphdeco-inria/diff-gaussian-rasterization), while clang lexes `<<`
+/// and `<` and reads a shift.
+bool spacedChevron(const clang::SourceManager &SM, clang::SourceLocation Loc) {
+  if (!Loc.isFileID())
+    return false;
+  const auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  const StringRef Text = SM.getBufferData(File, &Invalid);
+  if (Invalid || Offset >= Text.size() ||
+      (Text[Offset] != '<' && Text[Offset] != '>'))
+    return false;
+  const StringRef Before = Text.take_front(Offset).rtrim(" \t");
+  if (Before.size() == Offset)
+    return false; // no space between the chevrons
+  return Before.ends_with(Text[Offset] == '<' ? "<<" : ">>");
+}
+
 /// Clang's text printer, naming the tool in messages that have no source
-/// location (driver errors such as an unknown argument), as clang does.
+/// location (driver errors such as an unknown argument), as clang does, and
+/// saying why clang rejects a launch that nvcc accepts.
 class ToolDiagnosticPrinter : public clang::TextDiagnosticPrinter {
 public:
-  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+  ToolDiagnosticPrinter(raw_ostream &OS, clang::DiagnosticOptions &Opts)
+      : TextDiagnosticPrinter(OS, Opts), OS(OS) {}
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override {
     setPrefix(Info.getLocation().isValid() ? "" : "decoupler");
     TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
+    if (!NotedChevrons && Level >= clang::DiagnosticsEngine::Error &&
+        Info.getID() == clang::diag::err_expected_expression &&
+        Info.hasSourceManager() &&
+        spacedChevron(Info.getSourceManager(), Info.getLocation())) {
+      // Once per file: the launch's other chevrons say the same.
+      NotedChevrons = true;
+      const clang::PresumedLoc Where =
+          Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      // Laid out and coloured as clang's own notes.
+      if (OS.colors_enabled())
+        OS.changeColor(raw_ostream::SAVEDCOLOR, /*Bold=*/true);
+      OS << Where.getFilename() << ':' << Where.getLine() << ':'
+         << Where.getColumn() << ": ";
+      if (OS.colors_enabled())
+        OS.changeColor(raw_ostream::BLACK, /*Bold=*/true);
+      OS << "note: ";
+      if (OS.colors_enabled())
+        OS.resetColor();
+      OS << "nvcc reads '<< <' and '>> >' as a launch's '<<<' and "
+            "'>>>'; clang, which decoupler parses with, does not: write the "
+            "chevrons without spaces\n";
+    }
   }
+
+private:
+  raw_ostream &OS;
+  bool NotedChevrons = false;
 };
 
 /// Runs the pipeline's FrontendAction like clang::tooling's own factory
