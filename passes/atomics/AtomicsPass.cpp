@@ -776,9 +776,14 @@ const Expr *atomicResultCondition(const Expr *Cond, const FunctionDecl *F) {
 
 /// The condition of an `if` inside \p Loop's body that ends the loop for
 /// the lanes that take it (a `break` of this loop, not of a switch or an
-/// inner loop, or a `return`) and that each lane evaluates on its own data;
-/// null if there is none.
-const Expr *perLaneExit(const Stmt *Loop, const KernelValues &Values) {
+/// inner loop, or a `return`) and that each lane evaluates on its own data,
+/// the first that \p Accept takes (every one, by default); null if there
+/// is none.
+const Expr *perLaneExit(
+    const Stmt *Loop, const KernelValues &Values,
+    function_ref<bool(const Expr *)> Accept = [](const Expr *) {
+      return true;
+    }) {
   std::vector<const Expr *> Conds;
   std::function<const Expr *(const Stmt *, bool)> Walk =
       [&](const Stmt *S, bool InBreakable) -> const Expr * {
@@ -787,7 +792,7 @@ const Expr *perLaneExit(const Stmt *Loop, const KernelValues &Values) {
     if (isa<ReturnStmt>(S) || (isa<BreakStmt>(S) && !InBreakable)) {
       for (const Expr *C : llvm::reverse(Conds))
         if (std::optional<AffineValue> V = valueIn(Values, C);
-            V && V->valueClass() == ValueClass::NonAffine)
+            V && V->valueClass() == ValueClass::NonAffine && Accept(C))
           return C;
       return nullptr;
     }
@@ -840,13 +845,10 @@ void forEachVarRef(const Stmt *E, function_ref<void(const VarDecl *)> Fn,
     forEachVarRef(C, Fn, ValuesOnly);
 }
 
-/// Whether \p Exit, the condition of an exit of \p Loop, bounds one of the
-/// loop's counters: computes with a variable that \p Cond, the loop's
-/// condition, reads and the loop changes (its increment or its body). The
-/// data at the counter (`if (keys[i] < 0) break;`) is no bound: an early
-/// exit on bad data.
-bool boundsCounter(ASTContext &Ctx, const Stmt *Loop, const Expr *Cond,
-                   const Expr *Exit) {
+/// \p Loop's counters: the variables that \p Cond, its condition, reads
+/// and the loop changes (its increment or its body).
+SmallPtrSet<const VarDecl *, 4> loopCounters(ASTContext &Ctx, const Stmt *Loop,
+                                             const Expr *Cond) {
   SmallPtrSet<const VarDecl *, 4> Changed;
   if (const auto *For = dyn_cast<ForStmt>(Loop); For && For->getInc())
     modifiedVars(For->getInc(), Ctx, Changed);
@@ -856,11 +858,19 @@ bool boundsCounter(ASTContext &Ctx, const Stmt *Loop, const Expr *Cond,
     if (Changed.contains(V))
       Counters.insert(V);
   });
-  bool Reads = false;
+  return Counters;
+}
+
+/// Whether \p Exit, the condition of a loop's exit, bounds one of its
+/// \p Counters: computes with one. The data at a counter (`if (keys[i] <
+/// 0) break;`) is no bound: an early exit on bad data.
+bool boundsCounter(const Expr *Exit,
+                   const SmallPtrSetImpl<const VarDecl *> &Counters) {
+  bool Bounds = false;
   forEachVarRef(
-      Exit, [&](const VarDecl *V) { Reads |= Counters.contains(V); },
+      Exit, [&](const VarDecl *V) { Bounds |= Counters.contains(V); },
       /*ValuesOnly=*/true);
-  return Reads;
+  return Bounds;
 }
 
 /// The loop around \p Call, inside its function, whose condition each lane
@@ -902,8 +912,13 @@ std::optional<PerLaneLoop> perLaneLoop(ASTContext &Ctx, const CallExpr *Call,
     if (std::optional<AffineValue> V = valueIn(Values, Cond);
         V && V->valueClass() == ValueClass::NonAffine)
       return PerLaneLoop{S, nullptr};
-    if (const Expr *Exit = perLaneExit(S, Values);
-        Exit && boundsCounter(Ctx, S, Cond, Exit))
+    // The counters are found once, and only for a loop with a per-lane exit.
+    std::optional<SmallPtrSet<const VarDecl *, 4>> Counters;
+    if (const Expr *Exit = perLaneExit(S, Values, [&](const Expr *E) {
+          if (!Counters)
+            Counters = loopCounters(Ctx, S, Cond);
+          return boundsCounter(E, *Counters);
+        }))
       return PerLaneLoop{S, Exit};
   }
   return std::nullopt;

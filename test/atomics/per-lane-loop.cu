@@ -150,6 +150,15 @@ __global__ void bounded(const unsigned *rows, const unsigned *edges, const unsig
       // OUT: {{^}}      atomicAdd(&sigma[edges[end]], sigma[id]);
       atomicAdd(&sigma[edges[end]], sigma[id]);
   }
+  // An early exit on bad data before the bound: the bound still decides.
+  for (int i = 0; i < 8; i++) {
+    if (dist[id] == 0u)
+      break;
+    if (part + i * parts >= degree)
+      break;
+    // CHECK: per-lane-loop.cu:[[@LINE+1]]:5: remark: atomicAdd left unchanged: the loop on line [[@LINE-5]] runs a trip count of each lane's own (it ends at the condition on line [[@LINE-2]])
+    atomicAdd(&sigma[edges[rows[id] + part + i * parts + 1]], 1u);
+  }
   // The same bound in a while loop whose body steps its counter.
   int k = 0;
   while (k < 8) {
