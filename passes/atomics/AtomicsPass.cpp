@@ -845,30 +845,24 @@ void forEachVarRef(const Stmt *E, function_ref<void(const VarDecl *)> Fn,
     forEachVarRef(C, Fn, ValuesOnly);
 }
 
-/// \p Loop's counters: the variables that \p Cond, its condition, reads
-/// and the loop changes (its increment or its body).
-SmallPtrSet<const VarDecl *, 4> loopCounters(ASTContext &Ctx, const Stmt *Loop,
-                                             const Expr *Cond) {
-  SmallPtrSet<const VarDecl *, 4> Changed;
-  if (const auto *For = dyn_cast<ForStmt>(Loop); For && For->getInc())
-    modifiedVars(For->getInc(), Ctx, Changed);
-  modifiedVars(loopBody(Loop), Ctx, Changed);
-  SmallPtrSet<const VarDecl *, 4> Counters;
-  forEachVarRef(Cond, [&](const VarDecl *V) {
-    if (Changed.contains(V))
-      Counters.insert(V);
-  });
-  return Counters;
-}
-
-/// Whether \p Exit, the condition of a loop's exit, bounds one of its
-/// \p Counters: computes with one. The data at a counter (`if (keys[i] <
-/// 0) break;`) is no bound: an early exit on bad data.
-bool boundsCounter(const Expr *Exit,
-                   const SmallPtrSetImpl<const VarDecl *> &Counters) {
+/// Whether \p Exit, the condition of an exit of \p Loop, bounds one of the
+/// loop's counters: computes with a variable that \p Cond, the loop's
+/// condition, reads and the loop changes (its increment or its body). The
+/// data at a counter (`if (keys[i] < 0) break;`) is no bound: an early exit
+/// on bad data.
+bool boundsCounter(ASTContext &Ctx, const Stmt *Loop, const Expr *Cond,
+                   const Expr *Exit) {
+  SmallPtrSet<const VarDecl *, 4> InCond;
+  forEachVarRef(Cond, [&](const VarDecl *V) { InCond.insert(V); });
+  const auto *For = dyn_cast<ForStmt>(Loop);
   bool Bounds = false;
   forEachVarRef(
-      Exit, [&](const VarDecl *V) { Bounds |= Counters.contains(V); },
+      Exit,
+      [&](const VarDecl *V) {
+        Bounds = Bounds || (InCond.contains(V) &&
+                            ((For && mayModify(For->getInc(), V, Ctx)) ||
+                             mayModify(loopBody(Loop), V, Ctx)));
+      },
       /*ValuesOnly=*/true);
   return Bounds;
 }
@@ -912,12 +906,8 @@ std::optional<PerLaneLoop> perLaneLoop(ASTContext &Ctx, const CallExpr *Call,
     if (std::optional<AffineValue> V = valueIn(Values, Cond);
         V && V->valueClass() == ValueClass::NonAffine)
       return PerLaneLoop{S, nullptr};
-    // The counters are found once, and only for a loop with a per-lane exit.
-    std::optional<SmallPtrSet<const VarDecl *, 4>> Counters;
     if (const Expr *Exit = perLaneExit(S, Values, [&](const Expr *E) {
-          if (!Counters)
-            Counters = loopCounters(Ctx, S, Cond);
-          return boundsCounter(E, *Counters);
+          return boundsCounter(Ctx, S, Cond, E);
         }))
       return PerLaneLoop{S, Exit};
   }
