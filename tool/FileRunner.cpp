@@ -9,6 +9,7 @@
 #include "clang/Basic/Stack.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnostic.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -69,19 +70,22 @@ public:
       NotedChevrons = true;
       const clang::PresumedLoc Where =
           Info.getSourceManager().getPresumedLoc(Info.getLocation());
-      // Laid out and coloured as clang's own notes.
-      if (OS.colors_enabled())
+      // Laid out and coloured as clang's own notes, by clang's helpers.
+      const bool Colors = OS.colors_enabled();
+      if (Colors)
         OS.changeColor(raw_ostream::SAVEDCOLOR, /*Bold=*/true);
       OS << Where.getFilename() << ':' << Where.getLine() << ':'
          << Where.getColumn() << ": ";
-      if (OS.colors_enabled())
-        OS.changeColor(raw_ostream::BLACK, /*Bold=*/true);
-      OS << "note: ";
-      if (OS.colors_enabled())
+      if (Colors)
         OS.resetColor();
-      OS << "nvcc reads '<< <' and '>> >' as a launch's '<<<' and "
-            "'>>>'; clang, which decoupler parses with, does not: write the "
-            "chevrons without spaces\n";
+      clang::TextDiagnostic::printDiagnosticLevel(
+          OS, clang::DiagnosticsEngine::Note, Colors);
+      clang::TextDiagnostic::printDiagnosticMessage(
+          OS, /*IsSupplemental=*/true,
+          "nvcc reads '<< <' and '>> >' as a launch's '<<<' and '>>>'; clang, "
+          "which decoupler parses with, does not: write the chevrons without "
+          "spaces",
+          /*CurrentColumn=*/0, /*Columns=*/0, Colors);
     }
   }
 
