@@ -15,6 +15,7 @@
 
 #include "affine/AffineAnalysis.h"
 #include "affine/JoinBlocks.h"
+#include "support/Callees.h"
 #include "support/CudaFacts.h"
 #include "support/PassDiagnostics.h"
 #include "support/SourceText.h"
@@ -139,6 +140,11 @@ struct KernelContext {
   SmallPtrSet<const ValueDecl *, 8> Written;
   bool WritesUnknown = false;
   bool WritesGlobal = false;
+  // The kernel's parameters kept in memory (a member function called on
+  // one, its address taken): a load of a pointer field gives a pointer of
+  // unknown root, so the parameter's root stands for its own storage only.
+  // A tracked record's value stands for what its pointer fields reach too.
+  SmallPtrSet<const VarDecl *, 8> MemoryParams;
 
   // Records of the round that builds the report.
   std::map<std::pair<const Expr *, AccessKind>, AccessRecord> Accesses;
@@ -211,12 +217,45 @@ bool defsMayDiffer(const DefSet &A, const DefSet &B) {
   return isManyDefs(A) || isManyDefs(B) || A != B;
 }
 
+/// Whether calls of \p F evaluate to the address F returns rather than to
+/// the value there: F returns a reference to something other than its own
+/// variables. `std::min`'s `return b < a ? b : a;` returns one of its
+/// reference parameters, whose values the analysis tracks but not their
+/// addresses, so it keeps evaluating to the value.
+bool returnsAddress(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  if (!F || !F->getReturnType()->isReferenceType() || !F->hasBody(Def) || !Def)
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Memory = false;
+    static bool variablesOnly(const Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+        return variablesOnly(CO->getTrueExpr()) &&
+               variablesOnly(CO->getFalseExpr());
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      return DRE && isa<VarDecl>(DRE->getDecl());
+    }
+    bool VisitReturnStmt(ReturnStmt *R) {
+      if (R->getRetValue() && !variablesOnly(R->getRetValue()))
+        Memory = true;
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } Find;
+  Find.TraverseStmt(Def->getBody());
+  return Find.Memory;
+}
+
 class FunctionAnalyzer {
 public:
+  /// \p This is the address of the object a member function runs on
+  /// (unknown for other functions and where the caller does not know it).
   FunctionAnalyzer(KernelContext &K, const FunctionDecl *FD,
-                   std::vector<AffineValue> Params, unsigned Depth, bool Record)
-      : K(K), Ctx(K.Ctx), FD(FD), Params(std::move(Params)), Depth(Depth),
-        Record(Record) {}
+                   std::vector<AffineValue> Params, unsigned Depth, bool Record,
+                   AffineValue This = AffineValue::nonAffine().setRootUnknown())
+      : K(K), Ctx(K.Ctx), FD(FD), Params(std::move(Params)),
+        This(std::move(This)), Depth(Depth), Record(Record) {}
 
   /// Analyses the body; returns the class of the return value.
   AffineValue run();
@@ -226,6 +265,7 @@ private:
   ASTContext &Ctx;
   const FunctionDecl *FD;
   std::vector<AffineValue> Params;
+  AffineValue This;
   unsigned Depth;
   bool Record;
 
@@ -291,9 +331,13 @@ private:
                               ArmMode Mode);
   AffineValue evalCall(const CallExpr *E, State &S);
   /// A call of a function with a body in the file, analysed for \p Args
-  /// (the call's evaluated arguments); unknown when there is no body.
+  /// (the call's evaluated arguments) and, for a member function, the
+  /// object's address \p Object; unknown when there is no body.
   AffineValue evalBody(const CallExpr *E, const FunctionDecl *Callee,
-                       const std::vector<AffineValue> &Args, State &S);
+                       const std::vector<AffineValue> &Args, State &S,
+                       const AffineValue &Object);
+  /// The address of the object a member function call runs on.
+  AffineValue evalObject(const CallExpr *E, State &S);
   AffineValue evalRead(const Expr *LValue, State &S);
   AffineValue evalAddress(const Expr *LValue, State &S);
   AffineValue loadValue(const AffineValue &Address);
@@ -512,6 +556,10 @@ AffineValue FunctionAnalyzer::run() {
   Parents = std::make_unique<ParentMap>(FD->getBody());
   Control = std::make_unique<ControlStructure>(*Graph);
   findTracked();
+  if (Depth == 0 && FD == K.Kernel)
+    for (const ParmVarDecl *P : FD->parameters())
+      if (!Tracked.count(P))
+        K.MemoryParams.insert(P);
   findTopLevel();
 
   unsigned N = Graph->getNumBlockIDs();
@@ -765,8 +813,12 @@ void FunctionAnalyzer::processElement(const Stmt *St, State &S) {
     return;
   }
   if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
-    AffineValue V =
-        RS->getRetValue() ? eval(RS->getRetValue(), S) : AffineValue::scalar();
+    // A function that returns a reference into memory returns the address
+    // of its lvalue (returnsAddress).
+    const Expr *R = RS->getRetValue();
+    AffineValue V = !R                   ? AffineValue::scalar()
+                    : returnsAddress(FD) ? evalAddress(R, S)
+                                         : eval(R, S);
     define(FD, V, RS, S);
     return;
   }
@@ -1126,19 +1178,15 @@ AffineValue FunctionAnalyzer::evalUncached(const Expr *E, State &S) {
                            E->isGLValue() ? ArmMode::Read : ArmMode::Value);
   case Stmt::CallExprClass:
     return evalCall(cast<CallExpr>(E), S);
-  case Stmt::CXXMemberCallExprClass: {
-    // The object is evaluated for what its expression reads; inside the
-    // member function `this` is unknown (CXXThisExpr is not tracked).
-    if (const Expr *Obj =
-            cast<CXXMemberCallExpr>(E)->getImplicitObjectArgument())
-      eval(Obj, S);
-    return evalCall(cast<CallExpr>(E), S);
-  }
+  case Stmt::CXXMemberCallExprClass:
   case Stmt::CXXOperatorCallExprClass:
-    // A lambda's call operator, or an overloaded operator: followed like
-    // any call with a body (captured variables read in a lambda's body are
-    // not tracked there: unknown).
+    // A member function is followed with the object's address as `this`
+    // (evalObject); a lambda's call operator like any call with a body
+    // (captured variables read in a lambda's body are not tracked there:
+    // unknown).
     return evalCall(cast<CallExpr>(E), S);
+  case Stmt::CXXThisExprClass:
+    return This;
   case Stmt::InitListExprClass: {
     AffineValue V = AffineValue::bottom();
     bool Any = false;
@@ -1454,11 +1502,42 @@ FunctionAnalyzer::evalConditional(const AbstractConditionalOperator *E,
   return V;
 }
 
+AffineValue FunctionAnalyzer::evalObject(const CallExpr *E, State &S) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(E->getDirectCallee());
+  const Expr *Object = nullptr;
+  bool Arrow = false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    Object = MC->getImplicitObjectArgument();
+    if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      Arrow = ME->isArrow();
+  } else if (isa<CXXOperatorCallExpr>(E) && Method && E->getNumArgs() > 0) {
+    Object = E->getArg(0);
+  }
+  AffineValue Unknown = AffineValue::nonAffine().setRootUnknown();
+  if (!Object)
+    return Unknown;
+  // Inside a lambda's body `this` is the enclosing object's, not the
+  // closure's; a static member has none.
+  if (!Method || !Method->isInstance() ||
+      Method->isExplicitObjectMemberFunction() ||
+      Method->getParent()->isLambda()) {
+    eval(Object, S);
+    return Unknown;
+  }
+  return Arrow ? eval(Object, S) : evalAddress(Object, S);
+}
+
 AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
-  const FunctionDecl *Callee = E->getDirectCallee();
+  const FunctionDecl *Callee = calledFunction(E);
+  // The object of a member call, evaluated first as C++17 sequences it; for
+  // an operator it is also the first argument.
+  AffineValue Object = evalObject(E, S);
+  const bool ObjectIsArgument =
+      isa<CXXOperatorCallExpr>(E) &&
+      isa_and_nonnull<CXXMethodDecl>(E->getDirectCallee());
   std::vector<AffineValue> Args;
   for (const Expr *Arg : E->arguments())
-    Args.push_back(eval(Arg, S));
+    Args.push_back(ObjectIsArgument && Args.empty() ? Object : eval(Arg, S));
 
   auto WritesThroughPointers = [&] {
     for (unsigned I = 0; I < E->getNumArgs(); ++I) {
@@ -1468,6 +1547,14 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
     }
   };
 
+  // A virtual call decided at run time may run any overrider, each of
+  // which may write anything: like a call through a pointer, and more.
+  // The overriders are open functions (findOpenFunctions).
+  if (dispatchedAtRunTime(E)) {
+    WritesThroughPointers();
+    K.WritesUnknown = true;
+    return AffineValue::nonAffine().setRootUnknown();
+  }
   // A member operator (a lambda's operator()) has no identifier and is no
   // CUDA function: straight to its body.
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
@@ -1478,7 +1565,7 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
     return AffineValue::nonAffine().setRootUnknown();
   }
   if (Operator)
-    return evalBody(E, Callee, Args, S);
+    return evalBody(E, Callee, Args, S, Object);
   if (cudaAtomic(E)) {
     recordAccess(E, AccessKind::Atomic, Args[0]);
     return AffineValue::nonAffine().setRootUnknown();
@@ -1521,13 +1608,13 @@ AffineValue FunctionAnalyzer::evalCall(const CallExpr *E, State &S) {
   case CudaCallKind::Other:
     break;
   }
-  return evalBody(E, Callee, Args, S);
+  return evalBody(E, Callee, Args, S, Object);
 }
 
 AffineValue FunctionAnalyzer::evalBody(const CallExpr *E,
                                        const FunctionDecl *Callee,
                                        const std::vector<AffineValue> &Args,
-                                       State &S) {
+                                       State &S, const AffineValue &Object) {
   auto WritesThroughPointers = [&] {
     for (unsigned I = 0; I < E->getNumArgs(); ++I) {
       QualType T = E->getArg(I)->getType();
@@ -1580,7 +1667,7 @@ AffineValue FunctionAnalyzer::evalBody(const CallExpr *E,
   std::string Key = std::to_string(reinterpret_cast<uintptr_t>(Def)) + "(";
   for (const AffineValue &V : ParamValues)
     Key += V.key() + ";";
-  Key += ")";
+  Key += ")" + Object.key();
   if (Depth + 1 > MaxCallDepth || K.InProgress.count(Key))
     return AffineValue::nonAffine().setRootUnknown();
   // A function called from code the analysis does not see (its address is
@@ -1611,7 +1698,7 @@ AffineValue FunctionAnalyzer::evalBody(const CallExpr *E,
   if (Memo != K.Memo.end() && !NeedRecord)
     return Memo->second;
   K.InProgress.insert(Key);
-  FunctionAnalyzer Callee2(K, Def, ParamValues, Depth + 1, NeedRecord);
+  FunctionAnalyzer Callee2(K, Def, ParamValues, Depth + 1, NeedRecord, Object);
   AffineValue Result = Callee2.run();
   K.InProgress.erase(Key);
   K.Memo[Key] = Result;
@@ -1650,6 +1737,13 @@ AffineValue FunctionAnalyzer::evalRead(const Expr *LValue, State &S) {
         return loadValue(Address);
       }
     }
+  }
+  // A call that returns a reference evaluates to its referent's address
+  // (returnsAddress); reading it loads there.
+  if (isa<CallExpr>(L) && returnsAddress(calledFunction(cast<CallExpr>(L)))) {
+    AffineValue Address = eval(L, S);
+    recordAccess(L, AccessKind::Load, Address);
+    return loadValue(Address);
   }
   if (isa<PseudoObjectExpr, CallExpr, CXXMemberCallExpr, CXXOperatorCallExpr,
           MaterializeTemporaryExpr, CompoundLiteralExpr>(L))
@@ -1721,7 +1815,10 @@ AffineValue FunctionAnalyzer::evalAddress(const Expr *LValue, State &S) {
     return evalConditional(CO, S, ArmMode::Address);
   if (isa<clang::StringLiteral, CompoundLiteralExpr>(L))
     return AffineValue::scalar().setRootUnknown();
-  // A call returning a reference, a temporary, ...: evaluate for effects.
+  // A call returning a reference: the address its body returns.
+  if (isa<CallExpr>(L) && returnsAddress(calledFunction(cast<CallExpr>(L))))
+    return eval(L, S);
+  // A temporary, ...: evaluate for effects.
   eval(L, S);
   return AffineValue::nonAffine().setRootUnknown();
 }
@@ -1906,7 +2003,8 @@ void buildReport(KernelContext &K, PassDiagnostics *Remarks,
 
 /// The functions other code may call with any arguments: every function
 /// whose address is taken anywhere in the translation unit (called through
-/// a pointer), and under relocatable device code (-fgpu-rdc, nvcc -rdc) every
+/// a pointer), every virtual member function, and under relocatable device code
+/// (-fgpu-rdc, nvcc -rdc) every
 /// __device__ function with external linkage (other translation units may
 /// call it).
 OpenFunctions findOpenFunctions(ASTContext &Ctx) {
@@ -1933,6 +2031,10 @@ OpenFunctions findOpenFunctions(ASTContext &Ctx) {
       if (RDC && FD->hasAttr<CUDADeviceAttr>() &&
           !FD->hasAttr<CUDAGlobalAttr>() && FD->isExternallyVisible())
         Open.insert(FD->getCanonicalDecl());
+      // A virtual function's address is in its class's vtable: a call
+      // decided at run time may reach it from any call of the method.
+      if (const auto *M = dyn_cast<CXXMethodDecl>(FD); M && M->isVirtual())
+        Open.insert(FD->getCanonicalDecl());
       return true;
     }
   } F;
@@ -1940,6 +2042,215 @@ OpenFunctions findOpenFunctions(ASTContext &Ctx) {
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
   return std::move(F.Open);
 }
+
+/// Whether code may reach the storage of kernel parameter \p P through a
+/// pointer the analysis does not follow. Every use of P must only read or
+/// write its value or its fields' (as FunctionAnalyzer::escapes allows), be
+/// copied, or be the object of a member function (or the referent of a
+/// reference parameter) whose body uses `this` (the parameter) in the same
+/// ways. Anything else (`&P`, an array field decaying to a pointer, `this`
+/// stored or passed on, a capture of `this`) lets the address out, and a
+/// store through an unknown pointer might then land in P.
+class StorageEscape {
+public:
+  explicit StorageEscape(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  bool escapes(const ParmVarDecl *P, const FunctionDecl *Kernel) {
+    return usesEscape(Kernel->getBody(), P);
+  }
+
+private:
+  ASTContext &Ctx;
+  // Per member function or reference parameter: whether `this` (the
+  // referent) escapes; in progress counts as not (a cycle adds no use).
+  DenseMap<const Decl *, bool> Done;
+  SmallVector<const Decl *, 8> Pending; // checked in the current outermost
+  unsigned Depth = 0;
+
+  /// Whether a use in \p Body of \p Object (a variable, or null for
+  /// `this`) lets it out.
+  bool usesEscape(const Stmt *Body, const VarDecl *Object) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const VarDecl *Object;
+      SmallVector<const Expr *, 8> Uses;
+      bool Captured = false; // by reference, or `this`
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        if (Object && E->getDecl() == Object)
+          Uses.push_back(E);
+        return true;
+      }
+      bool VisitCXXThisExpr(CXXThisExpr *E) {
+        if (!Object)
+          Uses.push_back(E);
+        return true;
+      }
+      bool VisitLambdaExpr(LambdaExpr *L) {
+        for (const LambdaCapture &C : L->captures())
+          if (Object ? C.capturesVariable() && C.getCapturedVar() == Object &&
+                           C.getCaptureKind() == LCK_ByRef
+                     : C.capturesThis())
+            Captured = true;
+        return true;
+      }
+    } F;
+    F.Object = Object;
+    F.TraverseStmt(const_cast<Stmt *>(Body));
+    if (F.Captured)
+      return true;
+    for (const Expr *Use : F.Uses)
+      if (lvalueEscapes(Use))
+        return true;
+    return false;
+  }
+
+  /// Whether \p Key's check (a function's `this`, a reference parameter)
+  /// finds an escape, computed once.
+  template <typename Check> bool once(const Decl *Key, Check &&C) {
+    if (auto It = Done.find(Key); It != Done.end())
+      return It->second;
+    if (Depth > 16)
+      return true;
+    Done[Key] = false;
+    Pending.push_back(Key);
+    ++Depth;
+    bool Out = C();
+    --Depth;
+    Done[Key] = Out;
+    // A "no" found while an enclosing check was still assumed "no" holds
+    // only if that one ends "no" too: when the outermost check ends "yes",
+    // forget the others' "no".
+    if (Depth == 0) {
+      if (Out)
+        for (const Decl *D : Pending)
+          if (!Done[D])
+            Done.erase(D);
+      Pending.clear();
+    }
+    return Out;
+  }
+
+  const Stmt *parentOf(const Stmt *S) {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+  }
+
+  /// \p L: an lvalue of the object, or `this` (a pointer to it).
+  bool lvalueEscapes(const Expr *L) {
+    const Stmt *Child = L;
+    bool Pointer = isa<CXXThisExpr>(L);
+    for (const Stmt *P = parentOf(Child); P; Child = P, P = parentOf(P)) {
+      if (isa<ParenExpr>(P))
+        continue;
+      if (Pointer) {
+        // `this->f` and `*this` are lvalues of the object or its field.
+        if (const auto *ME = dyn_cast<MemberExpr>(P);
+            ME && ME->isArrow() && ME->getBase()->IgnoreParens() == Child) {
+          Pointer = false;
+          if (isa<CXXMethodDecl>(ME->getMemberDecl()))
+            return memberCallEscapes(ME);
+          continue;
+        }
+        if (const auto *UO = dyn_cast<UnaryOperator>(P);
+            UO && UO->getOpcode() == UO_Deref) {
+          Pointer = false;
+          continue;
+        }
+        return true;
+      }
+      if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+        if (ME->isArrow())
+          return true;
+        if (isa<CXXMethodDecl>(ME->getMemberDecl()))
+          return memberCallEscapes(ME);
+        continue; // a field: an lvalue inside the object
+      }
+      if (const auto *ICE = dyn_cast<ImplicitCastExpr>(P)) {
+        switch (ICE->getCastKind()) {
+        case CK_LValueToRValue:
+          return false;
+        case CK_NoOp:
+        case CK_DerivedToBase:
+        case CK_UncheckedDerivedToBase:
+          continue;
+        case CK_ArrayToPointerDecay:
+          // An array field indexed in place stays an lvalue of the object.
+          if (const auto *ASE =
+                  dyn_cast_or_null<ArraySubscriptExpr>(parentOf(P));
+              ASE && ASE->getBase()->IgnoreParens() == P) {
+            P = ASE;
+            continue;
+          }
+          return true;
+        default:
+          return true;
+        }
+      }
+      if (const auto *BO = dyn_cast<BinaryOperator>(P))
+        return !(BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Child);
+      if (const auto *UO = dyn_cast<UnaryOperator>(P))
+        return !UO->isIncrementDecrementOp();
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
+        return !(CE->getConstructor()->isCopyOrMoveConstructor() &&
+                 CE->getConstructor()->isTrivial());
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P)) {
+        const auto *M = dyn_cast_or_null<CXXMethodDecl>(calledFunction(OC));
+        if (OC->getNumArgs() > 0 && OC->getArg(0)->IgnoreParens() == Child &&
+            M && M->isInstance() && !M->isExplicitObjectMemberFunction())
+          return methodEscapes(M);
+        return referenceArgumentEscapes(OC, Child);
+      }
+      if (const auto *C = dyn_cast<CallExpr>(P))
+        return referenceArgumentEscapes(C, Child);
+      return true;
+    }
+    return true;
+  }
+
+  /// \p ME names a member function of the object: the call must run it on
+  /// the object, and its body must keep `this` in.
+  bool memberCallEscapes(const MemberExpr *ME) {
+    const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(parentOf(ME));
+    if (!Call || Call->getCallee()->IgnoreParens() != ME)
+      return true;
+    const auto *M = dyn_cast_or_null<CXXMethodDecl>(calledFunction(Call));
+    if (!M)
+      return true; // decided at run time
+    return M->isInstance() && methodEscapes(M);
+  }
+
+  bool methodEscapes(const CXXMethodDecl *M) {
+    const FunctionDecl *Def = nullptr;
+    if (!M->hasBody(Def) || !Def ||
+        isa<CXXConstructorDecl, CXXDestructorDecl>(Def))
+      return true;
+    return once(Def, [&] { return usesEscape(Def->getBody(), nullptr); });
+  }
+
+  /// \p Arg, an lvalue of the object, is an argument of \p Call: bound to a
+  /// reference parameter whose uses in the callee keep it in, or copied.
+  bool referenceArgumentEscapes(const CallExpr *Call, const Stmt *Arg) {
+    const FunctionDecl *F = calledFunction(Call);
+    const FunctionDecl *Def = nullptr;
+    if (!F || !F->hasBody(Def) || !Def)
+      return true;
+    const auto *M = dyn_cast<CXXMethodDecl>(F);
+    unsigned Offset = isa<CXXOperatorCallExpr>(Call) && M && M->isInstance() &&
+                              !M->isExplicitObjectMemberFunction()
+                          ? 1
+                          : 0;
+    for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
+      if (Call->getArg(I)->IgnoreParens() != Arg)
+        continue;
+      if (I - Offset >= Def->getNumParams())
+        return true; // through an ellipsis
+      const ParmVarDecl *Param = Def->getParamDecl(I - Offset);
+      if (!Param->getType()->isReferenceType())
+        return true;
+      return once(Param, [&] { return usesEscape(Def->getBody(), Param); });
+    }
+    return true;
+  }
+};
 
 void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                    KernelAnalysis &Out, PassDiagnostics *Remarks,
@@ -1969,7 +2280,7 @@ void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
       }
       bool VisitCallExpr(CallExpr *CE) {
         const FunctionDecl *Def = nullptr;
-        if (const FunctionDecl *F = CE->getDirectCallee())
+        if (const FunctionDecl *F = calledFunction(CE))
           if (F->hasBody(Def) && Def && Seen.insert(Def).second)
             TraverseStmt(Def->getBody());
         return true;
@@ -1990,17 +2301,33 @@ void analyzeKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
       // a pointer only through cudaGetSymbolAddress: taken as read-only.
       const auto *VD = dyn_cast<VarDecl>(D);
       bool NamedGlobal = VD && !isa<ParmVarDecl>(VD) && VD->hasGlobalStorage();
+      // A kernel parameter kept in memory that is no pointer (a record
+      // passed by value) is its own storage, which no other pointer
+      // reaches: a write to it has it as its root, so Written holds it.
+      bool OwnStorage = isa<ParmVarDecl>(D) && !T->isPointerType() &&
+                        !T->isReferenceType() &&
+                        First.MemoryParams.count(cast<ParmVarDecl>(D));
       // A non-const global object may be written through another pointer to
       // it: trust it only while the kernel writes no global memory. Data
       // behind a const or __restrict__ pointer is taken at its word, as nvcc
       // does for __ldg.
       if (spaceOf(D) == AddressSpace::Global && !Constant && !Restrict &&
-          !ConstPointee && !NamedGlobal && First.WritesGlobal)
+          !ConstPointee && !NamedGlobal && !OwnStorage && First.WritesGlobal)
         continue;
       Second.ReadOnly.insert(D);
     }
   } else {
-    // A store through an unknown pointer may hit anything but constant memory.
+    // A store through an unknown pointer may hit anything but constant
+    // memory, and the storage of a parameter passed by value whose address
+    // never leaves the code the analysis follows.
+    StorageEscape Escape(Ctx);
+    for (const ParmVarDecl *P : Kernel->parameters()) {
+      QualType T = P->getType();
+      if (!T->isPointerType() && !T->isReferenceType() &&
+          First.MemoryParams.count(P) && !First.Written.count(P) &&
+          !Escape.escapes(P, Kernel))
+        Second.ReadOnly.insert(P);
+    }
     struct Collector : RecursiveASTVisitor<Collector> {
       SmallPtrSet<const ValueDecl *, 8> &C;
       explicit Collector(SmallPtrSet<const ValueDecl *, 8> &C) : C(C) {}
@@ -2064,7 +2391,7 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
         TraverseStmt(Def->getBody());
     }
     bool VisitCallExpr(CallExpr *CE) {
-      follow(CE->getDirectCallee());
+      follow(calledFunction(CE));
       return !Found;
     }
     bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
@@ -2103,9 +2430,14 @@ std::string whyNotAnalysed(ASTContext &Ctx, const Stmt *S) {
            "), and the analysis and the rewrite cover the main file's "
            "kernels only";
   }
-  return Name == "a lambda" ? std::string("no kernel of this file calls the "
-                                          "lambda")
-                            : "no kernel of this file calls '" + Name + "'";
+  if (Name == "a lambda")
+    return "no kernel of this file calls the lambda";
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+      Method && Method->isVirtual())
+    return "no kernel of this file calls the virtual function '" + Name +
+           "' but through its object's dynamic type, which the analysis "
+           "does not know";
+  return "no kernel of this file calls '" + Name + "'";
 }
 
 std::vector<std::unique_ptr<KernelAnalysis>>

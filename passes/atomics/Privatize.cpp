@@ -2,6 +2,7 @@
 
 #include "atomics/Privatize.h"
 #include "support/Barriers.h"
+#include "support/Callees.h"
 #include "support/LaunchRewriter.h"
 #include "support/SourceText.h"
 #include "support/ThreadOrder.h"
@@ -288,7 +289,7 @@ void callees(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen,
     Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen, bool &Opaque)
         : Seen(Seen), Opaque(Opaque) {}
     bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
+      const FunctionDecl *F = calledFunction(C);
       if (!F) {
         if (!isa<CXXPseudoDestructorExpr>(
                 C->getCallee()->IgnoreParenImpCasts()))
@@ -1294,10 +1295,12 @@ std::optional<std::string> coarsenBlocker(ASTContext &Ctx,
       case CudaCallKind::Other:
         break;
       }
-      const FunctionDecl *F = Call->getDirectCallee();
+      const FunctionDecl *F = calledFunction(Call);
       if (!F)
         return stop(Call->getBeginLoc(),
-                    "it calls a function through a pointer");
+                    dispatchedAtRunTime(Call)
+                        ? "it makes a virtual call decided at run time"
+                        : "it calls a function through a pointer");
       if (isCudaFunction(F) || F->getBuiltinID())
         return stop(Call->getBeginLoc(),
                     "it calls '" + F->getNameAsString() + "'");

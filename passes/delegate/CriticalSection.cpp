@@ -1,6 +1,7 @@
 //===- delegate/CriticalSection.cpp - Try-lock critical sections ----------===//
 
 #include "delegate/CriticalSection.h"
+#include "support/Callees.h"
 #include "support/CudaFacts.h"
 #include "support/SameExpr.h"
 #include "clang/AST/Expr.h"
@@ -726,7 +727,7 @@ private:
 };
 
 std::optional<Cause> CalleeChecker::call(const CallExpr *Call) {
-  const FunctionDecl *F = Call->getDirectCallee();
+  const FunctionDecl *F = calledFunction(Call);
   // `dim3 t = threadIdx`: clang's headers convert the variable as a whole
   // through a member function.
   if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
@@ -753,6 +754,12 @@ std::optional<Cause> CalleeChecker::call(const CallExpr *Call) {
   if (!F) {
     if (isa<CXXPseudoDestructorExpr>(Call->getCallee()->IgnoreParenImpCasts()))
       return std::nullopt;
+    if (dispatchedAtRunTime(Call))
+      return Cause{Call->getBeginLoc(),
+                   "makes a virtual call decided at run time",
+                   ", whose overrider the delegate pass cannot check",
+                   "",
+                   {}};
     return Cause{Call->getBeginLoc(),
                  "calls a function through a pointer",
                  ", which the delegate pass cannot check",

@@ -11,6 +11,7 @@
 
 #include "split/SplitModel.h"
 #include "support/Allocations.h"
+#include "support/Callees.h"
 #include "support/CudaFacts.h"
 #include "support/MemoryRoots.h"
 #include "support/SourceText.h"
@@ -829,7 +830,9 @@ findSynchronization(const Stmt *S, ASTContext &Ctx,
     }
     bool VisitGCCAsmStmt(GCCAsmStmt *A) { return found(A, "inline assembly"); }
     bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
+      // A call through a pointer or a virtual call decided at run time is
+      // declined by the rewrite (SplitRewrite: checkKernel, usesBlock).
+      const FunctionDecl *F = calledFunction(C);
       if (!F)
         return true;
       const std::string Name = callName(C);

@@ -2,6 +2,7 @@
 //---------===//
 
 #include "split/SplitRewrite.h"
+#include "support/Callees.h"
 #include "support/CudaFacts.h"
 #include "support/LaunchRewriter.h"
 #include "support/SourceText.h"
@@ -1097,9 +1098,15 @@ usesBlock(const FunctionDecl *F, const SourceManager &SM,
   SmallVector<const CallExpr *, 8> Calls;
   callsIn(Def->getBody(), Calls);
   for (const CallExpr *C : Calls) {
-    const FunctionDecl *G = C->getDirectCallee();
+    const FunctionDecl *G = calledFunction(C);
     if (cudaSync(C) == SyncKind::Barrier)
-      return G->getNameAsString() + "()";
+      return C->getDirectCallee()->getNameAsString() + "()";
+    if (!G && !isa<CXXOperatorCallExpr>(C) &&
+        !isa<CXXPseudoDestructorExpr>(C->getCallee()->IgnoreParenImpCasts()))
+      return std::string(dispatchedAtRunTime(C)
+                             ? "a virtual call, whose overrider may"
+                             : "a call through a pointer, whose callee may") +
+             " synchronize the block";
     if (std::optional<std::string> B = usesBlock(G, SM, Seen))
       return B;
   }
@@ -1182,8 +1189,13 @@ std::optional<RewriteResult> SplitRewrite::checkKernel() {
   callsIn(Body, Calls);
   SmallPtrSet<const FunctionDecl *, 8> Seen;
   for (const CallExpr *C : Calls) {
-    const FunctionDecl *F = C->getDirectCallee();
+    const FunctionDecl *F = calledFunction(C);
     if (!F) {
+      if (dispatchedAtRunTime(C))
+        return declineAt("a virtual call decided at run time: the code "
+                         "generator cannot see whether its overrider "
+                         "synchronizes the block",
+                         C->getBeginLoc());
       if (!isa<CXXOperatorCallExpr>(C))
         return declineAt(
             "an indirect call: the code generator cannot see whether it "

@@ -1,6 +1,7 @@
 //===- support/Barriers.cpp - Returns and block barriers in code ---------===//
 
 #include "support/Barriers.h"
+#include "support/Callees.h"
 #include "support/CudaFacts.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -40,7 +41,7 @@ findBarrier(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen) {
     std::optional<BarrierSite> Found;
     explicit Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen) : Seen(Seen) {}
     bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
+      const FunctionDecl *F = calledFunction(C);
       if (cudaSync(C) == SyncKind::Barrier) {
         Found = BarrierSite{
             C->getBeginLoc(),
@@ -48,8 +49,13 @@ findBarrier(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen) {
                 (F ? F->getNameAsString() : std::string("sync")) + "')",
             {}};
       } else if (!F) {
-        if (!isa<CXXPseudoDestructorExpr>(
-                C->getCallee()->IgnoreParenImpCasts()))
+        if (dispatchedAtRunTime(C))
+          Found = BarrierSite{C->getBeginLoc(),
+                              "makes a virtual call decided at run time, "
+                              "whose overrider may synchronize its block",
+                              {}};
+        else if (!isa<CXXPseudoDestructorExpr>(
+                     C->getCallee()->IgnoreParenImpCasts()))
           Found = BarrierSite{
               C->getBeginLoc(),
               "calls a function through a pointer, which may synchronize its "
@@ -88,9 +94,16 @@ publishingPoints(const Stmt *Body, SmallPtrSetImpl<const FunctionDecl *> &Seen,
     Finder(SmallPtrSetImpl<const FunctionDecl *> &Seen, bool First)
         : Seen(Seen), First(First) {}
     bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (!F)
-        return true;
+      const FunctionDecl *F = calledFunction(C);
+      if (!F) {
+        // What it reaches is decided at run time: it may publish.
+        if (dispatchedAtRunTime(C))
+          Found.push_back({C->getBeginLoc(), "a virtual call"});
+        else if (!isa<CXXPseudoDestructorExpr>(
+                     C->getCallee()->IgnoreParenImpCasts()))
+          Found.push_back({C->getBeginLoc(), "a call through a pointer"});
+        return !First || Found.empty();
+      }
       const std::string Name = callName(C);
       const FunctionDecl *Def = nullptr;
       if (ordersForOtherBlocks(C))

@@ -1,6 +1,7 @@
 //===- support/MemoryRoots.cpp - Memory a kernel may reach ------------===//
 
 #include "support/MemoryRoots.h"
+#include "support/Callees.h"
 #include "support/CudaFacts.h"
 #include "support/Stores.h"
 #include "clang/AST/ExprCXX.h"
@@ -237,7 +238,7 @@ void MemoryRoots::ofVar(const VarDecl *V, MemoryRootSet &Out) {
 const FunctionDecl *calleeOf(const Expr *Site) {
   if (const auto *K = dyn_cast<CXXConstructExpr>(Site))
     return K->getConstructor();
-  return cast<CallExpr>(Site)->getDirectCallee();
+  return calledFunction(cast<CallExpr>(Site));
 }
 
 void writtenThroughArguments(const Expr *Site, MemoryRoots &Roots,

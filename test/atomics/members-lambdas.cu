@@ -1,7 +1,8 @@
 // Member functions and lambdas called from kernels are followed by the
 // analysis like free functions: their atomics are decided for the arguments
-// of every call. `this` and a lambda's captured variables are not tracked
-// (unknown: never a scalar address); parameters are known.
+// of every call. `this` is the object the call runs on (test/atomics/
+// accessors.cu); a lambda's captured variables are not tracked (unknown:
+// never a scalar address); parameters are known.
 // RUN: %decoupler --no-line-directives -Rdecoupler %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
 // RUN: grep -v '^ *// [A-Z]' %t.cu | FileCheck %s
 // REQUIRES: nvcc
@@ -9,7 +10,8 @@
 
 struct Counter {
   unsigned *slots;
-  // Through `this`: unknown address and memory.
+  // Through `this`: `slots` is the same in every thread (the kernel's
+  // parameter), the key each lane's own; the memory is not known.
   // REMARK-DAG: members-lambdas.cu:[[@LINE+2]]:38: remark: atomicAdd -> dd::atomic_add_auto: nonaffine address in memory the pass cannot place
   // CHECK: __device__ void bump(unsigned k) { dd::atomic_add_auto(&slots[k], 1u); }
   __device__ void bump(unsigned k) { atomicAdd(&slots[k], 1u); }

@@ -2,7 +2,7 @@
 // its legality over the functions it calls, transitively (issue 13): a
 // callee that reads threadIdx or the lane id, synchronizes, uses shared
 // memory or inline assembly, a callee without a body in the file, a call
-// through a function pointer and recursion are refused, at the call in the
+// through a function pointer, a virtual call and recursion are refused, at the call in the
 // critical section with a note at the cause. Annotated: errors, no output.
 // Under --delegate=auto (the same kernels without the annotation): the same
 // reasons as warnings, shown by default, and the file is left as written.
@@ -159,6 +159,31 @@ __global__ void indirect_call(int *data, int *locks) {
   do {
     if (atomicCAS(&locks[b], 0, 1) == 0) {
       chosen(data, b);
+      atomicExch(&locks[b], 0);
+      done = true;
+    }
+  } while (!done);
+}
+
+struct Updater {
+  __device__ virtual void apply(int *data, int b) const { data[b] += 1; }
+};
+
+// A virtual call runs the overrider of the object's dynamic type, which
+// the source does not show: refused like a call through a pointer.
+// CHECK: refuse-callee.cu:[[@LINE+12]]:7: error: cannot delegate this critical section: the critical section makes a virtual call decided at run time, whose overrider the delegate pass cannot check
+// CHECK-NEXT: {{^}} [[#@LINE+11]] |       u->apply(data, b);
+// CHECK-NEXT: {{^}}      |       ^
+// AUTO: {{.*}}:[[@LINE+9]]:7: warning: --delegate=auto: try-lock loop not delegated: the critical section makes a virtual call decided at run time, whose overrider the delegate pass cannot check
+// AUTO-NEXT: {{^}} [[#@LINE+8]] |       u->apply(data, b);
+// AUTO-NEXT: {{^}}      |       ^
+__global__ void virtual_call(const Updater *u, int *data, int *locks) {
+  int b = blockIdx.x % 8;
+  bool done = false;
+  #pragma dd delegate
+  do {
+    if (atomicCAS(&locks[b], 0, 1) == 0) {
+      u->apply(data, b);
       atomicExch(&locks[b], 0);
       done = true;
     }
