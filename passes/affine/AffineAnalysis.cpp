@@ -402,6 +402,21 @@ bool initializesBeyondArguments(const CXXConstructorDecl *Ctor,
   return false;
 }
 
+/// At an operator \p P over the lvalue \p Child: whether the object's
+/// address leaves (an assignment's right side, `&`, a copy that is not
+/// trivial) or not (the assignment's left side, ++ and --, a trivial copy);
+/// none for anything else.
+std::optional<bool> escapesAtOperator(const Stmt *P, const Stmt *Child) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return !(BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Child);
+  if (const auto *UO = dyn_cast<UnaryOperator>(P))
+    return !UO->isIncrementDecrementOp();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
+    return !(CE->getConstructor()->isCopyOrMoveConstructor() &&
+             CE->getConstructor()->isTrivial());
+  return std::nullopt;
+}
+
 /// A use of a variable that only reads or writes its value keeps it in a
 /// register; anything else (address taken, bound to a reference, method
 /// call) makes it memory.
@@ -445,13 +460,8 @@ bool FunctionAnalyzer::escapes(const DeclRefExpr *DRE) {
     }
     if (ThroughConditional)
       return true;
-    if (const auto *BO = dyn_cast<BinaryOperator>(P))
-      return !(BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Child);
-    if (const auto *UO = dyn_cast<UnaryOperator>(P))
-      return !UO->isIncrementDecrementOp();
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
-      return !(CE->getConstructor()->isCopyOrMoveConstructor() &&
-               CE->getConstructor()->isTrivial());
+    if (std::optional<bool> Out = escapesAtOperator(P, Child))
+      return *Out;
     if (isa<MaterializeTemporaryExpr>(P)) {
       // Bound to a const reference parameter: read only.
       return !cast<Expr>(Child)->getType().isConstQualified() &&
@@ -2185,13 +2195,8 @@ private:
           return true;
         }
       }
-      if (const auto *BO = dyn_cast<BinaryOperator>(P))
-        return !(BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Child);
-      if (const auto *UO = dyn_cast<UnaryOperator>(P))
-        return !UO->isIncrementDecrementOp();
-      if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
-        return !(CE->getConstructor()->isCopyOrMoveConstructor() &&
-                 CE->getConstructor()->isTrivial());
+      if (std::optional<bool> Out = escapesAtOperator(P, Child))
+        return *Out;
       if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P)) {
         const auto *M = dyn_cast_or_null<CXXMethodDecl>(calledFunction(OC));
         if (OC->getNumArgs() > 0 && OC->getArg(0)->IgnoreParens() == Child &&
