@@ -1,4 +1,4 @@
-//===- support/Callees.h - The function a call runs --------------*- C++ -*-===//
+//===- support/Callees.h - The function a call runs -------------*- C++ -*-===//
 //
 // Passes that follow a call into its callee's body must follow the function
 // that runs, not the one the call names. A call of a virtual member function
